@@ -1,0 +1,227 @@
+"""Pure functions over :class:`GameState`: legal actions, transitions and outcomes.
+
+Implements the bout of ``docs/rules.md`` ("A bout is a sequence of single decisions"):
+the main attacker leads one card; the defender beats, takes or transfers; once all is
+beaten, or after a take, every attacker still holding cards is asked in priority order to
+throw in or pass; the bout ends when all have passed, the cap is reached or the defender has
+no cards left.  End-of-bout work (discard, drawing, leaving, roles, repetition) is in
+:mod:`durak.rules.bout`.
+
+:func:`step` checks legality; :func:`step_unchecked` is the documented fast path for search
+and must only be given an action from ``legal_actions(state)``.
+"""
+
+from __future__ import annotations
+
+from durak.rules.actions import ATTACKS, DEFENDS, PASS, TAKE, TRANSFERS, Action, Attack, Defend
+from durak.rules.actions import Pass, Take, Transfer
+from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked
+from durak.rules.cards import BEATERS, NUM_CARDS, CardSet, bit_indices
+from durak.rules.errors import IllegalActionError
+from durak.rules.state import GameState, Knowledge, TablePair
+
+_NO_TRUMP = 4
+
+
+def _rank_mask(index: int) -> int:
+    return 0xF << (index & ~3)
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """The legal actions of the player to act, in canonical sorted order.
+
+    Empty exactly when the game is over.  The returned objects are interned and reused.
+    """
+    p = state.turn
+    if p < 0:
+        return ()
+    hand = state.hands[p].mask
+    table = state.table
+    if not table:
+        return tuple([ATTACKS[i] for i in bit_indices(hand)])
+    if p == state.defender and not state.taking:
+        return _defender_actions(state, hand)
+    if len(table) >= state.cap:
+        return (PASS,)
+    ranks = 0
+    for a, d in table:
+        ranks |= _rank_mask(a.index)
+        if d is not None:
+            ranks |= _rank_mask(d.index)
+    out: list[Action] = [ATTACKS[i] for i in bit_indices(hand & ranks)]
+    out.append(PASS)
+    return tuple(out)
+
+
+def _defender_actions(state: GameState, hand: int) -> tuple[Action, ...]:
+    beaters = BEATERS[_NO_TRUMP if state.trump_suit is None else state.trump_suit]
+    targets = sorted(a.index for a, d in state.table if d is None)
+    out: list[Action] = []
+    for t in targets:
+        base = t * NUM_CARDS
+        out += [DEFENDS[base + c] for c in bit_indices(hand & beaters[t])]
+    if state.rules.transfer:
+        out += [TRANSFERS[c] for c in bit_indices(hand & _transfer_mask(state))]
+    out.append(TAKE)
+    return tuple(out)
+
+
+def _transfer_mask(state: GameState) -> int:
+    """The cards the defender may transfer with (by rank), or 0 if no transfer is allowed."""
+    table = state.table
+    rank = table[0][0].rank
+    for a, d in table:
+        if d is not None or a.rank is not rank:
+            return 0
+    count = len(table) + 1
+    target = next_active(state.defender, state.rules.players, state.players_out)
+    if len(state.hands[target]) < count or count > base_cap(state.rules, state.discard):
+        return 0
+    return _rank_mask(table[0][0].index)
+
+
+def step(state: GameState, action: Action) -> GameState:
+    """The state after ``action``; the input is never changed.
+
+    Raises :class:`IllegalActionError` naming the action and the player when it is not in
+    ``legal_actions(state)``.
+    """
+    legal = legal_actions(state)
+    if action not in legal:
+        raise IllegalActionError(_illegal_message(state, action, legal))
+    return step_unchecked(state, action)
+
+
+def _illegal_message(state: GameState, action: object, legal: tuple[Action, ...]) -> str:
+    if state.turn < 0:
+        return f"illegal action {action}: the game is over"
+    p = state.turn
+    role = "defender" if p == state.defender else "attacker"
+    options = ", ".join(str(a) for a in legal)
+    return f"illegal action {action} for player {p} ({role}); legal actions: {options}"
+
+
+def _replace(hands: tuple[CardSet, ...], p: int, hand: CardSet) -> tuple[CardSet, ...]:
+    new = list(hands)
+    new[p] = hand
+    return tuple(new)
+
+
+def _forget(knowledge: Knowledge, p: int, bit: int) -> Knowledge:
+    """Knowledge after ``p`` plays the card ``bit``: it is no longer a known card in hand."""
+    known = knowledge.known
+    if not known[p].mask & bit:
+        return knowledge
+    return Knowledge(
+        _replace(known, p, CardSet(known[p].mask ^ bit)), knowledge.from_talon, knowledge.drawers
+    )
+
+
+def step_unchecked(state: GameState, action: Action) -> GameState:
+    """The fast path of :func:`step` for search: ``action`` must be in ``legal_actions(state)``.
+
+    It skips the legality check; an illegal action gives an undefined (but never mutated)
+    result.
+    """
+    s = state
+    kind = type(action)
+    p = s.turn
+    if kind is Pass:
+        nxt = next_asked(s, p)
+        if nxt < 0:
+            return end_bout(s, s.hands, s.table, s.knowledge, success=not s.taking)
+        return GameState(
+            s.rules, s.hands, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
+            s.attacker, s.defender, nxt, s.taking, s.cap, s.players_out, s.knowledge, s.history,
+        )  # fmt: skip
+    if kind is Take:
+        if len(s.table) < s.cap:
+            nxt = first_asked(s, s.hands)
+            if nxt >= 0:
+                return GameState(
+                    s.rules, s.hands, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
+                    s.attacker, s.defender, nxt, True, s.cap, s.players_out, s.knowledge,
+                    s.history,
+                )  # fmt: skip
+        return end_bout(s, s.hands, s.table, s.knowledge, success=False)
+
+    card = action.card  # type: ignore[union-attr]
+    bit = 1 << card.index
+    hands = _replace(s.hands, p, CardSet(s.hands[p].mask ^ bit))
+    knowledge = _forget(s.knowledge, p, bit)
+    if kind is Defend:
+        target = action.target  # type: ignore[union-attr]
+        table = tuple([(a, card) if a is target else (a, d) for a, d in s.table])
+        return _after_defence(s, hands, table, knowledge)
+    table = (*s.table, (card, None))
+    if kind is Attack:
+        if not s.taking:
+            turn = s.defender
+        elif len(table) >= s.cap or (turn := first_asked(s, hands)) < 0:
+            return end_bout(s, hands, table, knowledge, success=False)
+        return GameState(
+            s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
+            s.attacker, s.defender, turn, s.taking, s.cap, s.players_out, knowledge, s.history,
+        )  # fmt: skip
+    if kind is Transfer:
+        defender = next_active(p, s.rules.players, s.players_out)
+        cap = min(base_cap(s.rules, s.discard), len(hands[defender]))
+        return GameState(
+            s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
+            p, defender, defender, False, cap, s.players_out, knowledge, s.history,
+        )  # fmt: skip
+    raise IllegalActionError(f"not an action: {action!r}")
+
+
+def _after_defence(
+    s: GameState, hands: tuple[CardSet, ...], table: tuple[TablePair, ...], knowledge: Knowledge
+) -> GameState:
+    turn = s.defender
+    if all(d is not None for _, d in table):
+        if len(table) >= s.cap or not hands[s.defender].mask:
+            return end_bout(s, hands, table, knowledge, success=True)
+        turn = first_asked(s, hands)
+        if turn < 0:
+            return end_bout(s, hands, table, knowledge, success=True)
+    return GameState(
+        s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
+        s.attacker, s.defender, turn, False, s.cap, s.players_out, knowledge, s.history,
+    )  # fmt: skip
+
+
+def current_player(state: GameState) -> int:
+    """The player to act, or ``-1`` when the game is over."""
+    return state.turn
+
+
+def is_terminal(state: GameState) -> bool:
+    """Whether the game is over (then ``legal_actions`` is empty)."""
+    return state.turn < 0
+
+
+def loser(state: GameState) -> int | None:
+    """The durak of a finished game, or ``None`` for a draw.
+
+    Raises ``ValueError`` if the game is not over, so that "no loser yet" is never mistaken
+    for a draw.
+    """
+    if state.turn >= 0:
+        raise ValueError("loser() needs a finished game; this state is not terminal")
+    holders = [p for p, h in enumerate(state.hands) if h.mask]
+    return holders[0] if len(holders) == 1 else None
+
+
+def returns(state: GameState) -> tuple[float, ...]:
+    """One float per player, summing to 0 (up to rounding).
+
+    The durak gets -1 and every other player +1/(n-1); a draw, or a game not yet over,
+    gives all zeros.
+    """
+    n = state.rules.players
+    if state.turn >= 0:
+        return (0.0,) * n
+    lost = loser(state)
+    if lost is None:
+        return (0.0,) * n
+    share = 1.0 / (n - 1)
+    return tuple(-1.0 if p == lost else share for p in range(n))

@@ -1,0 +1,205 @@
+"""Starting positions: a seeded new game, a given deck order, or a mid-game bout start.
+
+Deal and first attacker follow ``docs/rules.md`` ("Deal and trump", "First attacker"):
+cards are dealt one at a time round-robin from player 0, the last card of the deck is the
+trump card at the bottom of the talon, and the holder of the lowest trump shows it and leads.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from durak.rules.bout import base_cap, next_active, position_key
+from durak.rules.cards import EMPTY, Card, CardSet, Suit, deck_cards, deck_mask, suit_mask
+from durak.rules.config import Rules
+from durak.rules.errors import RulesError
+from durak.rules.state import GameState, Knowledge
+
+
+def new_game(rules: Rules, seed: int) -> GameState:
+    """A deterministic shuffle and deal for ``seed``: the same seed gives the same state.
+
+    If nobody holds a trump, the first attacker is drawn from the same seeded generator.
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RulesError(f"seed must be an int, got {seed!r}")
+    rng = random.Random(seed)
+    deck = list(deck_cards(rules.lowest_rank))
+    rng.shuffle(deck)
+    return _deal(rules, deck, fallback_leader=rng.randrange(rules.players))
+
+
+def deal(rules: Rules, deck: Sequence[Card | str]) -> GameState:
+    """Deal ``deck`` (``deck[0]`` on top) one card at a time round-robin from player 0.
+
+    ``deck`` must be exactly the variant's cards.  The last card is the trump card; if every
+    card is dealt it is the last card dealt, and everyone knows who holds it.  If nobody holds
+    a trump, player 0 leads.
+    """
+    return _deal(rules, [_card(c) for c in deck], fallback_leader=0)
+
+
+def _card(c: Card | str) -> Card:
+    if isinstance(c, Card):
+        return c
+    if isinstance(c, str):
+        return Card.parse(c)
+    raise RulesError(f"not a card: {c!r}")
+
+
+def _deal(rules: Rules, deck: list[Card], fallback_leader: int) -> GameState:
+    full = deck_mask(rules.lowest_rank)
+    mask = 0
+    for c in deck:
+        if (mask >> c.index) & 1:
+            raise RulesError(f"duplicate card {c} in the deck")
+        mask |= 1 << c.index
+    if mask != full or len(deck) != rules.deck_size:
+        missing = CardSet(full & ~mask)
+        extra = CardSet(mask & ~full)
+        raise RulesError(
+            f"the deck must hold the {rules.deck_size} cards from rank {rules.lowest_rank} up; "
+            f"missing: [{missing}], not in this deck: [{extra}]"
+        )
+    n = rules.players
+    dealt = n * rules.hand_size
+    hand_masks = [0] * n
+    for i, c in enumerate(deck[:dealt]):
+        hand_masks[i % n] |= 1 << c.index
+    hands = tuple(CardSet(m) for m in hand_masks)
+    talon = tuple(deck[dealt:])
+    trump_card = deck[-1] if rules.trumps else None
+    known = [EMPTY] * n
+    from_talon = EMPTY
+    leader = fallback_leader
+    if trump_card is not None:
+        trumps = suit_mask(trump_card.suit)
+        if not talon:
+            holder = (dealt - 1) % n
+            known[holder] = known[holder].add(trump_card)
+        held = [(_lowest(h.mask & trumps), p) for p, h in enumerate(hands) if h.mask & trumps]
+        below = trumps
+        if held:
+            low, leader = min(held)
+            known[leader] = known[leader].add(Card.from_index(low))
+            below = trumps & ((1 << low) - 1)
+        talon_mask = sum(1 << c.index for c in talon) & ~(1 << trump_card.index)
+        from_talon = CardSet(below & talon_mask)
+    defender = (leader + 1) % n
+    knowledge = Knowledge(tuple(known), from_talon, frozenset())
+    return _bout_start(rules, hands, talon, trump_card, EMPTY, leader, defender, knowledge)
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _bout_start(
+    rules: Rules,
+    hands: tuple[CardSet, ...],
+    talon: tuple[Card, ...],
+    trump_card: Card | None,
+    discard: CardSet,
+    attacker: int,
+    defender: int,
+    knowledge: Knowledge,
+    trump_suit: Suit | None = None,
+    out: frozenset[int] = frozenset(),
+) -> GameState:
+    suit = trump_card.suit if trump_card is not None else trump_suit
+    key = position_key(attacker, defender, hands, knowledge.known)
+    cap = min(base_cap(rules, discard), len(hands[defender]))
+    return GameState(
+        rules, hands, talon, suit, trump_card, (), discard, attacker, defender, attacker,
+        False, cap, out, knowledge, frozenset((key,)),
+    )  # fmt: skip
+
+
+def position(
+    rules: Rules,
+    hands: Sequence[Iterable[Card | str]],
+    trump: Card | Suit | None,
+    talon: Sequence[Card | str] = (),
+    attacker: int = 0,
+    defender: int | None = None,
+) -> GameState:
+    """The start of a bout in mid-game, for tests and research.
+
+    * ``hands``: one list of cards (or card strings) per player.
+    * ``trump``: the trump card or suit (``None`` only when ``rules.trumps`` is False).  A
+      non-empty ``talon`` (top first) must end with the trump card.
+    * Cards in neither the hands nor the talon are in the discard pile.
+    * With an empty talon, players with no cards have left the game.
+    * ``defender`` defaults to, and must be, the next active player after ``attacker``.
+
+    Raises :class:`RulesError` on duplicates, cards outside the deck, or an impossible setup.
+    """
+    n = rules.players
+    if len(hands) != n:
+        raise RulesError(f"position needs {n} hands (Rules.players), got {len(hands)}")
+    full = deck_mask(rules.lowest_rank)
+    seen = 0
+
+    def collect(cards: Iterable[Card | str], where: str) -> list[Card]:
+        nonlocal seen
+        out = []
+        for raw in cards:
+            c = _card(raw)
+            if not (full >> c.index) & 1:
+                raise RulesError(f"{c} ({where}) is not in the {rules.deck_size}-card deck")
+            if (seen >> c.index) & 1:
+                raise RulesError(f"duplicate card {c} ({where})")
+            seen |= 1 << c.index
+            out.append(c)
+        return out
+
+    hand_sets = tuple(CardSet.from_cards(collect(h, f"hand {p}")) for p, h in enumerate(hands))
+    talon_cards = tuple(collect(talon, "talon"))
+    trump_card, trump_suit = _resolve_trump(rules, trump, talon_cards)
+    if talon_cards and any(not h for h in hand_sets):
+        raise RulesError("a player holds no cards although the talon is not empty")
+    out = frozenset(p for p in range(n) if not hand_sets[p]) if not talon_cards else frozenset()
+    if n - len(out) < 2:
+        raise RulesError("at least two players must hold cards (or the talon be non-empty)")
+    if not 0 <= attacker < n or attacker in out:
+        raise RulesError(f"attacker {attacker} is not a player holding cards")
+    expected = next_active(attacker, n, out)
+    if defender is not None and defender != expected:
+        raise RulesError(
+            f"defender {defender} is not the next active player after attacker {attacker} "
+            f"(that is {expected})"
+        )
+    known = [EMPTY] * n
+    if trump_card is not None and not talon_cards:
+        for p, h in enumerate(hand_sets):
+            if trump_card in h:
+                known[p] = known[p].add(trump_card)
+    discard = CardSet(full & ~seen)
+    knowledge = Knowledge(tuple(known), EMPTY, frozenset())
+    return _bout_start(
+        rules, hand_sets, talon_cards, trump_card, discard, attacker, expected, knowledge,
+        trump_suit, out,
+    )  # fmt: skip
+
+
+def _resolve_trump(
+    rules: Rules, trump: Card | Suit | None, talon: tuple[Card, ...]
+) -> tuple[Card | None, Suit | None]:
+    if not rules.trumps:
+        if trump is not None:
+            raise RulesError("Rules.trumps is False, so trump must be None")
+        return None, None
+    if isinstance(trump, Card):
+        if talon and talon[-1] is not trump:
+            raise RulesError(f"the talon must end with the trump card {trump}, not {talon[-1]}")
+        if not (deck_mask(rules.lowest_rank) >> trump.index) & 1:
+            raise RulesError(f"trump card {trump} is not in the {rules.deck_size}-card deck")
+        return trump, trump.suit
+    if isinstance(trump, Suit):
+        if talon:
+            if talon[-1].suit is not trump:
+                raise RulesError(f"the talon must end with a trump card of suit {trump}")
+            return talon[-1], trump
+        return None, trump
+    raise RulesError(f"trump must be a Card or a Suit, got {trump!r}")

@@ -1,0 +1,109 @@
+"""The immutable game state and the public knowledge it carries.
+
+A :class:`GameState` is a frozen attrs value: equal states compare and hash equal, and no
+function ever changes one.  The engine (:mod:`durak.rules.engine`) builds successors with
+the positional constructor, never ``attrs.evolve``, because that is the hot path of search.
+
+Public knowledge (``docs/rules.md``, "Knowledge") lives in :class:`Knowledge`: the cards
+every player knows to be in each hand, and the cards known to have been in the talon at
+the deal.  It changes rarely, so successive states share one instance.
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+import attrs
+
+from durak.rules.cards import EMPTY, Card, CardSet, Suit
+from durak.rules.config import Rules
+
+#: One table slot: the attack card and the card that beat it, or ``None``.
+TablePair: TypeAlias = tuple[Card, Card | None]
+#: A bout-start key for the repetition rule: roles, hand sizes and known-card masks.
+PositionKey: TypeAlias = tuple[int, ...]
+
+
+@attrs.frozen(slots=True)
+class Knowledge:
+    """What every player knows about the hidden cards, beyond the table and the discard pile.
+
+    * ``known[p]``: cards known to be in player ``p``'s hand; always a subset of it.  They are
+      cards ``p`` picked up in a take and has not played since, the face-up trump card once
+      it lands in ``p``'s hand, and the lowest trump ``p`` showed to lead the first bout.
+    * ``from_talon``: trumps known to have been in the talon right after the deal (those
+      below the lowest trump shown, or every trump when nobody could show one).  Until one is
+      seen, it is in the talon or in the hand of a player in ``drawers``.
+    * ``drawers``: the players who have drawn from the talon since the deal.
+    """
+
+    known: tuple[CardSet, ...]
+    from_talon: CardSet = EMPTY
+    drawers: frozenset[int] = frozenset()
+
+
+@attrs.frozen(slots=True)
+class GameState:
+    """A complete Durak position, including whose decision it is.
+
+    Fields and invariants (checked by the test-suite in every reachable state):
+
+    * ``rules``: the variant.
+    * ``hands``: one :class:`CardSet` per player.
+    * ``talon``: the undrawn cards, top first; if non-empty and the game has trumps, it ends
+      with ``trump_card``.
+    * ``trump_suit`` / ``trump_card``: ``None`` without trumps (``trump_card`` may also be
+      ``None`` in a :func:`~durak.rules.position` built from a suit).
+    * ``table``: ``(attack, defence or None)`` pairs in play order.
+    * ``discard``: the cards of successful bouts.
+    * ``attacker`` / ``defender``: the main attacker and the defender of this bout.
+    * ``turn``: the player to act, or ``-1`` once the game is over.
+    * ``taking``: the defender has taken; attackers may still throw in.
+    * ``cap``: the most attack cards this bout may hold.
+    * ``players_out``: players who have left with no cards.
+    * ``knowledge``: public knowledge of hidden cards (:class:`Knowledge`).
+    * ``history``: repetition keys of the bout starts since the last irreversible event (a
+      draw, a discard or a player leaving); a repeated key ends the game in a draw.
+
+    Every card of the deck is in exactly one of ``hands``, ``talon``, ``table`` and
+    ``discard``.
+    """
+
+    rules: Rules
+    hands: tuple[CardSet, ...]
+    talon: tuple[Card, ...]
+    trump_suit: Suit | None
+    trump_card: Card | None
+    table: tuple[TablePair, ...]
+    discard: CardSet
+    attacker: int
+    defender: int
+    turn: int
+    taking: bool
+    cap: int
+    players_out: frozenset[int]
+    knowledge: Knowledge
+    history: frozenset[PositionKey]
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.turn < 0
+
+    @property
+    def num_players(self) -> int:
+        """The number of seats, ``rules.players``."""
+        return self.rules.players
+
+    def attack_cards(self) -> tuple[Card, ...]:
+        """The attack cards on the table, in play order."""
+        return tuple(a for a, _ in self.table)
+
+    def table_cards(self) -> CardSet:
+        """Every card on the table, attack and defence."""
+        mask = 0
+        for a, d in self.table:
+            mask |= 1 << a.index
+            if d is not None:
+                mask |= 1 << d.index
+        return CardSet(mask)
