@@ -139,6 +139,29 @@ DEFENDS: Final[tuple[Defend, ...]] = tuple(
 TAKE: Final = Take()
 PASS: Final = Pass()
 
+# _ATTACKS_BY_BYTE[k][b]: the attacks for the set bits of byte value b at byte k of a mask.
+_ATTACKS_BY_BYTE: Final = tuple(
+    tuple(
+        tuple(ATTACKS[k * 8 + i] for i in range(8) if b >> i & 1 and k * 8 + i < NUM_CARDS)
+        for b in range(256)
+    )
+    for k in range(7)
+)
+
+
+def attacks_for(mask: int) -> tuple[Attack, ...]:
+    """The interned attacks of every card in ``mask``, in canonical order."""
+    out: tuple[Attack, ...] = ()
+    table = _ATTACKS_BY_BYTE
+    k = 0
+    while mask:
+        b = mask & 255
+        if b:
+            out += table[k][b]
+        mask >>= 8
+        k += 1
+    return out
+
 
 def action_universe(deck: tuple[Card, ...]) -> tuple[Action, ...]:
     """Every action that could ever be legal with this deck, in canonical order."""

@@ -32,6 +32,15 @@ def base_cap(rules: Rules, discard: CardSet) -> int:
     return rules.bout_cap
 
 
+def with_hand(hands: tuple[int, ...], p: int, mask: int) -> tuple[int, ...]:
+    """``hands`` with player ``p``'s mask replaced."""
+    if len(hands) == 2:
+        return (mask, hands[1]) if p == 0 else (hands[0], mask)
+    new = list(hands)
+    new[p] = mask
+    return tuple(new)
+
+
 @lru_cache(maxsize=4096)
 def asking_order(
     n: int, neighbours_only: bool, attacker: int, defender: int, out: frozenset[int]
@@ -48,44 +57,59 @@ def asking_order(
     return tuple(order)
 
 
-def _order(s: GameState) -> tuple[int, ...]:
-    r = s.rules
-    return asking_order(r.players, r.throw_in == "neighbours", s.attacker, s.defender,
-                        s.players_out)  # fmt: skip
+@lru_cache(maxsize=4096)
+def drawing_order(n: int, attacker: int, defender: int, out: frozenset[int]) -> tuple[int, ...]:
+    """The main attacker, the other non-defenders clockwise from it, then the defender."""
+    order = [attacker]
+    q = next_active(attacker, n, out)
+    while q != attacker:
+        if q != defender:
+            order.append(q)
+        q = next_active(q, n, out)
+    order.append(defender)
+    return tuple(order)
 
 
-def first_asked(s: GameState, hands: tuple[CardSet, ...]) -> int:
+def first_asked(s: GameState, hands: tuple[int, ...]) -> int:
     """The first attacker in priority order who holds cards, or -1."""
-    for q in _order(s):
-        if hands[q].mask:
+    if len(hands) == 2:
+        return s.attacker if hands[s.attacker] else -1
+    r = s.rules
+    for q in asking_order(r.players, r.throw_in == "neighbours", s.attacker, s.defender,
+                          s.players_out):  # fmt: skip
+        if hands[q]:
             return q
     return -1
 
 
 def next_asked(s: GameState, after: int) -> int:
     """The next attacker after ``after`` in priority order who holds cards, or -1."""
-    order = _order(s)
-    hands = s.hands
+    hands = s.hand_masks
+    if len(hands) == 2:
+        return -1
+    r = s.rules
+    order = asking_order(r.players, r.throw_in == "neighbours", s.attacker, s.defender,
+                         s.players_out)  # fmt: skip
     for q in order[order.index(after) + 1 :]:
-        if hands[q].mask:
+        if hands[q]:
             return q
     return -1
 
 
 def position_key(
-    attacker: int, defender: int, hands: tuple[CardSet, ...], known: tuple[CardSet, ...]
+    attacker: int, defender: int, hands: tuple[int, ...], known: tuple[int, ...]
 ) -> PositionKey:
     """The repetition key of a bout start: roles, hand sizes and publicly known cards.
 
     Within one epoch (same talon, discard and players out) unknown cards never move
     between hands, so equal keys mean equal hands; see ``docs/rules.md``, "Termination".
     """
-    return (attacker, defender, *(len(h) for h in hands), *(k.mask for k in known))
+    return (attacker, defender, *[m.bit_count() for m in hands], *known)
 
 
 def end_bout(
     s: GameState,
-    hands: tuple[CardSet, ...],
+    hands: tuple[int, ...],
     table: tuple[TablePair, ...],
     knowledge: Knowledge,
     *,
@@ -103,48 +127,38 @@ def end_bout(
         table_mask |= 1 << a.index
         if d is not None:
             table_mask |= 1 << d.index
-    hand_list = list(hands)
-    known = knowledge.known
     discard = s.discard
     defender = s.defender
     if success:
         discard = CardSet(discard.mask | table_mask)
     else:
-        hand_list[defender] = CardSet(hand_list[defender].mask | table_mask)
-        known_list = list(known)
-        known_list[defender] = CardSet(known_list[defender].mask | table_mask)
-        known = tuple(known_list)
-
+        hands = with_hand(hands, defender, hands[defender] | table_mask)
+        knowledge = knowledge.with_known(defender, knowledge.known_masks[defender] | table_mask)
     talon = s.talon
-    drawers = knowledge.drawers
     if talon:
-        talon, known, drawers = _draw(s, hand_list, talon, known, drawers)
-    if known is not knowledge.known or drawers is not knowledge.drawers:
-        knowledge = Knowledge(known, knowledge.from_talon, drawers)
-    hands = tuple(hand_list)
+        hands, talon, knowledge = _draw(s, hands, talon, knowledge)
 
     out = s.players_out
     if not talon:
-        gone = [p for p in range(n) if not hand_list[p].mask and p not in out]
+        gone = [p for p in range(n) if not hands[p] and p not in out]
         if gone:
             out = out.union(gone)
-        if n - len(out) <= 1:
-            return _finished(s, hands, talon, discard, out, knowledge, s.history)
+            if n - len(out) <= 1:
+                return _finished(s, hands, talon, discard, out, knowledge, s.history)
 
     if success:
         attacker = defender if defender not in out else next_active(defender, n, out)
     else:
         attacker = next_active(defender, n, out)
     new_defender = next_active(attacker, n, out)
-    key = position_key(attacker, new_defender, hands, known)
-    progress = success or len(talon) != len(s.talon) or out is not s.players_out
-    if progress:
+    key = position_key(attacker, new_defender, hands, knowledge.known_masks)
+    if success or len(talon) != len(s.talon) or out is not s.players_out:
         history = frozenset((key,))
     elif key in s.history:
         return _finished(s, hands, talon, discard, out, knowledge, s.history)
     else:
         history = s.history | {key}
-    cap = min(base_cap(rules, discard), len(hands[new_defender]))
+    cap = min(base_cap(rules, discard), hands[new_defender].bit_count())
     return GameState(
         rules, hands, talon, s.trump_suit, s.trump_card, (), discard,
         attacker, new_defender, attacker, False, cap, out, knowledge, history,
@@ -152,50 +166,41 @@ def end_bout(
 
 
 def _draw(
-    s: GameState,
-    hand_list: list[CardSet],
-    talon: tuple[Card, ...],
-    known: tuple[CardSet, ...],
-    drawers: frozenset[int],
-) -> tuple[tuple[Card, ...], tuple[CardSet, ...], frozenset[int]]:
-    """Refill ``hand_list`` in drawing order; returns the new talon, known cards and drawers."""
+    s: GameState, hands: tuple[int, ...], talon: tuple[Card, ...], knowledge: Knowledge
+) -> tuple[tuple[int, ...], tuple[Card, ...], Knowledge]:
+    """Refill hands in drawing order; returns the new hands, talon and knowledge."""
     rules = s.rules
-    n = rules.players
     size = rules.hand_size
-    face_up = s.trump_card if s.trump_card is not None and talon[-1] is s.trump_card else None
-    attacker, defender, out = s.attacker, s.defender, s.players_out
-    order = [attacker]
-    q = next_active(attacker, n, out)
-    while q != attacker:
-        if q != defender:
-            order.append(q)
-        q = next_active(q, n, out)
-    order.append(defender)
-    new_drawers = set(drawers)
+    if len(hands) == 2:
+        order: tuple[int, ...] = (s.attacker, s.defender)
+    else:
+        order = drawing_order(rules.players, s.attacker, s.defender, s.players_out)
+    face_up = s.trump_card if talon[-1] is s.trump_card else None
+    hand_list = list(hands)
+    drawers = knowledge.drawers
     for p in order:
-        need = size - len(hand_list[p])
+        need = size - hand_list[p].bit_count()
         if need <= 0:
             continue
-        drawn, talon = talon[:need], talon[need:]
-        mask = hand_list[p].mask
-        for c in drawn:
+        mask = hand_list[p]
+        for c in talon[:need]:
             mask |= 1 << c.index
-        hand_list[p] = CardSet(mask)
-        new_drawers.add(p)
+        hand_list[p] = mask
+        talon = talon[need:]
+        if p not in drawers:
+            drawers = drawers | {p}
         if not talon:
             if face_up is not None:
-                known_list = list(known)
-                known_list[p] = CardSet(known_list[p].mask | (1 << face_up.index))
-                known = tuple(known_list)
+                knowledge = knowledge.with_known(p, knowledge.known_masks[p] | 1 << face_up.index)
             break
-    if len(new_drawers) != len(drawers):
-        drawers = frozenset(new_drawers)
-    return talon, known, drawers
+    if drawers is not knowledge.drawers:
+        knowledge = Knowledge(knowledge.known_masks, knowledge.from_talon, drawers)
+    return tuple(hand_list), talon, knowledge
 
 
 def _finished(
     s: GameState,
-    hands: tuple[CardSet, ...],
+    hands: tuple[int, ...],
     talon: tuple[Card, ...],
     discard: CardSet,
     out: frozenset[int],

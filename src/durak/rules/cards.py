@@ -130,7 +130,9 @@ class Card:
         rank = _RANK_PARSE.get(s[:-1])
         suit = _SUIT_PARSE.get(s[-1])
         if rank is None or suit is None:
-            raise RulesError(f"not a card: {text!r} (expected rank 2-10/T/J/Q/K/A and suit S/H/D/C)")
+            raise RulesError(
+                f"not a card: {text!r} (expected a rank 2-10/T/J/Q/K/A and a suit S/H/D/C)"
+            )
         return Card(rank, suit)
 
     @staticmethod
@@ -176,7 +178,12 @@ def _bits(mask: int) -> Iterator[int]:
 
 def bit_indices(mask: int) -> list[int]:
     """The set bit positions of ``mask`` as an ascending list."""
-    return list(_bits(mask))
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 class CardSet:
@@ -303,3 +310,4 @@ BEATERS: Final[tuple[tuple[int, ...], ...]] = tuple(
 def beats(card: Card, target: Card, trump: Suit | None) -> bool:
     """Whether ``card`` beats ``target``: a higher card of its suit, or a trump on a non-trump."""
     return (BEATERS[4 if trump is None else trump][target.index] >> card.index) & 1 == 1
+

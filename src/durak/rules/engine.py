@@ -13,18 +13,15 @@ and must only be given an action from ``legal_actions(state)``.
 
 from __future__ import annotations
 
-from durak.rules.actions import ATTACKS, DEFENDS, PASS, TAKE, TRANSFERS, Action, Attack, Defend
-from durak.rules.actions import Pass, Take, Transfer
-from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked
-from durak.rules.cards import BEATERS, NUM_CARDS, CardSet, bit_indices
+from durak.rules.actions import DEFENDS, PASS, TAKE, TRANSFERS, Action, Attack, Defend, Pass
+from durak.rules.actions import Take, Transfer, attacks_for
+from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
+from durak.rules.cards import BEATERS, NUM_CARDS, bit_indices
 from durak.rules.errors import IllegalActionError
 from durak.rules.state import GameState, Knowledge, TablePair
 
 _NO_TRUMP = 4
-
-
-def _rank_mask(index: int) -> int:
-    return 0xF << (index & ~3)
+_RANK_OF = tuple(0xF << (i & ~3) for i in range(NUM_CARDS))
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -35,27 +32,30 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     p = state.turn
     if p < 0:
         return ()
-    hand = state.hands[p].mask
+    hand = state.hand_masks[p]
     table = state.table
     if not table:
-        return tuple([ATTACKS[i] for i in bit_indices(hand)])
+        return attacks_for(hand)
     if p == state.defender and not state.taking:
         return _defender_actions(state, hand)
     if len(table) >= state.cap:
         return (PASS,)
     ranks = 0
+    rank_of = _RANK_OF
     for a, d in table:
-        ranks |= _rank_mask(a.index)
+        ranks |= rank_of[a.index]
         if d is not None:
-            ranks |= _rank_mask(d.index)
-    out: list[Action] = [ATTACKS[i] for i in bit_indices(hand & ranks)]
-    out.append(PASS)
-    return tuple(out)
+            ranks |= rank_of[d.index]
+    return (*attacks_for(hand & ranks), PASS)
 
 
 def _defender_actions(state: GameState, hand: int) -> tuple[Action, ...]:
     beaters = BEATERS[_NO_TRUMP if state.trump_suit is None else state.trump_suit]
-    targets = sorted(a.index for a, d in state.table if d is None)
+    table = state.table
+    if len(table) == 1:
+        targets = [table[0][0].index]
+    else:
+        targets = sorted([a.index for a, d in table if d is None])
     out: list[Action] = []
     for t in targets:
         base = t * NUM_CARDS
@@ -75,9 +75,9 @@ def _transfer_mask(state: GameState) -> int:
             return 0
     count = len(table) + 1
     target = next_active(state.defender, state.rules.players, state.players_out)
-    if len(state.hands[target]) < count or count > base_cap(state.rules, state.discard):
+    if state.hand_masks[target].bit_count() < count or count > base_cap(state.rules, state.discard):
         return 0
-    return _rank_mask(table[0][0].index)
+    return _RANK_OF[table[0][0].index]
 
 
 def step(state: GameState, action: Action) -> GameState:
@@ -101,26 +101,10 @@ def _illegal_message(state: GameState, action: object, legal: tuple[Action, ...]
     return f"illegal action {action} for player {p} ({role}); legal actions: {options}"
 
 
-def _replace(hands: tuple[CardSet, ...], p: int, hand: CardSet) -> tuple[CardSet, ...]:
-    new = list(hands)
-    new[p] = hand
-    return tuple(new)
-
-
-def _forget(knowledge: Knowledge, p: int, bit: int) -> Knowledge:
-    """Knowledge after ``p`` plays the card ``bit``: it is no longer a known card in hand."""
-    known = knowledge.known
-    if not known[p].mask & bit:
-        return knowledge
-    return Knowledge(
-        _replace(known, p, CardSet(known[p].mask ^ bit)), knowledge.from_talon, knowledge.drawers
-    )
-
-
 def step_unchecked(state: GameState, action: Action) -> GameState:
     """The fast path of :func:`step` for search: ``action`` must be in ``legal_actions(state)``.
 
-    It skips the legality check; an illegal action gives an undefined (but never mutated)
+    It skips the legality check; an illegal action gives an undefined (but never mutating)
     result.
     """
     s = state
@@ -129,26 +113,28 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     if kind is Pass:
         nxt = next_asked(s, p)
         if nxt < 0:
-            return end_bout(s, s.hands, s.table, s.knowledge, success=not s.taking)
+            return end_bout(s, s.hand_masks, s.table, s.knowledge, success=not s.taking)
         return GameState(
-            s.rules, s.hands, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
+            s.rules, s.hand_masks, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
             s.attacker, s.defender, nxt, s.taking, s.cap, s.players_out, s.knowledge, s.history,
         )  # fmt: skip
     if kind is Take:
         if len(s.table) < s.cap:
-            nxt = first_asked(s, s.hands)
+            nxt = first_asked(s, s.hand_masks)
             if nxt >= 0:
                 return GameState(
-                    s.rules, s.hands, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
-                    s.attacker, s.defender, nxt, True, s.cap, s.players_out, s.knowledge,
-                    s.history,
+                    s.rules, s.hand_masks, s.talon, s.trump_suit, s.trump_card, s.table,
+                    s.discard, s.attacker, s.defender, nxt, True, s.cap, s.players_out,
+                    s.knowledge, s.history,
                 )  # fmt: skip
-        return end_bout(s, s.hands, s.table, s.knowledge, success=False)
+        return end_bout(s, s.hand_masks, s.table, s.knowledge, success=False)
 
     card = action.card  # type: ignore[union-attr]
     bit = 1 << card.index
-    hands = _replace(s.hands, p, CardSet(s.hands[p].mask ^ bit))
-    knowledge = _forget(s.knowledge, p, bit)
+    hands = with_hand(s.hand_masks, p, s.hand_masks[p] ^ bit)
+    knowledge = s.knowledge
+    if knowledge.known_masks[p] & bit:
+        knowledge = knowledge.with_known(p, knowledge.known_masks[p] ^ bit)
     if kind is Defend:
         target = action.target  # type: ignore[union-attr]
         table = tuple([(a, card) if a is target else (a, d) for a, d in s.table])
@@ -165,7 +151,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
         )  # fmt: skip
     if kind is Transfer:
         defender = next_active(p, s.rules.players, s.players_out)
-        cap = min(base_cap(s.rules, s.discard), len(hands[defender]))
+        cap = min(base_cap(s.rules, s.discard), hands[defender].bit_count())
         return GameState(
             s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
             p, defender, defender, False, cap, s.players_out, knowledge, s.history,
@@ -174,11 +160,14 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
 
 
 def _after_defence(
-    s: GameState, hands: tuple[CardSet, ...], table: tuple[TablePair, ...], knowledge: Knowledge
+    s: GameState, hands: tuple[int, ...], table: tuple[TablePair, ...], knowledge: Knowledge
 ) -> GameState:
     turn = s.defender
-    if all(d is not None for _, d in table):
-        if len(table) >= s.cap or not hands[s.defender].mask:
+    for _, d in table:
+        if d is None:
+            break
+    else:
+        if len(table) >= s.cap or not hands[turn]:
             return end_bout(s, hands, table, knowledge, success=True)
         turn = first_asked(s, hands)
         if turn < 0:
@@ -207,7 +196,7 @@ def loser(state: GameState) -> int | None:
     """
     if state.turn >= 0:
         raise ValueError("loser() needs a finished game; this state is not terminal")
-    holders = [p for p, h in enumerate(state.hands) if h.mask]
+    holders = [p for p, m in enumerate(state.hand_masks) if m]
     return holders[0] if len(holders) == 1 else None
 
 

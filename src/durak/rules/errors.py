@@ -7,7 +7,7 @@ from __future__ import annotations
 
 
 class RulesError(ValueError):
-    """An inconsistent :class:`~durak.rules.Rules`, a bad card or deck, or an impossible position."""
+    """An inconsistent :class:`~durak.rules.Rules`, bad card or deck, or impossible position."""
 
 
 class IllegalActionError(ValueError):

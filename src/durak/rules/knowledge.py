@@ -140,14 +140,15 @@ def observe(state: GameState, player: int, open_world: bool = False) -> Observat
     """
     if not 0 <= player < state.rules.players:
         raise RulesError(f"player must be 0..{state.rules.players - 1}, got {player}")
-    hands = state.hands
+    masks = state.hand_masks
     return Observation(
-        state.rules, player, hands[player], state.table, state.trump_suit, state.trump_card,
-        len(state.talon), state.discard, tuple([len(h) for h in hands]), state.knowledge,
+        state.rules, player, CardSet(masks[player]), state.table, state.trump_suit,
+        state.trump_card, len(state.talon), state.discard, tuple([m.bit_count() for m in masks]),
+        state.knowledge,
         state.attacker, state.defender, state.turn, state.taking, state.cap,
         state.players_out, state.history,
         legal_actions(state) if state.turn == player else (),
-        hands if open_world else None,
+        state.hands if open_world else None,
     )  # fmt: skip
 
 
@@ -191,7 +192,7 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
     if o.trump_in_talon and o.trump_card is not None:
         talon.append(o.trump_card)
     return GameState(
-        o.rules, tuple(CardSet(m) for m in masks), tuple(talon), o.trump_suit, o.trump_card,
+        o.rules, tuple(masks), tuple(talon), o.trump_suit, o.trump_card,
         o.table, o.discard, o.attacker, o.defender, o.turn, o.taking, o.cap, o.players_out,
         o.knowledge, o.history,
     )  # fmt: skip

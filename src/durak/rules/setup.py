@@ -67,22 +67,22 @@ def _deal(rules: Rules, deck: list[Card], fallback_leader: int) -> GameState:
     hand_masks = [0] * n
     for i, c in enumerate(deck[:dealt]):
         hand_masks[i % n] |= 1 << c.index
-    hands = tuple(CardSet(m) for m in hand_masks)
+    hands = tuple(hand_masks)
     talon = tuple(deck[dealt:])
     trump_card = deck[-1] if rules.trumps else None
-    known = [EMPTY] * n
+    known = [0] * n
     from_talon = EMPTY
     leader = fallback_leader
     if trump_card is not None:
         trumps = suit_mask(trump_card.suit)
         if not talon:
             holder = (dealt - 1) % n
-            known[holder] = known[holder].add(trump_card)
-        held = [(_lowest(h.mask & trumps), p) for p, h in enumerate(hands) if h.mask & trumps]
+            known[holder] |= 1 << trump_card.index
+        held = [(_lowest(h & trumps), p) for p, h in enumerate(hands) if h & trumps]
         below = trumps
         if held:
             low, leader = min(held)
-            known[leader] = known[leader].add(Card.from_index(low))
+            known[leader] |= 1 << low
             below = trumps & ((1 << low) - 1)
         talon_mask = sum(1 << c.index for c in talon) & ~(1 << trump_card.index)
         from_talon = CardSet(below & talon_mask)
@@ -97,7 +97,7 @@ def _lowest(mask: int) -> int:
 
 def _bout_start(
     rules: Rules,
-    hands: tuple[CardSet, ...],
+    hands: tuple[int, ...],
     talon: tuple[Card, ...],
     trump_card: Card | None,
     discard: CardSet,
@@ -109,7 +109,7 @@ def _bout_start(
 ) -> GameState:
     suit = trump_card.suit if trump_card is not None else trump_suit
     key = position_key(attacker, defender, hands, knowledge.known)
-    cap = min(base_cap(rules, discard), len(hands[defender]))
+    cap = min(base_cap(rules, discard), hands[defender].bit_count())
     return GameState(
         rules, hands, talon, suit, trump_card, (), discard, attacker, defender, attacker,
         False, cap, out, knowledge, frozenset((key,)),
@@ -154,7 +154,9 @@ def position(
             out.append(c)
         return out
 
-    hand_sets = tuple(CardSet.from_cards(collect(h, f"hand {p}")) for p, h in enumerate(hands))
+    hand_sets = tuple(
+        CardSet.from_cards(collect(h, f"hand {p}")).mask for p, h in enumerate(hands)
+    )
     talon_cards = tuple(collect(talon, "talon"))
     trump_card, trump_suit = _resolve_trump(rules, trump, talon_cards)
     if talon_cards and any(not h for h in hand_sets):
@@ -170,11 +172,10 @@ def position(
             f"defender {defender} is not the next active player after attacker {attacker} "
             f"(that is {expected})"
         )
-    known = [EMPTY] * n
+    known = [0] * n
     if trump_card is not None and not talon_cards:
         for p, h in enumerate(hand_sets):
-            if trump_card in h:
-                known[p] = known[p].add(trump_card)
+            known[p] = h & (1 << trump_card.index)
     discard = CardSet(full & ~seen)
     knowledge = Knowledge(tuple(known), EMPTY, frozenset())
     return _bout_start(

@@ -28,7 +28,8 @@ PositionKey: TypeAlias = tuple[int, ...]
 class Knowledge:
     """What every player knows about the hidden cards, beyond the table and the discard pile.
 
-    * ``known[p]``: cards known to be in player ``p``'s hand; always a subset of it.  They are
+    * ``known_masks[p]``: the mask of cards known to be in player ``p``'s hand (:attr:`known`
+      gives them as :class:`CardSet` values); always a subset of that hand.  They are
       cards ``p`` picked up in a take and has not played since, the face-up trump card once
       it lands in ``p``'s hand, and the lowest trump ``p`` showed to lead the first bout.
     * ``from_talon``: trumps known to have been in the talon right after the deal (those
@@ -37,9 +38,20 @@ class Knowledge:
     * ``drawers``: the players who have drawn from the talon since the deal.
     """
 
-    known: tuple[CardSet, ...]
+    known_masks: tuple[int, ...]
     from_talon: CardSet = EMPTY
     drawers: frozenset[int] = frozenset()
+
+    @property
+    def known(self) -> tuple[CardSet, ...]:
+        """The known cards of every hand, as :class:`CardSet` values."""
+        return tuple([CardSet(m) for m in self.known_masks])
+
+    def with_known(self, p: int, mask: int) -> Knowledge:
+        """This knowledge with ``p``'s known cards replaced by ``mask``."""
+        known = list(self.known_masks)
+        known[p] = mask
+        return Knowledge(tuple(known), self.from_talon, self.drawers)
 
 
 @attrs.frozen(slots=True)
@@ -49,7 +61,8 @@ class GameState:
     Fields and invariants (checked by the test-suite in every reachable state):
 
     * ``rules``: the variant.
-    * ``hands``: one :class:`CardSet` per player.
+    * ``hand_masks``: one card bitmask per player (bit ``card.index``); :attr:`hands` gives
+      them as :class:`CardSet` values.
     * ``talon``: the undrawn cards, top first; if non-empty and the game has trumps, it ends
       with ``trump_card``.
     * ``trump_suit`` / ``trump_card``: ``None`` without trumps (``trump_card`` may also be
@@ -65,12 +78,12 @@ class GameState:
     * ``history``: repetition keys of the bout starts since the last irreversible event (a
       draw, a discard or a player leaving); a repeated key ends the game in a draw.
 
-    Every card of the deck is in exactly one of ``hands``, ``talon``, ``table`` and
+    Every card of the deck is in exactly one of the hands, ``talon``, ``table`` and
     ``discard``.
     """
 
     rules: Rules
-    hands: tuple[CardSet, ...]
+    hand_masks: tuple[int, ...]
     talon: tuple[Card, ...]
     trump_suit: Suit | None
     trump_card: Card | None
@@ -84,6 +97,11 @@ class GameState:
     players_out: frozenset[int]
     knowledge: Knowledge
     history: frozenset[PositionKey]
+
+    @property
+    def hands(self) -> tuple[CardSet, ...]:
+        """Every player's hand, as :class:`CardSet` values."""
+        return tuple([CardSet(m) for m in self.hand_masks])
 
     @property
     def is_terminal(self) -> bool:
