@@ -149,9 +149,16 @@ _ATTACKS_BY_BYTE: Final = tuple(
 )
 
 
+_ATTACKS_CACHE: dict[int, tuple[Attack, ...]] = {}
+
+
 def attacks_for(mask: int) -> tuple[Attack, ...]:
     """The interned attacks of every card in ``mask``, in canonical order."""
-    out: tuple[Attack, ...] = ()
+    out = _ATTACKS_CACHE.get(mask)
+    if out is not None:
+        return out
+    out = ()
+    key = mask
     table = _ATTACKS_BY_BYTE
     k = 0
     while mask:
@@ -160,6 +167,8 @@ def attacks_for(mask: int) -> tuple[Attack, ...]:
             out += table[k][b]
         mask >>= 8
         k += 1
+    if len(_ATTACKS_CACHE) < 1 << 16:  # bounded; search revisits the same hands often
+        _ATTACKS_CACHE[key] = out
     return out
 
 

@@ -288,7 +288,10 @@ def deck_mask(lowest_rank: int) -> int:
 
 def deck_cards(lowest_rank: int) -> tuple[Card, ...]:
     """The cards of a deck from ``lowest_rank`` to the ace, in card order."""
-    return tuple(CARDS[i] for i in _bits(deck_mask(lowest_rank)))
+    return _DECKS[lowest_rank]
+
+
+_DECKS: Final = {r: tuple(CARDS[i] for i in _bits(deck_mask(r))) for r in range(2, 15)}
 
 
 def _beaters(trump: int | None) -> tuple[int, ...]:

@@ -13,8 +13,19 @@ and must only be given an action from ``legal_actions(state)``.
 
 from __future__ import annotations
 
-from durak.rules.actions import DEFENDS, PASS, TAKE, TRANSFERS, Action, Attack, Defend, Pass
-from durak.rules.actions import Take, Transfer, attacks_for
+from durak.rules.actions import (
+    DEFENDS,
+    PASS,
+    TAKE,
+    TRANSFERS,
+    Action,
+    Attack,
+    Defend,
+    Pass,
+    Take,
+    Transfer,
+    attacks_for,
+)
 from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
 from durak.rules.cards import BEATERS, NUM_CARDS, bit_indices
 from durak.rules.errors import IllegalActionError

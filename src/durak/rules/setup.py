@@ -27,7 +27,7 @@ def new_game(rules: Rules, seed: int) -> GameState:
     rng = random.Random(seed)
     deck = list(deck_cards(rules.lowest_rank))
     rng.shuffle(deck)
-    return _deal(rules, deck, fallback_leader=rng.randrange(rules.players))
+    return _deal_checked(rules, deck, fallback_leader=rng.randrange(rules.players))
 
 
 def deal(rules: Rules, deck: Sequence[Card | str]) -> GameState:
@@ -37,7 +37,9 @@ def deal(rules: Rules, deck: Sequence[Card | str]) -> GameState:
     card is dealt it is the last card dealt, and everyone knows who holds it.  If nobody holds
     a trump, player 0 leads.
     """
-    return _deal(rules, [_card(c) for c in deck], fallback_leader=0)
+    cards = [_card(c) for c in deck]
+    _check_deck(rules, cards)
+    return _deal_checked(rules, cards, fallback_leader=0)
 
 
 def _card(c: Card | str) -> Card:
@@ -48,7 +50,7 @@ def _card(c: Card | str) -> Card:
     raise RulesError(f"not a card: {c!r}")
 
 
-def _deal(rules: Rules, deck: list[Card], fallback_leader: int) -> GameState:
+def _check_deck(rules: Rules, deck: list[Card]) -> None:
     full = deck_mask(rules.lowest_rank)
     mask = 0
     for c in deck:
@@ -62,6 +64,10 @@ def _deal(rules: Rules, deck: list[Card], fallback_leader: int) -> GameState:
             f"the deck must hold the {rules.deck_size} cards from rank {rules.lowest_rank} up; "
             f"missing: [{missing}], not in this deck: [{extra}]"
         )
+
+
+def _deal_checked(rules: Rules, deck: list[Card], fallback_leader: int) -> GameState:
+    """Deal a deck already known to be exactly the variant's cards."""
     n = rules.players
     dealt = n * rules.hand_size
     hand_masks = [0] * n
@@ -108,7 +114,7 @@ def _bout_start(
     out: frozenset[int] = frozenset(),
 ) -> GameState:
     suit = trump_card.suit if trump_card is not None else trump_suit
-    key = position_key(attacker, defender, hands, knowledge.known)
+    key = position_key(attacker, defender, hands, knowledge.known_masks)
     cap = min(base_cap(rules, discard), hands[defender].bit_count())
     return GameState(
         rules, hands, talon, suit, trump_card, (), discard, attacker, defender, attacker,

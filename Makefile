@@ -1,0 +1,38 @@
+# Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
+#   make demo   - create .venv, install, play a short random-vs-random match
+#   make test   - create .venv, install, run ruff, mypy --strict and pytest
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck pytest bench thorough clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/durak match random random --games 200 --seed 1
+
+test: lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict src tests
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+# Long local run of the property suites.
+thorough: $(STAMP)
+	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/durak bench
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,0 +1,1 @@
+"""Running games between agents: the match runner, seeding and the benchmark."""
