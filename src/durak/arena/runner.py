@@ -28,14 +28,19 @@ from durak.rules import (
 _MASK64 = (1 << 64) - 1
 
 
+def _mix(x: int) -> int:
+    """The SplitMix64 step: a bijection on 64-bit integers that scatters nearby inputs."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
 def derive_seed(seed: int, *parts: int) -> int:
-    """A 64-bit seed mixed from ``seed`` and ``parts`` (SplitMix64 finaliser per part)."""
-    x = seed & _MASK64
+    """A 64-bit seed for sub-stream ``parts`` of ``seed``, the same in every process."""
+    x = _mix(seed & _MASK64)
     for part in parts:
-        x = (x ^ (part & _MASK64)) + 0x9E3779B97F4A7C15 & _MASK64
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & _MASK64
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EB & _MASK64
-        x ^= x >> 31
+        x = _mix((x + (part & _MASK64)) & _MASK64)
     return x
 
 

@@ -1,0 +1,141 @@
+"""Agents' spec parsing, the game runner, the benchmark and the CLI."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+from durak.agents import RandomAgent, SpecError, make_agent, parse_spec, registry
+from durak.agents.simple import random_choice
+from durak.arena.bench import bench_engine
+from durak.arena.runner import derive_seed, play_game
+from durak.cli.app import app
+from durak.rules import (
+    Attack,
+    Card,
+    Pass,
+    Rules,
+    Take,
+    is_terminal,
+    legal_actions,
+    new_game,
+    observe,
+    step,
+)
+
+runner = CliRunner()
+
+
+def test_parse_spec_splits_name_and_params() -> None:
+    assert parse_spec("random") == ("random", {})
+    assert parse_spec(" random:stop_chance=0.5 ") == ("random", {"stop_chance": "0.5"})
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("nope", "unknown agent 'nope'"),
+        ("random:depth=3", "unknown parameter 'depth'"),
+        ("random:stop_chance=high", "stop_chance must be a number"),
+        ("random:stop_chance=1.5", "stop_chance must be in [0.0, 1.0]"),
+        ("random:stop_chance", "expected key=value"),
+        ("random:stop_chance=0.1,stop_chance=0.2", "given twice"),
+    ],
+)
+def test_bad_specs_name_the_problem(spec: str, fragment: str) -> None:
+    with pytest.raises(SpecError) as info:
+        make_agent(spec)
+    assert fragment in str(info.value)
+
+
+def test_registry_lists_random_and_builds_it() -> None:
+    assert "random" in registry()
+    agent = make_agent("random:stop_chance=0.3")
+    assert agent == RandomAgent(0.3)
+
+
+def test_random_choice_respects_stop_chance() -> None:
+    card = Card.parse("6S")
+    legal = (Attack(card), Pass())
+    assert random_choice(legal, lambda: 0.0, 0.2) == Pass()  # 0.0 < stop_chance: stops
+    assert random_choice(legal, lambda: 0.5, 0.2) == Attack(card)
+    assert random_choice((Take(),), lambda: 0.99, 0.2) == Take()
+
+
+def test_random_agent_only_plays_legal_actions() -> None:
+    agent = RandomAgent()
+    rng = random.Random(3)
+    state = new_game(Rules(players=3), 3)
+    while not is_terminal(state):
+        action = agent.act(observe(state, state.turn), rng)
+        assert action in legal_actions(state)
+        state = step(state, action)
+
+
+def test_derive_seed_is_deterministic_and_spreads() -> None:
+    assert derive_seed(1, 2) == derive_seed(1, 2)
+    seeds = {derive_seed(1, i) for i in range(1000)} | {derive_seed(2, i) for i in range(1000)}
+    assert len(seeds) == 2000
+
+
+def test_play_game_is_reproducible_and_replays() -> None:
+    rules = Rules(players=3, transfer=True)
+    agents = [RandomAgent(), RandomAgent(0.5), RandomAgent(0.0)]
+    first = play_game(rules, agents, seed=11)
+    second = play_game(rules, agents, seed=11)
+    assert first.actions == second.actions and first.loser == second.loser
+    final = first.replay()
+    assert is_terminal(final)
+    assert first.bouts >= 1
+    assert sum(first.decisions) == len(first.actions)
+    other = play_game(rules, agents, seed=12)
+    assert other.actions != first.actions
+
+
+def test_play_game_rejects_wrong_agent_count() -> None:
+    with pytest.raises(ValueError, match="3 players need 3 agents"):
+        play_game(Rules(players=3), [RandomAgent()], seed=0)
+
+
+def test_bench_engine_counts_games_and_decisions() -> None:
+    result = bench_engine(Rules(), games=5, seed=0)
+    assert result.games == 5
+    assert result.decisions >= 5 * 3  # every game has at least a lead, an answer and an end
+    assert result.games_per_second > 0 and result.us_per_decision > 0
+
+
+def test_cli_match_prints_results_and_is_deterministic() -> None:
+    out1 = runner.invoke(app, ["match", "random", "random", "--games", "20", "--seed", "4"])
+    out2 = runner.invoke(app, ["match", "random", "random", "--games", "20", "--seed", "4"])
+    assert out1.exit_code == 0, out1.output
+    assert "seed 4, 20 games" in out1.output and "draws:" in out1.output
+
+    def body(text: str) -> list[str]:  # drop the timing line
+        return text.splitlines()[1:]
+
+    assert body(out1.output) == body(out2.output)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["match", "random", "bogus"], "unknown agent 'bogus'"),
+        (["match", "random"], "Rules.players must be 2..6"),
+        (["match", "random", "random", "--hand-size", "30"], "more than the 36-card deck"),
+    ],
+)
+def test_cli_errors_exit_2_with_a_message(args: list[str], fragment: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert fragment in result.output
+    assert "Traceback" not in result.output
+
+
+def test_cli_bench_prints_three_player_counts() -> None:
+    result = runner.invoke(app, ["bench", "--games", "3"])
+    assert result.exit_code == 0, result.output
+    for players in ("2", "4", "6"):
+        assert any(line.split("│")[1].strip() == players for line in result.output.splitlines()
+                   if line.count("│") > 2)  # fmt: skip
