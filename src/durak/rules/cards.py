@@ -71,7 +71,7 @@ _SUIT_PARSE: Final = {
 _RANK_LABELS: Final = {r: str(int(r)) for r in Rank} | {
     Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K", Rank.ACE: "A",
 }  # fmt: skip
-_RANK_PARSE: Final = {str(int(r)): r for r in Rank} | {
+_RANK_PARSE: Final = {str(int(r)): r for r in Rank if r <= Rank.TEN} | {
     "t": Rank.TEN, "j": Rank.JACK, "q": Rank.QUEEN, "k": Rank.KING, "a": Rank.ACE,
 }  # fmt: skip
 
