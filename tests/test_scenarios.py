@@ -151,8 +151,8 @@ def test_worked_example() -> None:
     picked = cs("6H", "8H", "8D", "8C")
     assert s.hands[0] == cs("AC")
     assert s.hands[1] == cs("AH", "6S", "KC") | picked
-    assert s.knowledge.known[1] == picked
-    assert s.knowledge.known[0] == EMPTY
+    assert s.known[1] == picked
+    assert s.known[0] == EMPTY
     assert s.discard == worked_start().discard
     assert s.cap == 6
     assert legal_actions(s) == (att("AC"),)
@@ -326,14 +326,14 @@ def test_lowest_trump_leads_two_players() -> None:
     assert s.talon[-1] is c("10H")
     assert len(s.talon) == 24
     at_bout_start(s, attacker=1, defender=0)
-    assert s.knowledge.known == (EMPTY, cs("7H"))
+    assert s.known == (EMPTY, cs("7H"))
     assert s.knowledge.from_talon == cs("6H")
     assert s.knowledge.drawers == frozenset()
     assert s.discard == EMPTY
     assert s.cap == 6
     # The shown trump is public only until it is played.
     s = step(s, att("7H"))
-    assert s.knowledge.known == (EMPTY, EMPTY)
+    assert s.known == (EMPTY, EMPTY)
 
 
 def test_lowest_trump_leads_three_players() -> None:
@@ -346,7 +346,7 @@ def test_lowest_trump_leads_three_players() -> None:
     deck = build_deck(rules, hands, ["7D"], "AD")
     s = deal(rules, deck)
     at_bout_start(s, attacker=2, defender=0)
-    assert s.knowledge.known == (EMPTY, EMPTY, cs("8D"))
+    assert s.known == (EMPTY, EMPTY, cs("8D"))
     assert s.knowledge.from_talon == cs("6D", "7D")
 
 
@@ -356,7 +356,7 @@ def test_nobody_holds_a_trump_player_zero_leads() -> None:
     deck = build_deck(rules, hands, [], "6H")
     s = deal(rules, deck)
     at_bout_start(s, attacker=0, defender=1)
-    assert s.knowledge.known == (EMPTY, EMPTY)
+    assert s.known == (EMPTY, EMPTY)
     assert s.knowledge.from_talon == cs("7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH")
 
 
@@ -367,7 +367,7 @@ def test_deal_without_trumps_player_zero_leads() -> None:
     assert s.trump_suit is None
     assert s.trump_card is None
     at_bout_start(s, attacker=0, defender=1)
-    assert s.knowledge.known == (EMPTY, EMPTY)
+    assert s.known == (EMPTY, EMPTY)
     assert s.knowledge.from_talon == EMPTY
     assert len(s.talon) == 24
 
@@ -380,10 +380,10 @@ def test_deal_of_whole_deck_shows_trump_card_in_last_hand() -> None:
     assert s.trump_card is c("AC")
     # Round robin: player p gets deck[p], deck[p + 6], ...; the ace of clubs goes to player 5.
     assert s.hands[5] == CardSet.from_cards(deck[5::6])
-    assert c("AC") in s.knowledge.known[5]
+    assert c("AC") in s.known[5]
     # Clubs are trumps; the lowest, 6♣, was dealt to player 3.
     at_bout_start(s, attacker=3, defender=4)
-    assert s.knowledge.known[3] == cs("6C")
+    assert s.known[3] == cs("6C")
 
 
 def test_deal_rejects_wrong_deck() -> None:
@@ -411,7 +411,7 @@ def test_drawing_order_two_players_after_success() -> None:
     assert s.talon == ()
     assert s.hands[0] == cs("10C", "JC", "QC", "AC", "7D", "8D")
     assert s.hands[1] == cs("6S", "7S", "8S", "9S", "KS")
-    assert s.knowledge.known == (EMPTY, cs("KS"))
+    assert s.known == (EMPTY, cs("KS"))
     assert s.knowledge.drawers == frozenset({0, 1})
     assert subset(cs("6H", "7H", "6D", "10D"), s.discard)
 
@@ -428,7 +428,7 @@ def test_drawing_after_take_attacker_draws_taker_does_not() -> None:
     assert s.talon == (c("9D"), c("KS"))
     assert s.hands[0] == cs("10C", "JC", "QC", "AC", "7D", "8D")
     assert len(s.hands[1]) == 8
-    assert s.knowledge.known == (EMPTY, cs("6H", "6D"))
+    assert s.known == (EMPTY, cs("6H", "6D"))
     assert s.knowledge.drawers == frozenset({0})
 
 
@@ -464,7 +464,7 @@ def test_drawing_order_four_players() -> None:
     assert s.hands[0] == cs("8S", "9S", "10S", "JS", "AS", "QD")
     assert s.hands[1] == cs("6C", "8C", "10C", "JC", "KC", "KD")
     assert s.hands[3] == cs("AD", "AC", "10D", "QS")
-    assert s.knowledge.known == (EMPTY, EMPTY, EMPTY, cs("QS"))
+    assert s.known == (EMPTY, EMPTY, EMPTY, cs("QS"))
     assert s.knowledge.drawers == frozenset({0, 1, 2, 3})
 
 
@@ -480,7 +480,7 @@ def test_trump_card_is_drawn_last_by_the_attacker() -> None:
     at_bout_start(s, attacker=1, defender=0)
     assert s.talon == ()
     assert c("KS") in s.hands[0]
-    assert s.knowledge.known == (cs("KS"), EMPTY)
+    assert s.known == (cs("KS"), EMPTY)
     assert len(s.hands[1]) == 5
     assert s.knowledge.drawers == frozenset({0})
 
@@ -593,7 +593,7 @@ def test_three_player_take_asking_order_and_next_roles() -> None:
     # The defender is skipped: its left (2) attacks, and 0 defends.
     at_bout_start(s, attacker=2, defender=0)
     assert s.hands[1] == cs("6H", "6D", "7D", "8D", "9D", "QD")
-    assert s.knowledge.known[1] == cs("6H", "6D")
+    assert s.known[1] == cs("6H", "6D")
     assert s.cap == 2
 
 
@@ -681,7 +681,7 @@ def test_transfer_then_take_recomputes_priority_order() -> None:
     s = step(s, PASS)
     at_bout_start(s, attacker=0, defender=1)
     assert s.hands[2] == cs("6H", "6D", "6C", "AD", "AC")
-    assert s.knowledge.known[2] == cs("6H", "6D")
+    assert s.known[2] == cs("6H", "6D")
 
 
 @pytest.mark.parametrize(("next_hand", "allowed"), [(["AD"], False), (["AD", "AC"], True)])
@@ -833,7 +833,7 @@ def test_three_player_perpetual_take_is_a_draw() -> None:
         if is_terminal(s):
             break
         if not s.table:
-            start = (s.attacker, s.defender, s.hands, s.knowledge.known)
+            start = (s.attacker, s.defender, s.hands, s.known)
             assert start not in seen
             seen.append(start)
             action = legal_actions(s)[0]
@@ -850,7 +850,7 @@ def test_three_player_perpetual_take_is_a_draw() -> None:
     assert all(len(h) >= 1 for h in s.hands)
     # The game ended exactly when the next bout start would have repeated an earlier one.
     attacker = (last_defender + 1) % 3
-    repeated = (attacker, (attacker + 1) % 3, s.hands, s.knowledge.known)
+    repeated = (attacker, (attacker + 1) % 3, s.hands, s.known)
     assert repeated in seen
     assert len(seen) == 12
     assert seen.index(repeated) == 6
@@ -866,14 +866,14 @@ def test_two_player_transfer_cycle_is_a_draw() -> None:
     bout2 = step(s, TAKE)
     at_bout_start(bout2, attacker=1, defender=0)
     assert bout2.hands == (cs("6S", "6H", "9C", "10C"), cs("6D", "JC", "QC"))
-    assert bout2.knowledge.known == (cs("6S", "6H"), EMPTY)
+    assert bout2.known == (cs("6S", "6H"), EMPTY)
 
     s = play(bout2, att("6D"))
     assert legal_actions(s) == (dfd("6D", "6H"), xfer("6S"), xfer("6H"), TAKE)
     bout3 = play(s, xfer("6S"), TAKE)
     at_bout_start(bout3, attacker=0, defender=1)
     assert bout3.hands == (cs("6H", "9C", "10C"), cs("6S", "6D", "JC", "QC"))
-    assert bout3.knowledge.known == (cs("6H"), cs("6S", "6D"))
+    assert bout3.known == (cs("6H"), cs("6S", "6D"))
 
     s = play(bout3, att("6H"))
     assert legal_actions(s) == (xfer("6S"), xfer("6D"), TAKE)
@@ -882,13 +882,13 @@ def test_two_player_transfer_cycle_is_a_draw() -> None:
     # knowledge, so the repetition key differs and the game goes on.
     at_bout_start(bout4, attacker=1, defender=0)
     assert bout4.hands == bout2.hands
-    assert bout4.knowledge.known == (cs("6S", "6H"), cs("6D"))
+    assert bout4.known == (cs("6S", "6H"), cs("6D"))
 
     end = play(bout4, att("6D"), xfer("6S"), TAKE)
     # The start of bout 3 repeats, knowledge included: a draw.
     assert is_terminal(end)
     assert end.hands == bout3.hands
-    assert end.knowledge.known == bout3.knowledge.known
+    assert end.known == bout3.known
     assert loser(end) is None
     assert returns(end) == (0.0, 0.0)
     assert legal_actions(end) == ()

@@ -96,26 +96,19 @@ def next_asked(s: GameState, after: int) -> int:
     return -1
 
 
-def position_key(
-    attacker: int, defender: int, hands: tuple[int, ...], known: tuple[int, ...]
-) -> PositionKey:
+def position_key(attacker: int, defender: int, hands: tuple[int, ...], exposed: int) -> PositionKey:
     """The repetition key of a bout start: roles, hand sizes and publicly known cards.
 
     Within one epoch (same talon, discard and players out) unknown cards never move
     between hands, so equal keys mean equal hands; see ``docs/rules.md``, "Termination".
     """
-    return (attacker, defender, *[m.bit_count() for m in hands], *known)
+    return (attacker, defender, *[m.bit_count() for m in hands], *[m & exposed for m in hands])
 
 
 def end_bout(
-    s: GameState,
-    hands: tuple[int, ...],
-    table: tuple[TablePair, ...],
-    knowledge: Knowledge,
-    *,
-    success: bool,
+    s: GameState, hands: tuple[int, ...], table: tuple[TablePair, ...], *, success: bool
 ) -> GameState:
-    """Finish the bout of ``s`` (with ``hands``/``table``/``knowledge`` as they now are).
+    """Finish the bout of ``s`` (with ``hands`` and ``table`` as they now are).
 
     Discards or picks up the table, refills hands, removes players who are out, checks
     the end of the game and the repetition rule, and sets up the next bout.
@@ -129,11 +122,14 @@ def end_bout(
             table_mask |= 1 << d.index
     discard = s.discard
     defender = s.defender
+    knowledge = s.knowledge
     if success:
         discard = CardSet(discard.mask | table_mask)
     else:
         hands = with_hand(hands, defender, hands[defender] | table_mask)
-        knowledge = knowledge.with_known(defender, knowledge.known_masks[defender] | table_mask)
+        knowledge = Knowledge(
+            CardSet(knowledge.exposed.mask | table_mask), knowledge.from_talon, knowledge.drawers
+        )
     talon = s.talon
     if talon:
         hands, talon, knowledge = _draw(s, hands, talon, knowledge)
@@ -151,7 +147,7 @@ def end_bout(
     else:
         attacker = next_active(defender, n, out)
     new_defender = next_active(attacker, n, out)
-    key = position_key(attacker, new_defender, hands, knowledge.known_masks)
+    key = position_key(attacker, new_defender, hands, knowledge.exposed.mask)
     if success or len(talon) != len(s.talon) or out is not s.players_out:
         history = frozenset((key,))
     elif key in s.history:
@@ -175,7 +171,6 @@ def _draw(
         order: tuple[int, ...] = (s.attacker, s.defender)
     else:
         order = drawing_order(rules.players, s.attacker, s.defender, s.players_out)
-    face_up = s.trump_card if talon[-1] is s.trump_card else None
     hand_list = list(hands)
     drawers = knowledge.drawers
     for p in order:
@@ -190,11 +185,9 @@ def _draw(
         if p not in drawers:
             drawers = drawers | {p}
         if not talon:
-            if face_up is not None:
-                knowledge = knowledge.with_known(p, knowledge.known_masks[p] | 1 << face_up.index)
             break
     if drawers is not knowledge.drawers:
-        knowledge = Knowledge(knowledge.known_masks, knowledge.from_talon, drawers)
+        knowledge = Knowledge(knowledge.exposed, knowledge.from_talon, drawers)
     return tuple(hand_list), talon, knowledge
 
 

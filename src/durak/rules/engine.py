@@ -29,7 +29,7 @@ from durak.rules.actions import (
 from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
 from durak.rules.cards import BEATERS, NUM_CARDS, bit_indices
 from durak.rules.errors import IllegalActionError
-from durak.rules.state import GameState, Knowledge, TablePair
+from durak.rules.state import GameState, TablePair
 
 _NO_TRUMP = 4
 _RANK_OF = tuple(0xF << (i & ~3) for i in range(NUM_CARDS))
@@ -124,7 +124,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     if kind is Pass:
         nxt = next_asked(s, p)
         if nxt < 0:
-            return end_bout(s, s.hand_masks, s.table, s.knowledge, success=not s.taking)
+            return end_bout(s, s.hand_masks, s.table, success=not s.taking)
         return GameState(
             s.rules, s.hand_masks, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
             s.attacker, s.defender, nxt, s.taking, s.cap, s.players_out, s.knowledge, s.history,
@@ -138,54 +138,49 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
                     s.discard, s.attacker, s.defender, nxt, True, s.cap, s.players_out,
                     s.knowledge, s.history,
                 )  # fmt: skip
-        return end_bout(s, s.hand_masks, s.table, s.knowledge, success=False)
+        return end_bout(s, s.hand_masks, s.table, success=False)
 
     card = action.card  # type: ignore[union-attr]
     bit = 1 << card.index
     hands = with_hand(s.hand_masks, p, s.hand_masks[p] ^ bit)
-    knowledge = s.knowledge
-    if knowledge.known_masks[p] & bit:
-        knowledge = knowledge.with_known(p, knowledge.known_masks[p] ^ bit)
     if kind is Defend:
         target = action.target  # type: ignore[union-attr]
         table = tuple([(a, card) if a is target else (a, d) for a, d in s.table])
-        return _after_defence(s, hands, table, knowledge)
+        return _after_defence(s, hands, table)
     table = (*s.table, (card, None))
     if kind is Attack:
         if not s.taking:
             turn = s.defender
         elif len(table) >= s.cap or (turn := first_asked(s, hands)) < 0:
-            return end_bout(s, hands, table, knowledge, success=False)
+            return end_bout(s, hands, table, success=False)
         return GameState(
             s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
-            s.attacker, s.defender, turn, s.taking, s.cap, s.players_out, knowledge, s.history,
+            s.attacker, s.defender, turn, s.taking, s.cap, s.players_out, s.knowledge, s.history,
         )  # fmt: skip
     if kind is Transfer:
         defender = next_active(p, s.rules.players, s.players_out)
         cap = min(base_cap(s.rules, s.discard), hands[defender].bit_count())
         return GameState(
             s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
-            p, defender, defender, False, cap, s.players_out, knowledge, s.history,
+            p, defender, defender, False, cap, s.players_out, s.knowledge, s.history,
         )  # fmt: skip
     raise IllegalActionError(f"not an action: {action!r}")
 
 
-def _after_defence(
-    s: GameState, hands: tuple[int, ...], table: tuple[TablePair, ...], knowledge: Knowledge
-) -> GameState:
+def _after_defence(s: GameState, hands: tuple[int, ...], table: tuple[TablePair, ...]) -> GameState:
     turn = s.defender
     for _, d in table:
         if d is None:
             break
     else:
         if len(table) >= s.cap or not hands[turn]:
-            return end_bout(s, hands, table, knowledge, success=True)
+            return end_bout(s, hands, table, success=True)
         turn = first_asked(s, hands)
         if turn < 0:
-            return end_bout(s, hands, table, knowledge, success=True)
+            return end_bout(s, hands, table, success=True)
     return GameState(
         s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
-        s.attacker, s.defender, turn, False, s.cap, s.players_out, knowledge, s.history,
+        s.attacker, s.defender, turn, False, s.cap, s.players_out, s.knowledge, s.history,
     )  # fmt: skip
 
 

@@ -35,9 +35,10 @@ class Observation:
     player's own hand are equal.
 
     Fields: ``rules``; ``player``; ``hand`` (its own cards); ``table``; ``trump_suit``;
-    ``trump_card``; ``talon_size``; ``discard``; ``hand_sizes`` (every player's);
-    ``knowledge`` (public :class:`Knowledge`: known cards per hand, trumps known to have been
-    in the talon, who has drawn); ``attacker``; ``defender``; ``turn`` (the player to act, -1
+    ``trump_card``; ``talon_size``; ``discard``; ``hand_sizes`` (every player's); ``known``
+    (per player, the cards everyone knows to be in that hand); ``knowledge`` (the public
+    :class:`Knowledge`: exposed cards, trumps known to have been in the talon, who has
+    drawn); ``attacker``; ``defender``; ``turn`` (the player to act, -1
     when over); ``taking``; ``cap``; ``players_out``; ``history`` (public repetition keys);
     ``legal_actions`` (the player's own, empty when it is not its turn); ``hands`` (every
     hand in an open-world observation, else ``None``).
@@ -52,6 +53,7 @@ class Observation:
     talon_size: int
     discard: CardSet
     hand_sizes: tuple[int, ...]
+    known: tuple[CardSet, ...]
     knowledge: Knowledge
     attacker: int
     defender: int
@@ -79,7 +81,7 @@ class Observation:
             return self.hand
         if self.hands is not None:
             return self.hands[p]
-        return self.knowledge.known[p]
+        return self.known[p]
 
     def hidden_cards(self) -> CardSet:
         """Cards whose place this player does not know: opponents' unknown cards and the
@@ -144,7 +146,7 @@ def observe(state: GameState, player: int, open_world: bool = False) -> Observat
     return Observation(
         state.rules, player, CardSet(masks[player]), state.table, state.trump_suit,
         state.trump_card, len(state.talon), state.discard, tuple([m.bit_count() for m in masks]),
-        state.knowledge,
+        state.known, state.knowledge,
         state.attacker, state.defender, state.turn, state.taking, state.cap,
         state.players_out, state.history,
         legal_actions(state) if state.turn == player else (),

@@ -76,24 +76,22 @@ def _deal_checked(rules: Rules, deck: list[Card], fallback_leader: int) -> GameS
     hands = tuple(hand_masks)
     talon = tuple(deck[dealt:])
     trump_card = deck[-1] if rules.trumps else None
-    known = [0] * n
+    exposed = 0
     from_talon = EMPTY
     leader = fallback_leader
     if trump_card is not None:
+        exposed = 1 << trump_card.index  # face up, at the talon's bottom or dealt last
         trumps = suit_mask(trump_card.suit)
-        if not talon:
-            holder = (dealt - 1) % n
-            known[holder] |= 1 << trump_card.index
         held = [(_lowest(h & trumps), p) for p, h in enumerate(hands) if h & trumps]
         below = trumps
         if held:
             low, leader = min(held)
-            known[leader] |= 1 << low
+            exposed |= 1 << low
             below = trumps & ((1 << low) - 1)
         talon_mask = sum(1 << c.index for c in talon) & ~(1 << trump_card.index)
         from_talon = CardSet(below & talon_mask)
     defender = (leader + 1) % n
-    knowledge = Knowledge(tuple(known), from_talon, frozenset())
+    knowledge = Knowledge(CardSet(exposed), from_talon, frozenset())
     return _bout_start(rules, hands, talon, trump_card, EMPTY, leader, defender, knowledge)
 
 
@@ -114,7 +112,7 @@ def _bout_start(
     out: frozenset[int] = frozenset(),
 ) -> GameState:
     suit = trump_card.suit if trump_card is not None else trump_suit
-    key = position_key(attacker, defender, hands, knowledge.known_masks)
+    key = position_key(attacker, defender, hands, knowledge.exposed.mask)
     cap = min(base_cap(rules, discard), hands[defender].bit_count())
     return GameState(
         rules, hands, talon, suit, trump_card, (), discard, attacker, defender, attacker,
@@ -178,12 +176,9 @@ def position(
             f"defender {defender} is not the next active player after attacker {attacker} "
             f"(that is {expected})"
         )
-    known = [0] * n
-    if trump_card is not None and not talon_cards:
-        for p, h in enumerate(hand_sets):
-            known[p] = h & (1 << trump_card.index)
+    exposed = CardSet.of(trump_card) if trump_card is not None else EMPTY
     discard = CardSet(full & ~seen)
-    knowledge = Knowledge(tuple(known), EMPTY, frozenset())
+    knowledge = Knowledge(exposed, EMPTY, frozenset())
     return _bout_start(
         rules, hand_sets, talon_cards, trump_card, discard, attacker, expected, knowledge,
         trump_suit, out,

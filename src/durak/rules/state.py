@@ -26,32 +26,22 @@ PositionKey: TypeAlias = tuple[int, ...]
 
 @attrs.frozen(slots=True)
 class Knowledge:
-    """What every player knows about the hidden cards, beyond the table and the discard pile.
+    """Public facts about hidden cards, beyond the table and the discard pile.
 
-    * ``known_masks[p]``: the mask of cards known to be in player ``p``'s hand (:attr:`known`
-      gives them as :class:`CardSet` values); always a subset of that hand.  They are
-      cards ``p`` picked up in a take and has not played since, the face-up trump card once
-      it lands in ``p``'s hand, and the lowest trump ``p`` showed to lead the first bout.
+    * ``exposed``: every card that has been shown in a way that tells where it went: the
+      trump card, the lowest trump shown to lead the first bout, and every card picked up in
+      a take.  Such a card never returns to the talon, so its place stays public: the cards
+      known to be in hand ``p`` are exactly ``exposed & hand[p]`` (:attr:`GameState.known`).
+      It only grows, and only at takes, so play never has to update it.
     * ``from_talon``: trumps known to have been in the talon right after the deal (those
       below the lowest trump shown, or every trump when nobody could show one).  Until one is
       seen, it is in the talon or in the hand of a player in ``drawers``.
     * ``drawers``: the players who have drawn from the talon since the deal.
     """
 
-    known_masks: tuple[int, ...]
+    exposed: CardSet
     from_talon: CardSet = EMPTY
     drawers: frozenset[int] = frozenset()
-
-    @property
-    def known(self) -> tuple[CardSet, ...]:
-        """The known cards of every hand, as :class:`CardSet` values."""
-        return tuple([CardSet(m) for m in self.known_masks])
-
-    def with_known(self, p: int, mask: int) -> Knowledge:
-        """This knowledge with ``p``'s known cards replaced by ``mask``."""
-        known = list(self.known_masks)
-        known[p] = mask
-        return Knowledge(tuple(known), self.from_talon, self.drawers)
 
 
 @attrs.frozen(slots=True)
@@ -74,7 +64,8 @@ class GameState:
     * ``taking``: the defender has taken; attackers may still throw in.
     * ``cap``: the most attack cards this bout may hold.
     * ``players_out``: players who have left with no cards.
-    * ``knowledge``: public knowledge of hidden cards (:class:`Knowledge`).
+    * ``knowledge``: public facts about hidden cards (:class:`Knowledge`); :attr:`known`
+      derives the cards known to be in each hand.
     * ``history``: repetition keys of the bout starts since the last irreversible event (a
       draw, a discard or a player leaving); a repeated key ends the game in a draw.
 
@@ -102,6 +93,12 @@ class GameState:
     def hands(self) -> tuple[CardSet, ...]:
         """Every player's hand, as :class:`CardSet` values."""
         return tuple([CardSet(m) for m in self.hand_masks])
+
+    @property
+    def known(self) -> tuple[CardSet, ...]:
+        """Per player, the cards everyone knows to be in that hand."""
+        exposed = self.knowledge.exposed.mask
+        return tuple([CardSet(m & exposed) for m in self.hand_masks])
 
     @property
     def is_terminal(self) -> bool:
