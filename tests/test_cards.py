@@ -126,7 +126,8 @@ def test_index_and_hash() -> None:
     assert c("2S").index == 0
     assert c("AC").index == 51
     assert c("6H").index == 17
-    assert hash(c("6H")) == 17
+    assert hash(c("6H")) == hash(Card(Rank.SIX, Suit.H)) == hash(Card.from_index(17))
+    assert len({c("6H"), Card.from_index(17), c("6D")}) == 2
     assert Card.from_index(17) is c("6H")
     assert c("6H") != c("6D")
     assert c("6H") != "6H"

@@ -81,7 +81,8 @@ NUM_CARDS: Final = 52
 class Card:
     """A playing card: an interned, immutable ``(rank, suit)`` pair.
 
-    Cards order by rank, then suit.  ``hash(card) == card.index``.
+    Cards order by rank, then suit.  Equality and hashing are by identity, which interning
+    (also through pickling and copying) makes the same as equality by value.
 
     >>> Card.parse("10S") is Card(Rank.TEN, Suit.S)
     True
@@ -139,12 +140,6 @@ class Card:
     def from_index(index: int) -> Card:
         """The card with the given index ``(rank - 2) * 4 + suit``."""
         return CARDS[index]
-
-    def __hash__(self) -> int:
-        return self.index
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
 
     def __lt__(self, other: Card) -> bool:
         return self.index < other.index

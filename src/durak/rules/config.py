@@ -17,7 +17,7 @@ ThrowIn = Literal["all", "neighbours"]
 THROW_IN_CHOICES: tuple[ThrowIn, ...] = ("all", "neighbours")
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class Rules:
     """The options of one Durak variant.  Construction validates them all.
 

@@ -24,7 +24,7 @@ TablePair: TypeAlias = tuple[Card, Card | None]
 PositionKey: TypeAlias = tuple[int, ...]
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, cache_hash=True)
 class Knowledge:
     """Public facts about hidden cards, beyond the table and the discard pile.
 
