@@ -147,13 +147,16 @@ def end_bout(
     else:
         attacker = next_active(defender, n, out)
     new_defender = next_active(attacker, n, out)
-    key = position_key(attacker, new_defender, hands, knowledge.exposed.mask)
-    if success or len(talon) != len(s.talon) or out is not s.players_out:
-        history = frozenset((key,))
-    elif key in s.history:
-        return _finished(s, hands, talon, discard, out, knowledge, s.history)
+    if not rules.can_repeat:
+        history = s.history  # empty: no position can repeat (the potential argument)
     else:
-        history = s.history | {key}
+        key = position_key(attacker, new_defender, hands, knowledge.exposed.mask)
+        if success or len(talon) != len(s.talon) or out is not s.players_out:
+            history = frozenset((key,))
+        elif key in s.history:
+            return _finished(s, hands, talon, discard, out, knowledge, s.history)
+        else:
+            history = s.history | {key}
     cap = min(base_cap(rules, discard), hands[new_defender].bit_count())
     return GameState(
         rules, hands, talon, s.trump_suit, s.trump_card, (), discard,

@@ -86,6 +86,15 @@ class Rules:
                 raise RulesError(f"Rules.{name} must be a bool, got {getattr(self, name)!r}")
 
     @property
+    def can_repeat(self) -> bool:
+        """Whether a bout-start position can repeat: with 3+ players or transfer only.
+
+        With two players and no transfer a potential falls with every bout
+        (``docs/rules.md``, "Termination"), so no repetition record is needed.
+        """
+        return self.players > 2 or self.transfer
+
+    @property
     def deck_size(self) -> int:
         """The number of cards in the deck: ``4 * (15 - lowest_rank)``."""
         return 4 * (15 - self.lowest_rank)

@@ -112,11 +112,15 @@ def _bout_start(
     out: frozenset[int] = frozenset(),
 ) -> GameState:
     suit = trump_card.suit if trump_card is not None else trump_suit
-    key = position_key(attacker, defender, hands, knowledge.exposed.mask)
+    history = (
+        frozenset((position_key(attacker, defender, hands, knowledge.exposed.mask),))
+        if rules.can_repeat
+        else frozenset()
+    )
     cap = min(base_cap(rules, discard), hands[defender].bit_count())
     return GameState(
         rules, hands, talon, suit, trump_card, (), discard, attacker, defender, attacker,
-        False, cap, out, knowledge, frozenset((key,)),
+        False, cap, out, knowledge, history,
     )  # fmt: skip
 
 

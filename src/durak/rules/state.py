@@ -67,7 +67,8 @@ class GameState:
     * ``knowledge``: public facts about hidden cards (:class:`Knowledge`); :attr:`known`
       derives the cards known to be in each hand.
     * ``history``: repetition keys of the bout starts since the last irreversible event (a
-      draw, a discard or a player leaving); a repeated key ends the game in a draw.
+      draw, a discard or a player leaving); a repeated key ends the game in a draw.  Always
+      empty when ``rules.can_repeat`` is False (two players, no transfer).
 
     Every card of the deck is in exactly one of the hands, ``talon``, ``table`` and
     ``discard``.
