@@ -122,17 +122,15 @@ def end_bout(
             table_mask |= 1 << d.index
     discard = s.discard
     defender = s.defender
-    knowledge = s.knowledge
     if success:
         discard = CardSet(discard.mask | table_mask)
     else:
         hands = with_hand(hands, defender, hands[defender] | table_mask)
-        knowledge = Knowledge(
-            CardSet(knowledge.exposed.mask | table_mask), knowledge.from_talon, knowledge.drawers
-        )
     talon = s.talon
+    drawers = s.knowledge.drawers
     if talon:
-        hands, talon, knowledge = _draw(s, hands, talon, knowledge)
+        hands, talon, drawers = _draw(s, hands, talon, drawers)
+    knowledge = _settle_knowledge(s, hands, talon, discard, table_mask, success, drawers)
 
     out = s.players_out
     if not talon:
@@ -164,10 +162,39 @@ def end_bout(
     )  # fmt: skip
 
 
+def _settle_knowledge(
+    s: GameState,
+    hands: tuple[int, ...],
+    talon: tuple[Card, ...],
+    discard: CardSet,
+    table_mask: int,
+    success: bool,
+    drawers: frozenset[int],
+) -> Knowledge:
+    """The knowledge at the end of a bout, in canonical form.
+
+    A take exposes the table.  Exposed cards that have left every hand (and the talon's
+    face-up trump) are dropped, and so are ``from_talon`` cards that have been seen, so
+    that equal positions have equal knowledge whatever the path to them.
+    """
+    k = s.knowledge
+    keep = 0
+    for m in hands:
+        keep |= m
+    if talon and s.trump_card is not None:
+        keep |= 1 << s.trump_card.index
+    exposed = k.exposed.mask if success else k.exposed.mask | table_mask
+    exposed &= keep
+    from_talon = k.from_talon.mask & ~exposed & ~discard.mask
+    if exposed == k.exposed.mask and from_talon == k.from_talon.mask and drawers is k.drawers:
+        return k
+    return Knowledge(CardSet(exposed), CardSet(from_talon), drawers)
+
+
 def _draw(
-    s: GameState, hands: tuple[int, ...], talon: tuple[Card, ...], knowledge: Knowledge
-) -> tuple[tuple[int, ...], tuple[Card, ...], Knowledge]:
-    """Refill hands in drawing order; returns the new hands, talon and knowledge."""
+    s: GameState, hands: tuple[int, ...], talon: tuple[Card, ...], drawers: frozenset[int]
+) -> tuple[tuple[int, ...], tuple[Card, ...], frozenset[int]]:
+    """Refill hands in drawing order; returns the new hands, talon and drawers."""
     rules = s.rules
     size = rules.hand_size
     if len(hands) == 2:
@@ -175,7 +202,6 @@ def _draw(
     else:
         order = drawing_order(rules.players, s.attacker, s.defender, s.players_out)
     hand_list = list(hands)
-    drawers = knowledge.drawers
     for p in order:
         need = size - hand_list[p].bit_count()
         if need <= 0:
@@ -189,9 +215,7 @@ def _draw(
             drawers = drawers | {p}
         if not talon:
             break
-    if drawers is not knowledge.drawers:
-        knowledge = Knowledge(knowledge.exposed, knowledge.from_talon, drawers)
-    return tuple(hand_list), talon, knowledge
+    return tuple(hand_list), talon, drawers
 
 
 def _finished(

@@ -28,14 +28,16 @@ PositionKey: TypeAlias = tuple[int, ...]
 class Knowledge:
     """Public facts about hidden cards, beyond the table and the discard pile.
 
-    * ``exposed``: every card that has been shown in a way that tells where it went: the
-      trump card, the lowest trump shown to lead the first bout, and every card picked up in
-      a take.  Such a card never returns to the talon, so its place stays public: the cards
-      known to be in hand ``p`` are exactly ``exposed & hand[p]`` (:attr:`GameState.known`).
-      It only grows, and only at takes, so play never has to update it.
+    * ``exposed``: cards shown in a way that tells where they went: the trump card, the
+      lowest trump shown to lead the first bout, and every card picked up in a take.  Such a
+      card never returns to the talon, so its place stays public: the cards known to be in
+      hand ``p`` are exactly ``exposed & hand[p]`` (:attr:`GameState.known`), and playing a
+      card never has to update it.  At each bout end it is trimmed to the cards still in a
+      hand (and the face-up trump), so equal positions have equal knowledge.
     * ``from_talon``: trumps known to have been in the talon right after the deal (those
-      below the lowest trump shown, or every trump when nobody could show one).  Until one is
-      seen, it is in the talon or in the hand of a player in ``drawers``.
+      below the lowest trump shown, or every trump when nobody could show one) and not seen
+      since (trimmed at each bout end).  Such a card is in the talon or in the hand of a
+      player in ``drawers``.
     * ``drawers``: the players who have drawn from the talon since the deal.
     """
 

@@ -1,0 +1,277 @@
+"""The shared random-simulation contract of the verification suites (OpenSpiel style).
+
+Every variant is checked the same way: :func:`rules_strategy` draws a valid
+:class:`~durak.rules.Rules`, :func:`play_random_game` plays it to the end with a seeded
+uniform-random policy, and :func:`check_invariants` is asserted in every state reached.
+The helpers here assert; they never skip or soften a failure.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any, cast
+
+import attrs
+from hypothesis import strategies as st
+
+from durak.rules import (
+    Action,
+    Card,
+    CardSet,
+    GameState,
+    Observation,
+    Place,
+    Rules,
+    current_player,
+    is_terminal,
+    legal_actions,
+    new_game,
+    observe,
+    step,
+)
+from durak.rules.cards import deck_cards, deck_mask
+from reference import beats, reference_legal_actions
+
+#: The ranks a deck may start from (52, 36, 32, 24, 20 and 12 cards).
+LOWEST_RANKS: tuple[int, ...] = (2, 6, 7, 9, 10, 12)
+#: A random game that needs more steps than this is reported as non-terminating.
+MAX_STEPS = 200_000
+
+
+@st.composite
+def rules_strategy(
+    draw: st.DrawFn, players: int | None = None, transfer: bool | None = None
+) -> Rules:
+    """A random valid :class:`Rules`: 2-6 players, any deck of :data:`LOWEST_RANKS` with
+    ``players * hand_size <= deck``, hand size 1-6, caps 1-6, every throw-in, transfer and
+    trump option.  ``players`` and ``transfer`` fix those options."""
+    n = draw(st.integers(2, 6)) if players is None else players
+    lowest = draw(st.sampled_from([r for r in LOWEST_RANKS if 4 * (15 - r) >= n]))
+    deck = 4 * (15 - lowest)
+    hand_size = draw(st.integers(1, min(6, deck // n)))
+    return Rules(
+        players=n,
+        lowest_rank=lowest,
+        hand_size=hand_size,
+        bout_cap=draw(st.integers(1, 6)),
+        first_bout_cap=draw(st.none() | st.integers(1, 6)),
+        throw_in=draw(st.sampled_from(("all", "neighbours"))),
+        transfer=draw(st.booleans()) if transfer is None else transfer,
+        trumps=draw(st.booleans()),
+    )
+
+
+def seeds() -> st.SearchStrategy[int]:
+    """Seeds for :func:`~durak.rules.new_game` and the random policy."""
+    return st.integers(0, 2**32 - 1)
+
+
+def play_random_game(rules: Rules, seed: int) -> tuple[list[GameState], list[Action]]:
+    """Deal ``new_game(rules, seed)`` and play it to the end, choosing uniformly among the
+    legal actions with ``random.Random(seed)``.
+
+    Returns every state (the first is the deal, the last is terminal) and the actions
+    between them.  Fails if the game is not over after :data:`MAX_STEPS` steps.
+    """
+    rng = random.Random(seed)
+    state = new_game(rules, seed)
+    states = [state]
+    actions: list[Action] = []
+    while not is_terminal(state):
+        if len(actions) >= MAX_STEPS:
+            raise AssertionError(f"game not over after {MAX_STEPS} steps: {rules}, seed {seed}")
+        legal = legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        state = step(state, action)
+        states.append(state)
+        actions.append(action)
+    return states, actions
+
+
+def random_game(rules: Rules, seed: int) -> list[GameState]:
+    """The states of :func:`play_random_game`, deal first, terminal state last."""
+    return play_random_game(rules, seed)[0]
+
+
+def is_bout_start(state: GameState) -> bool:
+    """Whether ``state`` starts a bout: the table is empty and the game is not over."""
+    return not state.table and not is_terminal(state)
+
+
+def full_position(state: GameState) -> tuple[object, ...]:
+    """Everything of a bout start except the repetition history."""
+    return (
+        state.hands,
+        state.talon,
+        state.discard,
+        state.attacker,
+        state.defender,
+        state.players_out,
+        state.known,
+    )
+
+
+def rebuild(state: GameState, **changes: object) -> GameState:
+    """A new state through the positional constructor, field by field, with ``changes``."""
+    values: list[Any] = []
+    for f in attrs.fields(GameState):
+        values.append(changes.pop(f.name) if f.name in changes else getattr(state, f.name))
+    assert not changes, f"unknown fields {sorted(changes)}"
+    return GameState(*values)
+
+
+def plain(value: object) -> object:
+    """``value`` as plain nested tuples of ints, strings and ``None``: cards become indices,
+    card sets masks, frozensets sorted tuples and attrs records tuples of their fields."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, Card):
+        return ("card", value.index)
+    if isinstance(value, CardSet):
+        return ("cards", value.mask)
+    if isinstance(value, tuple):
+        return tuple(plain(v) for v in value)
+    if isinstance(value, frozenset):
+        return ("set", tuple(sorted((plain(v) for v in value), key=repr)))
+    if attrs.has(type(value)):
+        fields = attrs.fields(cast(Any, type(value)))
+        items = tuple((f.name, plain(getattr(value, f.name))) for f in fields)
+        return (type(value).__name__, items)
+    raise TypeError(f"no plain form for {value!r}")
+
+
+def fingerprint(state: GameState) -> object:
+    """A plain-data copy of every field of ``state``, to detect any change of an object that
+    claims to be immutable."""
+    return (plain(state), hash(state), tuple(h.mask for h in state.hands))
+
+
+def check_invariants(state: GameState) -> None:
+    """Assert every documented invariant of a :class:`GameState` (see ``state.py``)."""
+    rules = state.rules
+    n = rules.players
+    deck = deck_mask(rules.lowest_rank)
+    terminal = is_terminal(state)
+
+    # Card conservation: every deck card in exactly one zone, nothing from outside the deck.
+    assert len(state.hands) == n
+    zones: list[tuple[str, int]] = [(f"hand {p}", h.mask) for p, h in enumerate(state.hands)]
+    zones += [("talon", 1 << c.index) for c in state.talon]
+    for a, d in state.table:
+        zones.append(("table", 1 << a.index))
+        if d is not None:
+            zones.append(("table", 1 << d.index))
+    zones.append(("discard", state.discard.mask))
+    seen = 0
+    for where, mask in zones:
+        assert not seen & mask, f"a card in {where} is also elsewhere"
+        seen |= mask
+    assert seen == deck, f"cards lost {deck & ~seen:#x} / from outside the deck {seen & ~deck:#x}"
+
+    # Knowledge: known cards are in the hand; the talon facts are about deck cards.
+    k = state.knowledge
+    known = state.known
+    assert len(known) == n
+    for p in range(n):
+        assert not known[p].mask & ~state.hands[p].mask, f"known[{p}] not in hand {p}"
+    assert not k.from_talon.mask & ~deck
+    assert k.drawers <= frozenset(range(n))
+
+    # Trumps: the talon ends with the face-up trump card.
+    if rules.trumps:
+        assert state.trump_suit is not None
+        assert state.trump_card is None or state.trump_card.suit is state.trump_suit
+        if state.talon:
+            assert state.trump_card is not None
+            assert state.talon[-1] is state.trump_card
+    else:
+        assert state.trump_suit is None
+        assert state.trump_card is None
+
+    # Turn, roles and players out.
+    assert state.turn == -1 or 0 <= state.turn < n
+    assert current_player(state) == state.turn
+    assert terminal == (state.turn == -1) == state.is_terminal
+    assert state.players_out <= frozenset(range(n))
+    for p in state.players_out:
+        assert not state.hands[p], f"player {p} is out but holds cards"
+    if state.players_out:
+        assert not state.talon, "a player left while the talon is not empty"
+
+    # The table.
+    assert len(state.table) <= state.cap
+    for a, d in state.table:
+        if d is not None:
+            assert beats(d, a, state.trump_suit), f"{d} does not beat {a}"
+    attacks = [a for a, _ in state.table]
+    assert len(set(attacks)) == len(attacks)
+
+    legal = legal_actions(state)
+    assert (len(legal) == 0) == terminal
+    assert list(legal) == reference_legal_actions(state), "legal actions differ from the rules"
+    assert sorted(legal) == list(legal)
+    assert all(x < y for x, y in itertools.pairwise(legal)), "duplicate legal actions"
+
+    if terminal:
+        assert not state.table, "the game ended during a bout"
+        return
+
+    assert state.attacker != state.defender
+    assert 0 <= state.attacker < n
+    assert 0 <= state.defender < n
+    assert state.attacker not in state.players_out
+    assert state.defender not in state.players_out
+    assert state.turn not in state.players_out
+    assert state.cap >= 1
+    undefended = sum(1 for _, d in state.table if d is None)
+    assert undefended <= len(state.hands[state.defender]), "more to beat than the defender holds"
+    if state.taking:
+        assert state.table
+        assert state.turn != state.defender
+    if not state.table:
+        # A bout start.
+        assert not state.taking
+        assert state.turn == state.attacker
+        assert state.hands[state.attacker]
+        base = rules.bout_cap
+        if rules.first_bout_cap is not None and not state.discard:
+            base = rules.first_bout_cap
+        assert state.cap == min(base, len(state.hands[state.defender]))
+        # Recorded for the repetition rule exactly where a position can repeat.
+        assert bool(state.history) == rules.can_repeat
+        if state.talon:
+            for p in range(n):
+                assert len(state.hands[p]) >= rules.hand_size, f"hand {p} not refilled"
+
+
+def actual_place(state: GameState, card_index: int) -> Place:
+    """Where the card with index ``card_index`` really is in ``state``."""
+    bit = 1 << card_index
+    for p, h in enumerate(state.hands):
+        if h.mask & bit:
+            return p
+    if any(c.index == card_index for c in state.talon):
+        return "talon"
+    if state.table_cards().mask & bit:
+        return "table"
+    if state.discard.mask & bit:
+        return "discard"
+    raise AssertionError(f"card {card_index} is nowhere")
+
+
+def check_knowledge_sound(state: GameState, obs: Observation) -> None:
+    """Every card's real place in ``state`` is one of the places ``obs`` allows for it."""
+    for card in deck_cards(state.rules.lowest_rank):
+        place = actual_place(state, card.index)
+        assert place in obs.places(card), (
+            f"{card} is in {place!r}, but player {obs.player} thinks it can only be in "
+            f"{sorted(map(str, obs.places(card)))}"
+        )
+
+
+def check_observations(state: GameState) -> None:
+    """The knowledge model of every player is sound in ``state``."""
+    for p in range(state.rules.players):
+        check_knowledge_sound(state, observe(state, p))
+        check_knowledge_sound(state, observe(state, p, open_world=True))
