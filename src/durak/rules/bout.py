@@ -130,7 +130,7 @@ def end_bout(
     drawers = s.knowledge.drawers
     if talon:
         hands, talon, drawers = _draw(s, hands, talon, drawers)
-    knowledge = _settle_knowledge(s, hands, talon, discard, table_mask, success, drawers)
+    knowledge = _settle_knowledge(s.knowledge, table_mask, success, drawers)
 
     out = s.players_out
     if not talon:
@@ -163,29 +163,18 @@ def end_bout(
 
 
 def _settle_knowledge(
-    s: GameState,
-    hands: tuple[int, ...],
-    talon: tuple[Card, ...],
-    discard: CardSet,
-    table_mask: int,
-    success: bool,
-    drawers: frozenset[int],
+    k: Knowledge, table_mask: int, success: bool, drawers: frozenset[int]
 ) -> Knowledge:
-    """The knowledge at the end of a bout, in canonical form.
+    """The knowledge at the end of a bout, kept canonical.
 
-    A take exposes the table.  Exposed cards that have left every hand (and the talon's
-    face-up trump) are dropped, and so are ``from_talon`` cards that have been seen, so
-    that equal positions have equal knowledge whatever the path to them.
+    At a bout start ``exposed`` holds only cards in hand (and the talon's face-up trump) and
+    ``from_talon`` only unseen cards; during the bout such cards can only move to the table.
+    So a success drops the table from both, and a take exposes it, which keeps equal
+    positions' knowledge equal whatever the path to them.
     """
-    k = s.knowledge
-    keep = 0
-    for m in hands:
-        keep |= m
-    if talon and s.trump_card is not None:
-        keep |= 1 << s.trump_card.index
-    exposed = k.exposed.mask if success else k.exposed.mask | table_mask
-    exposed &= keep
-    from_talon = k.from_talon.mask & ~exposed & ~discard.mask
+    exposed = k.exposed.mask
+    exposed = exposed & ~table_mask if success else exposed | table_mask
+    from_talon = k.from_talon.mask & ~table_mask
     if exposed == k.exposed.mask and from_talon == k.from_talon.mask and drawers is k.drawers:
         return k
     return Knowledge(CardSet(exposed), CardSet(from_talon), drawers)

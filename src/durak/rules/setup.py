@@ -162,9 +162,7 @@ def position(
             out.append(c)
         return out
 
-    hand_sets = tuple(
-        CardSet.from_cards(collect(h, f"hand {p}")).mask for p, h in enumerate(hands)
-    )
+    hand_sets = tuple(CardSet.from_cards(collect(h, f"hand {p}")).mask for p, h in enumerate(hands))
     talon_cards = tuple(collect(talon, "talon"))
     trump_card, trump_suit = _resolve_trump(rules, trump, talon_cards)
     if talon_cards and any(not h for h in hand_sets):
@@ -180,7 +178,12 @@ def position(
             f"defender {defender} is not the next active player after attacker {attacker} "
             f"(that is {expected})"
         )
-    exposed = CardSet.of(trump_card) if trump_card is not None else EMPTY
+    # The face-up trump card is exposed while in the talon or a hand (the canonical form).
+    exposed = (
+        CardSet.of(trump_card)
+        if trump_card is not None and (seen >> trump_card.index) & 1
+        else EMPTY
+    )
     discard = CardSet(full & ~seen)
     knowledge = Knowledge(exposed, EMPTY, frozenset())
     return _bout_start(
