@@ -177,6 +177,17 @@ def check_invariants(state: GameState) -> None:
         assert not known[p].mask & ~state.hands[p].mask, f"known[{p}] not in hand {p}"
     assert not k.from_talon.mask & ~deck
     assert k.drawers <= frozenset(range(n))
+    if not state.table and not is_terminal(state):
+        # Canonical knowledge at a bout start: exposed cards are in a hand (or the talon's
+        # face-up trump), and trumps listed as from the talon are unseen.
+        held = 0
+        for h in state.hands:
+            held |= h.mask
+        if state.talon and state.trump_card is not None:
+            held |= 1 << state.trump_card.index
+        assert not k.exposed.mask & ~held, "exposed cards outside the hands"
+        public = state.discard.mask | k.exposed.mask
+        assert not k.from_talon.mask & public, "a seen card is still listed as from the talon"
 
     # Trumps: the talon ends with the face-up trump card.
     if rules.trumps:
