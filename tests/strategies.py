@@ -9,7 +9,9 @@ The helpers here assert; they never skip or soften a failure.
 from __future__ import annotations
 
 import itertools
+import math
 import random
+from collections.abc import Sequence
 from typing import Any, cast
 
 import attrs
@@ -21,13 +23,18 @@ from durak.rules import (
     CardSet,
     GameState,
     Observation,
+    Pass,
     Place,
     Rules,
+    Take,
     current_player,
     is_terminal,
     legal_actions,
+    loser,
     new_game,
     observe,
+    returns,
+    sample_world,
     step,
 )
 from durak.rules.cards import deck_cards, deck_mask
@@ -67,9 +74,14 @@ def seeds() -> st.SearchStrategy[int]:
     return st.integers(0, 2**32 - 1)
 
 
-def play_random_game(rules: Rules, seed: int) -> tuple[list[GameState], list[Action]]:
+def play_random_game(
+    rules: Rules, seed: int, passive: float = 0.0
+) -> tuple[list[GameState], list[Action]]:
     """Deal ``new_game(rules, seed)`` and play it to the end, choosing uniformly among the
     legal actions with ``random.Random(seed)``.
+
+    With ``passive > 0`` the policy instead takes or passes with that probability whenever
+    it may, which makes long stretches of takes (and draws by repetition) common.
 
     Returns every state (the first is the deal, the last is terminal) and the actions
     between them.  Fails if the game is not over after :data:`MAX_STEPS` steps.
@@ -83,6 +95,8 @@ def play_random_game(rules: Rules, seed: int) -> tuple[list[GameState], list[Act
             raise AssertionError(f"game not over after {MAX_STEPS} steps: {rules}, seed {seed}")
         legal = legal_actions(state)
         action = legal[rng.randrange(len(legal))]
+        if passive and isinstance(legal[-1], Take | Pass) and rng.random() < passive:
+            action = legal[-1]
         state = step(state, action)
         states.append(state)
         actions.append(action)
@@ -224,6 +238,7 @@ def check_invariants(state: GameState) -> None:
     assert sorted(legal) == list(legal)
     assert all(x < y for x, y in itertools.pairwise(legal)), "duplicate legal actions"
 
+    check_outcome(state)
     if terminal:
         assert not state.table, "the game ended during a bout"
         return
@@ -234,6 +249,7 @@ def check_invariants(state: GameState) -> None:
     assert state.attacker not in state.players_out
     assert state.defender not in state.players_out
     assert state.turn not in state.players_out
+    assert state.hands[state.turn], "a player with no cards is asked to act"
     assert state.cap >= 1
     undefended = sum(1 for _, d in state.table if d is None)
     assert undefended <= len(state.hands[state.defender]), "more to beat than the defender holds"
@@ -254,6 +270,36 @@ def check_invariants(state: GameState) -> None:
         if state.talon:
             for p in range(n):
                 assert len(state.hands[p]) >= rules.hand_size, f"hand {p} not refilled"
+
+
+def check_outcome(state: GameState) -> None:
+    """``loser`` and ``returns`` (docs/rules.md, "Outcomes"): no outcome before the end; at
+    the end the only player holding cards is the durak with -1, the others share +1, and a
+    draw gives zeros."""
+    n = state.rules.players
+    r = returns(state)
+    assert len(r) == n
+    if not is_terminal(state):
+        assert r == (0.0,) * n
+        try:
+            loser(state)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError("loser() answered before the end of the game")
+        return
+    assert math.isclose(sum(r), 0.0, abs_tol=1e-9)
+    holders = [p for p, h in enumerate(state.hands) if h]
+    lost = loser(state)
+    if lost is None:
+        assert len(holders) != 1, "one player holds cards, but there is no loser"
+        assert r == (0.0,) * n
+    else:
+        assert holders == [lost], f"loser {lost}, but {holders} hold cards"
+        assert r[lost] == -1.0
+        for p in range(n):
+            if p != lost:
+                assert math.isclose(r[p], 1.0 / (n - 1), rel_tol=1e-12)
 
 
 def actual_place(state: GameState, card_index: int) -> Place:
@@ -286,3 +332,93 @@ def check_observations(state: GameState) -> None:
     for p in range(state.rules.players):
         check_knowledge_sound(state, observe(state, p))
         check_knowledge_sound(state, observe(state, p, open_world=True))
+
+
+def hidden_slots(state: GameState, player: int) -> tuple[list[int], list[Card]]:
+    """The slots of the cards ``player`` cannot see, and the cards in them: each opponent's
+    unknown cards (owner = the opponent) and the talon above the face-up trump card (owner
+    -1, top first)."""
+    owners: list[int] = []
+    cards: list[Card] = []
+    known = state.known
+    for q, hand in enumerate(state.hands):
+        if q != player:
+            for c in hand - known[q]:
+                owners.append(q)
+                cards.append(c)
+    talon = state.talon
+    face_up = bool(talon) and state.trump_card is not None
+    for c in (talon[:-1] if face_up else talon):
+        owners.append(-1)
+        cards.append(c)
+    return owners, cards
+
+
+def fill(
+    state: GameState, player: int, owners: Sequence[int], cards: Sequence[Card]
+) -> GameState:
+    """``state`` with the hidden slots of ``player`` refilled with ``cards``."""
+    known = state.known
+    masks = [h.mask if q == player else known[q].mask for q, h in enumerate(state.hands)]
+    talon: list[Card] = []
+    for owner, c in zip(owners, cards, strict=True):
+        if owner < 0:
+            talon.append(c)
+        else:
+            masks[owner] |= 1 << c.index
+    if state.talon and state.trump_card is not None:
+        talon.append(state.trump_card)
+    return rebuild(state, hand_masks=tuple(masks), talon=tuple(talon))
+
+
+def check_world(world: GameState, obs: Observation) -> None:
+    """A sampled world fits the observation it was drawn from."""
+    p = obs.player
+    open_world = obs.hands is not None
+    assert observe(world, p, open_world=open_world) == obs
+    check_invariants(world)
+    assert world.hands[p] == obs.hand
+    assert world.knowledge == obs.knowledge
+    for q in range(world.rules.players):
+        assert not obs.known_cards(q).mask & ~world.hands[q].mask, f"known cards of {q} moved"
+    for c in deck_cards(world.rules.lowest_rank):
+        assert actual_place(world, c.index) in obs.places(c)
+    if not open_world:
+        for c in obs.hidden_cards() & obs.knowledge.from_talon:
+            place = actual_place(world, c.index)
+            assert place == "talon" or place in obs.knowledge.drawers, (
+                f"{c} from the talon placed in hand {place}, a player who never drew"
+            )
+    legal = legal_actions(world)
+    if legal:
+        check_invariants(step(world, legal[0]))
+
+
+
+def check_observation_invariance(state: GameState, player: int, rng: random.Random) -> None:
+    """Shuffling the cards ``player`` cannot see among their slots changes nothing it
+    observes (closed world)."""
+    obs = observe(state, player)
+    owners, cards = hidden_slots(state, player)
+    assert CardSet.from_cards(cards) == obs.hidden_cards()
+    for q in range(state.rules.players):
+        assert obs.unknown_count(q) == owners.count(q)
+    for _ in range(3):
+        shuffled = list(cards)
+        rng.shuffle(shuffled)
+        other = fill(state, player, owners, shuffled)
+        assert observe(other, player) == obs
+        assert hash(observe(other, player)) == hash(obs)
+
+
+def check_sampled_worlds(state: GameState, player: int, seed: int) -> None:
+    """The knowledge model of ``player`` is sound in ``state``, and worlds sampled from its
+    closed- and open-world observations fit them and are reproducible."""
+    for open_world in (False, True):
+        obs = observe(state, player, open_world=open_world)
+        check_knowledge_sound(state, obs)
+        world = sample_world(obs, random.Random(seed))
+        check_world(world, obs)
+        assert sample_world(obs, random.Random(seed)) == world
+        if open_world:
+            assert world.hands == state.hands

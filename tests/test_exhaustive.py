@@ -1,22 +1,26 @@
-"""Exhaustive model checking of tiny variants, perft style.
+"""Exhaustive model checking of small variants, perft style.
 
-From fixed deals, every reachable state is visited (depth-first, with a visited set keyed
-by the state itself: equal states are one state).  In every state the invariants of
-``strategies.check_invariants`` hold; every legal action steps, to a different state; a
-sample of the transitions agrees with the literal rules of ``reference.py``.  The graph of
-states is checked to be acyclic, which proves that every game from that deal ends.
+From fixed deals and endgame positions, every reachable state is visited (depth-first, with
+a visited set keyed by the state itself: equal states are one state).  In every state the
+invariants of ``strategies.check_invariants`` hold; every legal action steps, to a different
+state; the transitions agree with the literal rules of ``reference.py`` (all of them for the
+first states, then a sample).  The graph of states is checked to be acyclic, which proves
+that every game from that start ends.
 
 The counts are pinned as golden numbers: any change to the rules engine that changes the
 reachable game changes them.  A change that is *meant* to change the rules must update
 them (and say why); an optimisation must not.  The number of distinct complete games and
-the longest game depend only on the rules, not on how states are represented, so they
-are the sharpest pins.
+the longest game depend only on the rules, not on how states are represented, so they are
+the sharpest pins.
 
 Size note.  The 12-card deck (``lowest_rank=12``) is out of reach: even two players with
-``hand_size=1`` reach over four million states from one deal, since takes let hands grow
-without bound.  The complete checks therefore use the 8-card deck (kings and aces,
-``lowest_rank=13``) for two players and the 4-card deck (aces) for three and four players,
-and the 12-card variants are checked completely up to a fixed depth instead.
+``hand_size=1`` reach over four million states from one deal (takes let hands grow without
+bound), and three players with two cards each and an empty talon over 300 000 (every order
+of takes gives another repetition record).  The complete checks therefore use
+the 8-card deck (kings and aces, ``lowest_rank=13``) for two players, 8-card endgames for
+three and four players, the 4-card deck (aces) for full three- and four-player games and
+the documented 36-card Perevodnoy endgame; the 12-card deals of two and three players are
+checked completely up to a fixed depth instead.
 """
 
 from __future__ import annotations
@@ -41,7 +45,9 @@ from durak.rules import (
 from reference import check_step_matches_reference
 from strategies import check_invariants
 
-#: Compare every this many-th state's transitions with the reference model.
+#: Compare the transitions of the first states, then of every this many-th state, with the
+#: reference model.
+REFERENCE_FIRST = 2000
 REFERENCE_EVERY = 5
 
 
@@ -82,7 +88,7 @@ def explore(root: GameState) -> Census:
         for a in legal_actions(s):
             t = step(s, a)
             assert t != s, f"{a} did not change the state"
-            if visited % REFERENCE_EVERY == 0:
+            if visited <= REFERENCE_FIRST or visited % REFERENCE_EVERY == 0:
                 check_step_matches_reference(s, a, t)
             children.append(t)
         if is_terminal(s):
@@ -140,6 +146,8 @@ def explore_to_depth(root: GameState, depth: int) -> tuple[int, ...]:
 
 TWO = Rules(players=2, lowest_rank=13, hand_size=2)
 TWO_TRANSFER = Rules(players=2, lowest_rank=13, hand_size=2, transfer=True)
+#: The whole deck is dealt: the trump card is known in the last hand from the start.
+TWO_WHOLE_DECK = Rules(players=2, lowest_rank=13, hand_size=4)
 TWO_NO_TRUMPS = Rules(players=2, lowest_rank=13, hand_size=3, trumps=False)
 TWO_CAPPED = Rules(players=2, lowest_rank=13, hand_size=2, bout_cap=2, first_bout_cap=1,
                    transfer=True)  # fmt: skip
@@ -147,6 +155,8 @@ THREE_ACES = Rules(players=3, lowest_rank=14, hand_size=1, transfer=True)
 FOUR_ACES = Rules(players=4, lowest_rank=14, hand_size=1, throw_in="neighbours", transfer=True)
 THREE = Rules(players=3, lowest_rank=13, hand_size=2)
 THREE_TRANSFER = Rules(players=3, lowest_rank=13, hand_size=2, transfer=True, trumps=False)
+FOUR = Rules(players=4, lowest_rank=13, hand_size=2)
+FOUR_NEIGHBOURS = Rules(players=4, lowest_rank=13, hand_size=2, throw_in="neighbours")
 #: The 36-card Perevodnoy endgame of docs/rules.md ("Transfer, even in 2 players"), which
 #: can end in a draw by repetition.
 PEREVODNOY = Rules(players=2, transfer=True)
@@ -175,17 +185,24 @@ def census(
 
 
 # (id, start, census): golden numbers computed once by this search and pinned.
+def four_player_endgame(rules: Rules) -> GameState:
+    """Player 1 defends against kings; players 2 and 3 each hold one more king."""
+    return position(rules, [["KS", "KC"], ["AS", "AH"], ["KD"], ["KH"]], Card.parse("AD"))
+
+
 CASES: list[tuple[str, Callable[[], GameState], Census]] = [
     ("2p-8c-h2-seed1", deal(TWO, 1),
-     census(11311, 453, 607036, 33, loser_0=206, loser_1=243, draw=4)),
+     census(11311, 453, 607036, 33, draw=4, loser_0=206, loser_1=243)),
     ("2p-8c-h2-seed2", deal(TWO, 2),
-     census(12223, 501, 450820, 33, loser_0=282, loser_1=215, draw=4)),
+     census(12223, 501, 450820, 33, draw=4, loser_0=282, loser_1=215)),
     ("2p-8c-h2-transfer-seed1", deal(TWO_TRANSFER, 1),
      census(67342, 18140, 1084309, 34, loser_0=7550, loser_1=10295, draw=295)),
+    ("2p-8c-h4-whole-deck-seed1", deal(TWO_WHOLE_DECK, 1),
+     census(14638, 438, 278941, 27, draw=2, loser_0=277, loser_1=159)),
     ("2p-8c-h3-no-trumps-seed0", deal(TWO_NO_TRUMPS, 0),
-     census(6240, 133, 73031, 30, loser_0=49, loser_1=80, draw=4)),
+     census(6240, 133, 73031, 30, draw=4, loser_0=49, loser_1=80)),
     ("2p-8c-h3-no-trumps-seed1", deal(TWO_NO_TRUMPS, 1),
-     census(4286, 98, 83711, 30, loser_0=38, loser_1=58, draw=2)),
+     census(4286, 98, 83711, 30, draw=2, loser_0=38, loser_1=58)),
     ("2p-8c-h2-capped-transfer-seed1", deal(TWO_CAPPED, 1),
      census(64279, 17817, 390557, 29, loser_0=7465, loser_1=10081, draw=271)),
     ("3p-4c-h1-transfer-seed0", deal(THREE_ACES, 0),
@@ -196,6 +213,10 @@ CASES: list[tuple[str, Callable[[], GameState], Census]] = [
      census(174, 44, 51, 16, loser_0=32, loser_1=12)),
     ("3p-8c-endgame-transfer-no-trumps", lambda: three_player_endgame(THREE_TRANSFER),
      census(213, 56, 66, 16, loser_0=33, loser_1=23)),
+    ("4p-8c-endgame", lambda: four_player_endgame(FOUR),
+     census(7178, 1933, 9708, 24, loser_0=737, loser_1=852, loser_3=319, draw=25)),
+    ("4p-8c-endgame-neighbours", lambda: four_player_endgame(FOUR_NEIGHBOURS),
+     census(4274, 1155, 5639, 23, loser_0=274, loser_1=541, loser_3=319, draw=21)),
     ("2p-36c-transfer-cycle", transfer_cycle,
      census(23417, 6122, 63503, 39, loser_0=3650, loser_1=2436, repetition=36)),
 ]  # fmt: skip
