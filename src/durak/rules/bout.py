@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from durak.rules.cards import Card, CardSet
 from durak.rules.config import Rules
-from durak.rules.state import GameState, Knowledge, PositionKey, TablePair
+from durak.rules.state import GameState, Knowledge, PositionKey, TablePair, table_mask
 
 
 def next_active(p: int, n: int, out: frozenset[int]) -> int:
@@ -115,22 +115,18 @@ def end_bout(
     """
     rules = s.rules
     n = rules.players
-    table_mask = 0
-    for a, d in table:
-        table_mask |= 1 << a.index
-        if d is not None:
-            table_mask |= 1 << d.index
+    played = table_mask(table)
     discard = s.discard
     defender = s.defender
     if success:
-        discard = CardSet(discard.mask | table_mask)
+        discard = CardSet(discard.mask | played)
     else:
-        hands = with_hand(hands, defender, hands[defender] | table_mask)
+        hands = with_hand(hands, defender, hands[defender] | played)
     talon = s.talon
     drawers = s.knowledge.drawers
     if talon:
         hands, talon, drawers = _draw(s, hands, talon, drawers)
-    knowledge = _settle_knowledge(s.knowledge, table_mask, success, drawers)
+    knowledge = _settle_knowledge(s.knowledge, played, success, drawers)
 
     out = s.players_out
     if not talon:
@@ -163,7 +159,7 @@ def end_bout(
 
 
 def _settle_knowledge(
-    k: Knowledge, table_mask: int, success: bool, drawers: frozenset[int]
+    k: Knowledge, played: int, success: bool, drawers: frozenset[int]
 ) -> Knowledge:
     """The knowledge at the end of a bout, kept canonical.
 
@@ -173,8 +169,8 @@ def _settle_knowledge(
     positions' knowledge equal whatever the path to them.
     """
     exposed = k.exposed.mask
-    exposed = exposed & ~table_mask if success else exposed | table_mask
-    from_talon = k.from_talon.mask & ~table_mask
+    exposed = exposed & ~played if success else exposed | played
+    from_talon = k.from_talon.mask & ~played
     if exposed == k.exposed.mask and from_talon == k.from_talon.mask and drawers is k.drawers:
         return k
     return Knowledge(CardSet(exposed), CardSet(from_talon), drawers)

@@ -23,7 +23,7 @@ from durak.rules.cards import CARDS, Card, CardSet, Suit, bit_indices, deck_mask
 from durak.rules.config import Rules
 from durak.rules.engine import legal_actions
 from durak.rules.errors import RulesError
-from durak.rules.state import GameState, Knowledge, PositionKey, TablePair
+from durak.rules.state import GameState, Knowledge, PositionKey, TablePair, table_mask
 
 #: Where a card may be: a player's hand (by index), or one of the shared zones.
 Place: TypeAlias = int | Literal["talon", "table", "discard"]
@@ -87,10 +87,7 @@ class Observation:
         """Cards whose place this player does not know: opponents' unknown cards and the
         talon above the face-up trump card."""
         mask = deck_mask(self.rules.lowest_rank) & ~self.hand.mask & ~self.discard.mask
-        for a, d in self.table:
-            mask &= ~(1 << a.index)
-            if d is not None:
-                mask &= ~(1 << d.index)
+        mask &= ~table_mask(self.table)
         for p in range(self.rules.players):
             mask &= ~self.known_cards(p).mask
         if self.trump_in_talon and self.trump_card is not None:

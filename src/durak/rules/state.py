@@ -24,6 +24,16 @@ TablePair: TypeAlias = tuple[Card, Card | None]
 PositionKey: TypeAlias = tuple[int, ...]
 
 
+def table_mask(table: tuple[TablePair, ...]) -> int:
+    """The mask of every card in ``table``, attack and defence."""
+    mask = 0
+    for a, d in table:
+        mask |= 1 << a.index
+        if d is not None:
+            mask |= 1 << d.index
+    return mask
+
+
 @attrs.frozen(slots=True, cache_hash=True)
 class Knowledge:
     """Public facts about hidden cards, beyond the table and the discard pile.
@@ -119,9 +129,4 @@ class GameState:
 
     def table_cards(self) -> CardSet:
         """Every card on the table, attack and defence."""
-        mask = 0
-        for a, d in self.table:
-            mask |= 1 << a.index
-            if d is not None:
-                mask |= 1 << d.index
-        return CardSet(mask)
+        return CardSet(table_mask(self.table))
