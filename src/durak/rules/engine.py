@@ -49,8 +49,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         return attacks_for(hand)
     if p == state.defender and not state.taking:
         return _defender_actions(state, hand)
-    if len(table) >= state.cap:
-        return (PASS,)
+    # An attacker is asked only below the cap: the bout ends the moment it is reached.
     ranks = 0
     rank_of = _RANK_OF
     for a, d in table:
