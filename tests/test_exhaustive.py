@@ -14,7 +14,7 @@ the longest game depend only on the rules, not on how states are represented, so
 the sharpest pins.
 
 Size note.  The 12-card deck (``lowest_rank=12``) is out of reach: even two players with
-``hand_size=1`` reach over four million states from one deal (takes let hands grow without
+``hand_size=1`` reach over three million states from one deal (takes let hands grow without
 bound), and three players with two cards each and an empty talon over 300 000 (every order
 of takes gives another repetition record).  The complete checks therefore use
 the 8-card deck (kings and aces, ``lowest_rank=13``) for two players, 8-card endgames for
