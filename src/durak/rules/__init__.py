@@ -33,6 +33,7 @@ from durak.rules.engine import (
     step_unchecked,
 )
 from durak.rules.errors import IllegalActionError, RulesError
+from durak.rules.game import DurakGame
 from durak.rules.knowledge import Observation, Place, observe, sample_world
 from durak.rules.setup import deal, new_game, position
 from durak.rules.state import GameState, Knowledge
@@ -43,6 +44,7 @@ __all__ = [
     "Card",
     "CardSet",
     "Defend",
+    "DurakGame",
     "GameState",
     "IllegalActionError",
     "Knowledge",

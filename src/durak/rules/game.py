@@ -1,0 +1,56 @@
+"""Durak as a game for the generic searches of :mod:`durak.search`.
+
+:class:`DurakGame` satisfies ``durak.search.protocol.ImperfectGame`` structurally (this
+module imports nothing from ``durak.search``; the dependency points one way).  Its ``step``
+is the engine's unchecked fast path, because searches only step with actions taken from
+``legal_actions`` of the same state; use :func:`durak.rules.step` for untrusted input.
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+from durak.rules.config import Rules
+from durak.rules.engine import current_player, is_terminal, legal_actions, returns, step_unchecked
+from durak.rules.knowledge import Observation, observe, sample_world
+from durak.rules.state import GameState
+
+
+@attrs.frozen
+class DurakGame:
+    """The game protocol for one :class:`Rules` variant.
+
+    ``payoff_bounds`` gives the ``(min_value, max_sum)`` pair max^n's shallow pruning needs:
+    every payoff is at least -1 and the payoffs sum to 0.
+    """
+
+    rules: Rules
+
+    legal_actions = staticmethod(legal_actions)
+    step = staticmethod(step_unchecked)
+    current_player = staticmethod(current_player)
+    is_terminal = staticmethod(is_terminal)
+    returns = staticmethod(returns)
+
+    @property
+    def num_players(self) -> int:
+        """``rules.players``."""
+        return self.rules.players
+
+    @property
+    def payoff_bounds(self) -> tuple[float, float]:
+        """``(min_value, max_sum)``: the durak gets -1 and payoffs always sum to 0."""
+        return (-1.0, 0.0)
+
+    @staticmethod
+    def observe(state: GameState, player: int) -> Observation:
+        """``player``'s :class:`Observation`, a hashable information-state key."""
+        return observe(state, player)
+
+    @staticmethod
+    def sample_world(observation: Observation, rng: random.Random) -> GameState:
+        """A state uniformly drawn from those consistent with ``observation``."""
+        return sample_world(observation, rng)
+

@@ -1,0 +1,269 @@
+"""Alpha-beta search with a transposition table, iterative deepening and an exact solver.
+
+Alpha-beta pruning after Knuth & Moore, "An analysis of alpha-beta pruning" (Artificial
+Intelligence 6, 1975), in its fail-soft form; the transposition table and iterative
+deepening follow Marsland, "A review of game-tree pruning" (ICCA Journal 9, 1986) and
+Slate & Atkin's CHESS 4.5 (1977).  With more than two players the same search is the
+*paranoid* reduction of Sturtevant & Korf, "On pruning techniques for multi-player games"
+(AAAI 2000): every other player is assumed to minimise the searching player's payoff.
+
+The value of a state is for ``player``, the player to move at the root: the maximum over
+actions where ``player`` moves, the minimum elsewhere.  A terminal is worth
+``returns(s)[player]``, and a state at the depth limit ``evaluate(s)[player]``.
+
+Transposition-table entries keep their remaining depth and whether their subtree met the
+depth limit.  An entry is used at the same remaining depth, or at any greater one when its
+subtree reached only terminals; so a depth-``d`` search returns exactly the depth-``d``
+minimax value, whatever the table and the move order, and an exact entry is reused by later
+iterations and by the solver.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Generic
+
+from durak.search.budget import (
+    NO_LIMIT,
+    Budget,
+    BudgetExhausted,
+    SearchError,
+    SearchResult,
+    SearchStats,
+    now,
+)
+from durak.search.protocol import A, Evaluator, Game, MoveOrder, S
+
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_UNLIMITED = 1 << 62  # remaining depth of an exact (to-terminal) search
+_CLOCK_EVERY = 1024  # nodes between time checks
+
+
+class _OutOfBudget(Exception):  # noqa: N818 (control flow, caught in this module)
+    pass
+
+
+# One table entry: (remaining depth, subtree reached only terminals, flag, value, best action)
+_Entry = tuple[int, bool, int, float, object]
+
+
+class _AlphaBeta(Generic[S, A]):
+    """One search's context: the game, the perspective, the table and the counters."""
+
+    def __init__(
+        self,
+        game: Game[S, A],
+        player: int,
+        evaluate: Evaluator[S] | None,
+        order: MoveOrder[S, A] | None,
+        table: dict[S, _Entry] | None,
+        budget: Budget,
+        start: float,
+    ) -> None:
+        self.game = game
+        self.player = player
+        self.evaluate = evaluate
+        self.order = order
+        self.table = table
+        self.max_nodes = budget.nodes if budget.nodes is not None else _UNLIMITED
+        self.deadline = budget.deadline(start)
+        self.nodes = 0
+        self.frontier = 0  # uses of the depth limit, directly or through the table
+        self.lowest = 0  # the least remaining depth reached
+
+    def ordered(self, s: S, best: object) -> Sequence[A]:
+        """The legal actions of ``s``, the table's best action first."""
+        actions = self.game.legal_actions(s)
+        if self.order is not None:
+            actions = self.order(s, actions)
+        if best is not None and best in actions and actions[0] != best:
+            actions = [best, *(a for a in actions if a != best)]  # type: ignore[list-item]
+        return actions
+
+    def value(self, s: S, depth: int, alpha: float, beta: float) -> float:
+        """The fail-soft alpha-beta value of ``s`` with ``depth`` plies left."""
+        self.nodes += 1
+        if self.nodes >= self.max_nodes or (
+            not self.nodes % _CLOCK_EVERY and now() > self.deadline
+        ):
+            raise _OutOfBudget
+        if depth < self.lowest:  # noqa: PLR1730 (a call to min() is slower here)
+            self.lowest = depth
+        game = self.game
+        if game.is_terminal(s):
+            return game.returns(s)[self.player]
+        if depth == 0:
+            self.frontier += 1
+            return self.evaluate(s)[self.player]  # type: ignore[misc]
+        table = self.table
+        best_move: object = None
+        if table is not None and (entry := table.get(s)) is not None:
+            e_depth, terminal_only, flag, v, best_move = entry
+            if e_depth == depth or (terminal_only and e_depth <= depth):
+                if not terminal_only:
+                    self.frontier += 1
+                if flag == _EXACT:
+                    return v
+                if flag == _LOWER:
+                    alpha = max(alpha, v)
+                else:
+                    beta = min(beta, v)
+                if alpha >= beta:
+                    return v
+        frontier_before = self.frontier
+        alpha0, beta0 = alpha, beta
+        maximizing = game.current_player(s) == self.player
+        best = -math.inf if maximizing else math.inf
+        step = game.step
+        for a in self.ordered(s, best_move):
+            v = self.value(step(s, a), depth - 1, alpha, beta)
+            if maximizing:
+                if v > best:
+                    best, best_move = v, a
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            elif v < best:
+                best, best_move = v, a
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+        if table is not None:
+            flag = _UPPER if best <= alpha0 else _LOWER if best >= beta0 else _EXACT
+            table[s] = (depth, self.frontier == frontier_before, flag, best, best_move)
+        return best
+
+    def root(self, s: S, depth: int, all_values: bool) -> tuple[A, float, list[tuple[A, float]]]:
+        """Search the root: the best action, its value and the values found per action.
+
+        With ``all_values`` every action is searched with a full window, so every listed
+        value is exact; otherwise only the best action's value is listed.
+        """
+        self.nodes += 1
+        table = self.table
+        entry = table.get(s) if table is not None else None
+        actions = self.ordered(s, entry[4] if entry is not None else None)
+        frontier_before = self.frontier
+        alpha = -math.inf
+        best_action, best = actions[0], -math.inf
+        values: list[tuple[A, float]] = []
+        for a in actions:
+            window = -math.inf if all_values else alpha
+            v = self.value(self.game.step(s, a), depth - 1, window, math.inf)
+            values.append((a, v))
+            if v > best:
+                best_action, best = a, v
+                alpha = max(alpha, v)
+        if table is not None:
+            table[s] = (depth, self.frontier == frontier_before, _EXACT, best, best_action)
+        listed = values if all_values else [(best_action, best)]
+        return best_action, best, listed
+
+
+def _checked_root(game: Game[S, A], state: S) -> int:
+    if game.is_terminal(state):
+        raise SearchError("cannot search from a terminal state: it has no legal actions")
+    return game.current_player(state)
+
+
+def alphabeta(
+    game: Game[S, A],
+    state: S,
+    *,
+    depth: int | None = None,
+    evaluate: Evaluator[S] | None = None,
+    iterative: bool = True,
+    order: MoveOrder[S, A] | None = None,
+    transpositions: bool = True,
+    budget: Budget = NO_LIMIT,
+    root_values: bool = False,
+) -> SearchResult[A]:
+    """The minimax (paranoid, with 3+ players) decision at ``state`` for its player to move.
+
+    Settings:
+
+    * ``depth``: plies to search; ``None`` searches to terminal states.  A finite depth
+      needs ``evaluate``, the value function used at the depth limit.
+    * ``iterative``: search depths 1, 2, ... up to ``depth`` (with ``depth=None``, until a
+      search reaches only terminals), reusing the table to order moves.  A budget that runs
+      out returns the last completed depth; without ``iterative`` it raises
+      :class:`BudgetExhausted`.  Without ``evaluate`` there is no frontier, so the search
+      is a single exact one.
+    * ``order``: a move-ordering hook, tried after the table's best move.
+    * ``transpositions``: use a transposition table keyed by the (hashable) state.
+    * ``budget``: ``nodes`` and ``seconds`` limits (``iterations`` is not used).
+    * ``root_values``: value every root action exactly (full window at the root), as
+      PIMC's ``combine="mean"`` needs; otherwise only the chosen action is valued.
+
+    Returns the best action (the first in search order among equals), its value for the
+    player to move, ``exact`` when no depth-limit value entered the result, and statistics
+    (``depth`` is the completed search depth, ``iterations`` the completed depths).
+    Raises :class:`SearchError` for a terminal root, a bad depth, or a depth limit
+    without ``evaluate``.
+    """
+    player = _checked_root(game, state)
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise SearchError(f"depth must be a positive int or None, got {depth!r}")
+    if depth is not None and evaluate is None:
+        raise SearchError("a depth limit needs an evaluate function for the frontier")
+    start = now()
+    table: dict[S, _Entry] | None = {} if transpositions else None
+    ctx = _AlphaBeta(game, player, evaluate, order, table, budget, start)
+    limit = _UNLIMITED if depth is None else depth
+    d = 1 if iterative and evaluate is not None else limit
+    found: tuple[A, float, list[tuple[A, float]]] | None = None
+    completed = reached = 0
+    exact = False
+    while True:
+        ctx.frontier = 0
+        ctx.lowest = d
+        try:
+            found = ctx.root(state, d, root_values)
+        except _OutOfBudget:
+            if found is None:
+                raise BudgetExhausted(
+                    f"alpha-beta ran out of its budget before completing depth {_show(d)}"
+                ) from None
+            break
+        completed += 1
+        reached = d - ctx.lowest
+        exact = ctx.frontier == 0
+        if exact or d >= limit:
+            break
+        d += 1
+    action, value, listed = found
+    stats = SearchStats(
+        iterations=completed,
+        nodes=ctx.nodes,
+        depth=reached,
+        seconds=now() - start,
+        tree_size=len(table) if table is not None else 0,
+    )
+    return SearchResult(action, value, player, tuple(listed), exact=exact, stats=stats)
+
+
+def solve(
+    game: Game[S, A],
+    state: S,
+    *,
+    order: MoveOrder[S, A] | None = None,
+    transpositions: bool = True,
+    budget: Budget = NO_LIMIT,
+    root_values: bool = False,
+) -> SearchResult[A]:
+    """The exact game-theoretic decision at ``state``: :func:`alphabeta` to terminal states.
+
+    The result has ``exact=True``.  Raises :class:`BudgetExhausted` if the budget runs out
+    first (a partial solve has no guaranteed value).
+    """
+    return alphabeta(
+        game, state, order=order, transpositions=transpositions, budget=budget,
+        root_values=root_values,
+    )  # fmt: skip
+
+
+def _show(depth: int) -> str:
+    return "unlimited (to terminals)" if depth >= _UNLIMITED else str(depth)
