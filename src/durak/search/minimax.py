@@ -21,35 +21,19 @@ iterations and by the solver.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from typing import Generic
 
-from durak.search.budget import (
-    NO_LIMIT,
-    Budget,
-    BudgetExhausted,
-    SearchError,
-    SearchResult,
-    SearchStats,
-    now,
-)
+from durak.search.budget import NO_LIMIT, Budget, SearchResult, SearchStats, now
+from durak.search.depthfirst import DepthFirst, OutOfBudget, check_root, deepen
 from durak.search.protocol import A, Evaluator, Game, MoveOrder, S
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
-_UNLIMITED = 1 << 62  # remaining depth of an exact (to-terminal) search
-_CLOCK_EVERY = 1024  # nodes between time checks
-
-
-class _OutOfBudget(Exception):  # noqa: N818 (control flow, caught in this module)
-    pass
-
 
 # One table entry: (remaining depth, subtree reached only terminals, flag, value, best action)
 _Entry = tuple[int, bool, int, float, object]
 
 
-class _AlphaBeta(Generic[S, A]):
-    """One search's context: the game, the perspective, the table and the counters."""
+class _AlphaBeta(DepthFirst[S, A]):
+    """One alpha-beta search: the game, the perspective, the table and the counters."""
 
     def __init__(
         self,
@@ -61,33 +45,13 @@ class _AlphaBeta(Generic[S, A]):
         budget: Budget,
         start: float,
     ) -> None:
-        self.game = game
-        self.player = player
-        self.evaluate = evaluate
-        self.order = order
+        super().__init__(game, player, evaluate, order, budget, start)
         self.table = table
-        self.max_nodes = budget.nodes if budget.nodes is not None else _UNLIMITED
-        self.deadline = budget.deadline(start)
-        self.nodes = 0
-        self.frontier = 0  # uses of the depth limit, directly or through the table
-        self.lowest = 0  # the least remaining depth reached
-
-    def ordered(self, s: S, best: object) -> Sequence[A]:
-        """The legal actions of ``s``, the table's best action first."""
-        actions = self.game.legal_actions(s)
-        if self.order is not None:
-            actions = self.order(s, actions)
-        if best is not None and best in actions and actions[0] != best:
-            actions = [best, *(a for a in actions if a != best)]  # type: ignore[list-item]
-        return actions
 
     def value(self, s: S, depth: int, alpha: float, beta: float) -> float:
         """The fail-soft alpha-beta value of ``s`` with ``depth`` plies left."""
-        self.nodes += 1
-        if self.nodes >= self.max_nodes or (
-            not self.nodes % _CLOCK_EVERY and now() > self.deadline
-        ):
-            raise _OutOfBudget
+        if self.spent():
+            raise OutOfBudget
         if depth < self.lowest:  # noqa: PLR1730 (a call to min() is slower here)
             self.lowest = depth
         game = self.game
@@ -163,12 +127,6 @@ class _AlphaBeta(Generic[S, A]):
         return best_action, best, listed
 
 
-def _checked_root(game: Game[S, A], state: S) -> int:
-    if game.is_terminal(state):
-        raise SearchError("cannot search from a terminal state: it has no legal actions")
-    return game.current_player(state)
-
-
 def alphabeta(
     game: Game[S, A],
     state: S,
@@ -204,36 +162,13 @@ def alphabeta(
     Raises :class:`SearchError` for a terminal root, a bad depth, or a depth limit
     without ``evaluate``.
     """
-    player = _checked_root(game, state)
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-        raise SearchError(f"depth must be a positive int or None, got {depth!r}")
-    if depth is not None and evaluate is None:
-        raise SearchError("a depth limit needs an evaluate function for the frontier")
+    player = check_root(game, state, depth, evaluate)
     start = now()
     table: dict[S, _Entry] | None = {} if transpositions else None
     ctx = _AlphaBeta(game, player, evaluate, order, table, budget, start)
-    limit = _UNLIMITED if depth is None else depth
-    d = 1 if iterative and evaluate is not None else limit
-    found: tuple[A, float, list[tuple[A, float]]] | None = None
-    completed = reached = 0
-    exact = False
-    while True:
-        ctx.frontier = 0
-        ctx.lowest = d
-        try:
-            found = ctx.root(state, d, root_values)
-        except _OutOfBudget:
-            if found is None:
-                raise BudgetExhausted(
-                    f"alpha-beta ran out of its budget before completing depth {_show(d)}"
-                ) from None
-            break
-        completed += 1
-        reached = d - ctx.lowest
-        exact = ctx.frontier == 0
-        if exact or d >= limit:
-            break
-        d += 1
+    found, completed, reached, exact = deepen(
+        ctx, lambda d: ctx.root(state, d, root_values), depth=depth, iterative=iterative
+    )
     action, value, listed = found
     stats = SearchStats(
         iterations=completed,
@@ -263,7 +198,3 @@ def solve(
         game, state, order=order, transpositions=transpositions, budget=budget,
         root_values=root_values,
     )  # fmt: skip
-
-
-def _show(depth: int) -> str:
-    return "unlimited (to terminals)" if depth >= _UNLIMITED else str(depth)
