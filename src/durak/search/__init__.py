@@ -1,0 +1,37 @@
+"""Generic game search: alpha-beta, max^n, MCTS, PIMC and ISMCTS.
+
+Every algorithm is written against the small game protocol of
+:mod:`durak.search.protocol` and never imports the Durak rules; ``durak.rules.DurakGame``
+adapts Durak to it.  Settings are keyword-only, evaluation is passed in as callables, all
+randomness comes from an explicit ``random.Random`` or seed, and every search returns a
+:class:`SearchResult` with :class:`SearchStats`.  ``docs/search.md`` describes each one.
+"""
+
+from durak.search.budget import NO_LIMIT, Budget, BudgetExhausted, SearchError, as_rng
+from durak.search.maxn import maxn
+from durak.search.mcts import MCTS, SQRT2, mcts, playout
+from durak.search.minimax import alphabeta, solve
+from durak.search.protocol import Evaluator, Game, ImperfectGame, MoveOrder, RolloutPolicy
+from durak.search.result import SearchResult, SearchStats
+
+__all__ = [
+    "MCTS",
+    "NO_LIMIT",
+    "SQRT2",
+    "Budget",
+    "BudgetExhausted",
+    "Evaluator",
+    "Game",
+    "ImperfectGame",
+    "MoveOrder",
+    "RolloutPolicy",
+    "SearchError",
+    "SearchResult",
+    "SearchStats",
+    "alphabeta",
+    "as_rng",
+    "maxn",
+    "mcts",
+    "playout",
+    "solve",
+]

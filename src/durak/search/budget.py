@@ -1,7 +1,7 @@
-"""Budgets, statistics and results shared by every search in :mod:`durak.search`.
+"""Budgets, seeding and errors shared by every search in :mod:`durak.search`.
 
 Every algorithm stops at the first limit of its :class:`Budget` that is reached, and
-reports what it did in :class:`SearchStats`.  Iteration and node budgets are
+reports what it did in :class:`~durak.search.result.SearchStats`.  Iteration and node budgets are
 deterministic; a time budget is not (the same seed may then search more or less), so
 reproducible experiments should use iterations or nodes.
 """
@@ -9,13 +9,10 @@ reproducible experiments should use iterations or nodes.
 from __future__ import annotations
 
 import math
+import random
 import time
-from collections.abc import Sequence
-from typing import Generic, TypeVar
 
 import attrs
-
-A = TypeVar("A")
 
 
 class SearchError(ValueError):
@@ -31,7 +28,8 @@ class Budget:
     """Limits on one search; ``None`` means no limit of that kind.
 
     * ``iterations``: simulations (MCTS, ISMCTS), worlds are counted by PIMC itself.
-    * ``nodes``: states visited (alpha-beta, max^n) or created (MCTS trees).
+    * ``nodes``: states visited: by alpha-beta and max^n, or along the tree path and the
+      rollout of each simulation (MCTS, ISMCTS).
     * ``seconds``: wall-clock time (not reproducible; checked every few hundred nodes).
     """
 
@@ -67,75 +65,15 @@ class Budget:
 NO_LIMIT = Budget()
 
 
+def as_rng(rng: random.Random | int) -> random.Random:
+    """``rng`` itself, or a new generator seeded with the int ``rng``; never global state."""
+    if isinstance(rng, random.Random):
+        return rng
+    if isinstance(rng, int) and not isinstance(rng, bool):
+        return random.Random(rng)
+    raise SearchError(f"rng must be a random.Random or an int seed, got {rng!r}")
+
+
 def now() -> float:
     """The clock every budget uses (``time.perf_counter``)."""
     return time.perf_counter()
-
-
-@attrs.frozen
-class SearchStats:
-    """What one search did.
-
-    * ``iterations``: simulations (MCTS, ISMCTS), completed depths (iterative deepening),
-      worlds (PIMC).
-    * ``nodes``: states visited (alpha-beta, max^n) or tree nodes created (MCTS, ISMCTS).
-    * ``depth``: the deepest completed search depth, or the deepest tree node reached.
-    * ``seconds``: wall-clock time.
-    * ``tree_size``: entries kept: transposition-table entries or tree nodes.
-    """
-
-    iterations: int = 0
-    nodes: int = 0
-    depth: int = 0
-    seconds: float = 0.0
-    tree_size: int = 0
-
-    def without_time(self) -> SearchStats:
-        """The same statistics with ``seconds`` zeroed, for comparing runs."""
-        return attrs.evolve(self, seconds=0.0)
-
-
-@attrs.frozen
-class SearchResult(Generic[A]):
-    """The decision of one search at a root state.
-
-    * ``action``: the chosen action, always one of the root's legal actions.
-    * ``value``: its estimated value for ``player``.
-    * ``player``: the player the values are for (the player to move at the root).
-    * ``action_values``: ``(action, value for player)`` pairs in legal-action order.  Only
-      actions whose value the algorithm knows are listed (alpha-beta lists only the chosen
-      action unless asked for every root value).
-    * ``visits``: ``(action, count)`` pairs: simulations through each root action (MCTS,
-      ISMCTS) or votes (PIMC); empty for the minimax family.
-    * ``vector``: the estimated payoff of every player, when the algorithm knows it.
-    * ``exact``: the value is the game-theoretic value (the search reached only terminal
-      states).
-    * ``stats``: :class:`SearchStats`.
-    """
-
-    action: A
-    value: float
-    player: int
-    action_values: tuple[tuple[A, float], ...] = ()
-    visits: tuple[tuple[A, int], ...] = ()
-    vector: tuple[float, ...] | None = None
-    exact: bool = False
-    stats: SearchStats = SearchStats()
-
-    def value_of(self, action: A) -> float:
-        """The value listed for ``action``; ``KeyError`` if the search did not value it."""
-        for a, v in self.action_values:
-            if a == action:
-                return v
-        raise KeyError(f"no value for action {action!r}")
-
-
-def most_visited(visits: Sequence[tuple[A, int]], values: dict[A, float]) -> A:
-    """The action with the most visits; ties go to the higher value, then the earlier one."""
-    best = visits[0][0]
-    best_key = (visits[0][1], values.get(best, -math.inf))
-    for a, n in visits[1:]:
-        key = (n, values.get(a, -math.inf))
-        if key > best_key:
-            best, best_key = a, key
-    return best

@@ -19,10 +19,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from durak.search.budget import NO_LIMIT, Budget, SearchError, SearchResult, SearchStats, now
+from durak.search.budget import NO_LIMIT, Budget, SearchError, now
 from durak.search.depthfirst import DepthFirst, OutOfBudget, check_root, deepen
 from durak.search.minimax import alphabeta
 from durak.search.protocol import A, Evaluator, Game, MoveOrder, S
+from durak.search.result import SearchResult, SearchStats
 
 _Vector = tuple[float, ...]
 _TOLERANCE = 1e-9

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import math
 
-from durak.search.budget import NO_LIMIT, Budget, SearchResult, SearchStats, now
+from durak.search.budget import NO_LIMIT, Budget, now
 from durak.search.depthfirst import DepthFirst, OutOfBudget, check_root, deepen
 from durak.search.protocol import A, Evaluator, Game, MoveOrder, S
+from durak.search.result import SearchResult, SearchStats
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 

@@ -1,0 +1,254 @@
+"""Monte Carlo tree search with UCT, for any number of players.
+
+UCT after Kocsis & Szepesvári, "Bandit based Monte-Carlo planning" (ECML 2006), in the
+four-phase form of Browne et al., "A survey of Monte Carlo tree search methods" (IEEE
+TCIAIG 4, 2012): select by UCB1, expand one untried action, simulate (a rollout policy, or
+a value function), back up.  Returns are vectors; each node keeps the payoff of the player
+who moved into it, so the same tree serves n players (the "max^n-style" backup of
+Sturtevant, "An analysis of UCT in multi-player games", CG 2008).  The decision is the most
+visited root action.
+
+:class:`MCTS` keeps its tree between searches: when asked about a state already in the
+tree (a few plies below the old root), it continues from that subtree.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from collections.abc import Sequence
+from typing import Generic
+
+from durak.search.budget import Budget, SearchError, as_rng, now
+from durak.search.protocol import A, Evaluator, Game, RolloutPolicy, S
+from durak.search.result import SearchResult, SearchStats, most_visited
+
+#: The UCB1 exploration constant of Kocsis & Szepesvári for payoffs in [0, 1].
+SQRT2 = math.sqrt(2.0)
+
+
+class Node(Generic[S, A]):
+    """One tree node: a state, its untried actions and its expanded children.
+
+    ``mover`` is the player who moved into this node (-1 at the root); ``value`` sums that
+    player's payoffs over the ``visits`` simulations through the node.
+    """
+
+    __slots__ = ("children", "mover", "payoff", "state", "untried", "value", "visits")
+
+    def __init__(self, state: S, mover: int, actions: Sequence[A]) -> None:
+        self.state = state
+        self.mover = mover
+        self.untried: list[A] = list(actions)
+        self.children: list[tuple[A, Node[S, A]]] = []
+        self.visits = 0
+        self.value = 0.0
+        self.payoff: Sequence[float] | None = None  # the returns, once known terminal
+
+    def mean(self) -> float:
+        """The mean payoff of ``mover`` through this node (0 before any visit)."""
+        return self.value / self.visits if self.visits else 0.0
+
+
+class MCTS(Generic[S, A]):
+    """UCT search over ``game``, keeping the tree for the next search.
+
+    Settings (keyword-only):
+
+    * ``c``: the exploration constant (default √2).
+    * ``rollout``: the simulation policy ``(state, rng) -> action``; default uniformly
+      random over ``legal_actions``.
+    * ``evaluate``: a value function ``state -> returns vector`` used at new leaves instead
+      of a rollout.
+    * ``reuse_depth``: how many plies below the previous root a new root state is looked
+      for (0 disables tree reuse).
+    """
+
+    def __init__(
+        self,
+        game: Game[S, A],
+        *,
+        c: float = SQRT2,
+        rollout: RolloutPolicy[S, A] | None = None,
+        evaluate: Evaluator[S] | None = None,
+        reuse_depth: int = 8,
+    ) -> None:
+        if not c >= 0:
+            raise SearchError(f"the exploration constant c must be >= 0, got {c!r}")
+        if rollout is not None and evaluate is not None:
+            raise SearchError("give a rollout policy or a value function, not both")
+        self.game = game
+        self.c = c
+        self.rollout = rollout
+        self.evaluate = evaluate
+        self.reuse_depth = reuse_depth
+        self.root: Node[S, A] | None = None
+
+    def search(self, state: S, *, budget: Budget, rng: random.Random | int) -> SearchResult[A]:
+        """Run simulations from ``state`` until ``budget`` is spent; return the decision.
+
+        ``budget.iterations`` counts simulations, ``budget.nodes`` new tree nodes.  The
+        result lists root visits per legal action, the mean value of each visited action
+        for the player to move, and ``vector``, the mean returns at the root.
+        """
+        game = self.game
+        if game.is_terminal(state):
+            raise SearchError("cannot search from a terminal state: it has no legal actions")
+        budget.require_limit("MCTS")
+        rng = as_rng(rng)
+        start = now()
+        root = self._root_for(state)
+        player = game.current_player(state)
+        max_iterations = budget.iterations or -1
+        max_nodes = budget.nodes or math.inf
+        deadline = budget.deadline(start)
+        nodes = iterations = deepest = 0
+        totals = [0.0] * game.num_players
+        while iterations != max_iterations and nodes < max_nodes:
+            path = self._select_expand(root, rng)
+            payoff, steps = self._simulate(path[-1], rng)
+            for node in path:
+                node.visits += 1
+                if node.mover >= 0:
+                    node.value += payoff[node.mover]
+            for p in range(len(totals)):
+                totals[p] += payoff[p]
+            iterations += 1
+            nodes += len(path) + steps
+            deepest = max(deepest, len(path) - 1)
+            if now() > deadline:
+                break
+        counts = {a: child.visits for a, child in root.children}
+        values = {a: child.mean() for a, child in root.children}
+        legal = game.legal_actions(state)
+        visits = tuple((a, counts.get(a, 0)) for a in legal)
+        action = most_visited(visits, values)
+        stats = SearchStats(
+            iterations=iterations,
+            nodes=nodes,
+            depth=deepest,
+            seconds=now() - start,
+            tree_size=_size(root),
+        )
+        return SearchResult(
+            action,
+            values[action],
+            player,
+            tuple((a, values[a]) for a in legal if a in values),
+            visits,
+            vector=tuple(t / iterations for t in totals),
+            stats=stats,
+        )
+
+    def _root_for(self, state: S) -> Node[S, A]:
+        """The node of ``state`` in the kept tree, or a new root."""
+        old = self.root
+        if old is not None and self.reuse_depth > 0:
+            queue: deque[tuple[Node[S, A], int]] = deque([(old, 0)])
+            while queue:
+                node, d = queue.popleft()
+                if node.state == state:
+                    node.mover = -1
+                    self.root = node
+                    return node
+                if d < self.reuse_depth:
+                    queue.extend((child, d + 1) for _, child in node.children)
+        self.root = Node(state, -1, self.game.legal_actions(state))
+        return self.root
+
+    def _select_expand(self, root: Node[S, A], rng: random.Random) -> list[Node[S, A]]:
+        """The path of one simulation: UCB1 down the tree, then one new node (if any)."""
+        game = self.game
+        c = self.c
+        node = root
+        path = [node]
+        while not node.untried and node.children:
+            log_n = math.log(node.visits)
+            best_score = -math.inf
+            best = node
+            for _, child in node.children:
+                n = child.visits
+                score = child.value / n + c * math.sqrt(log_n / n)
+                if score > best_score:
+                    best_score, best = score, child
+            node = best
+            path.append(node)
+        if not node.untried:
+            return path  # ends at a terminal node
+        untried = node.untried
+        i = rng.randrange(len(untried))
+        untried[i], untried[-1] = untried[-1], untried[i]
+        action = untried.pop()
+        state = game.step(node.state, action)
+        child = Node(state, game.current_player(node.state), game.legal_actions(state))
+        node.children.append((action, child))
+        path.append(child)
+        return path
+
+    def _simulate(self, leaf: Node[S, A], rng: random.Random) -> tuple[Sequence[float], int]:
+        """The returns of one simulation from ``leaf`` and the states it visited beyond it."""
+        if leaf.payoff is not None:
+            return leaf.payoff, 0
+        if not leaf.untried and not leaf.children:
+            leaf.payoff = self.game.returns(leaf.state)
+            return leaf.payoff, 0
+        if self.evaluate is not None:
+            return self.evaluate(leaf.state), 0
+        return playout(self.game, leaf.state, leaf.untried, self.rollout, rng)
+
+
+def playout(
+    game: Game[S, A],
+    state: S,
+    actions: Sequence[A],
+    policy: RolloutPolicy[S, A] | None,
+    rng: random.Random,
+) -> tuple[Sequence[float], int]:
+    """Play ``state`` (whose legal ``actions`` are given, so they are not computed twice) to
+    the end with ``policy``, or uniformly at random; the returns and the number of steps."""
+    step = game.step
+    s = state
+    steps = 0
+    if policy is None:
+        legal_actions = game.legal_actions
+        rand = rng.random
+        while actions:
+            s = step(s, actions[int(rand() * len(actions))])
+            actions = legal_actions(s)
+            steps += 1
+    else:
+        is_terminal = game.is_terminal
+        while not is_terminal(s):
+            s = step(s, policy(s, rng))
+            steps += 1
+    return game.returns(s), steps
+
+
+def _size(root: Node[S, A]) -> int:
+    count = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        count += 1
+        stack.extend(child for _, child in node.children)
+    return count
+
+
+def mcts(
+    game: Game[S, A],
+    state: S,
+    *,
+    budget: Budget,
+    rng: random.Random | int,
+    c: float = SQRT2,
+    rollout: RolloutPolicy[S, A] | None = None,
+    evaluate: Evaluator[S] | None = None,
+) -> SearchResult[A]:
+    """One UCT search from ``state`` with a fresh tree; see :class:`MCTS` for the settings.
+
+    Deterministic for a fixed ``rng`` seed and an iteration or node budget.
+    """
+    return MCTS(game, c=c, rollout=rollout, evaluate=evaluate, reuse_depth=0).search(
+        state, budget=budget, rng=rng
+    )
