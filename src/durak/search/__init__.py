@@ -8,9 +8,11 @@ randomness comes from an explicit ``random.Random`` or seed, and every search re
 """
 
 from durak.search.budget import NO_LIMIT, Budget, BudgetExhausted, SearchError, as_rng
+from durak.search.ismcts import ismcts
 from durak.search.maxn import maxn
 from durak.search.mcts import MCTS, SQRT2, mcts, playout
 from durak.search.minimax import alphabeta, solve
+from durak.search.pimc import Combine, WorldSearch, pimc
 from durak.search.protocol import Evaluator, Game, ImperfectGame, MoveOrder, RolloutPolicy
 from durak.search.result import SearchResult, SearchStats
 
@@ -20,6 +22,7 @@ __all__ = [
     "SQRT2",
     "Budget",
     "BudgetExhausted",
+    "Combine",
     "Evaluator",
     "Game",
     "ImperfectGame",
@@ -28,10 +31,13 @@ __all__ = [
     "SearchError",
     "SearchResult",
     "SearchStats",
+    "WorldSearch",
     "alphabeta",
     "as_rng",
+    "ismcts",
     "maxn",
     "mcts",
+    "pimc",
     "playout",
     "solve",
 ]

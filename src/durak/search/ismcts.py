@@ -1,0 +1,192 @@
+"""Single-Observer Information Set Monte Carlo Tree Search (SO-ISMCTS).
+
+After Cowling, Powley & Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE TCIAIG
+4(2), 2012), Algorithm 3.  One tree is grown over the *searching player's* information
+sets: a node is keyed by ``observe(state, player)``, so states that player cannot tell
+apart share statistics.  Every iteration draws a fresh determinization with
+``sample_world``, descends the tree choosing only among actions legal in that
+determinization, and scores each edge for the player who took it.  Because an action may be
+legal in only some determinizations, UCB uses its *availability* count (how often it could
+have been chosen) in place of the parent's visit count.
+
+As in OpenSpiel's ``ismcts.py``, nodes live in a table keyed by information state, so
+transpositions share a node; a key already on the current path ends the descent.  The
+search reads nothing but the observation and the sampled worlds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Generic
+
+from durak.search.budget import Budget, SearchError, as_rng, now
+from durak.search.mcts import SQRT2, playout
+from durak.search.protocol import A, Evaluator, ImperfectGame, O, RolloutPolicy, S
+from durak.search.result import SearchResult, SearchStats, most_visited
+
+
+class _Edge:
+    """An action from an information set: who took it, visits, payoff sum, availability."""
+
+    __slots__ = ("available", "mover", "value", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.visits = 0
+        self.value = 0.0
+        self.available = 0
+
+
+class _Search(Generic[S, A, O]):
+    """One SO-ISMCTS run: the node table and the settings."""
+
+    def __init__(
+        self,
+        game: ImperfectGame[S, A, O],
+        player: int,
+        c: float,
+        rollout: RolloutPolicy[S, A] | None,
+        evaluate: Evaluator[S] | None,
+    ) -> None:
+        self.game = game
+        self.player = player
+        self.c = c
+        self.rollout = rollout
+        self.evaluate = evaluate
+        self.nodes: dict[O, dict[A, _Edge]] = {}
+
+    def iterate(self, root: O, rng: random.Random) -> tuple[Sequence[float], int, int]:
+        """One determinized simulation; its returns, states visited and tree depth."""
+        game, c = self.game, self.c
+        state = game.sample_world(root, rng)
+        edges = self.nodes[root]
+        on_path = {id(edges)}
+        path: list[_Edge] = []
+        while True:
+            actions = game.legal_actions(state)
+            if not actions:
+                payoff = game.returns(state)
+                self.backup(path, payoff)
+                return payoff, len(path) + 1, len(path)
+            untried = [a for a in actions if a not in edges]
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                edge = edges[action] = _Edge(game.current_player(state))
+                for a in actions:
+                    if a in edges:
+                        edges[a].available += 1
+            else:
+                best_score = -math.inf
+                edge, action = edges[actions[0]], actions[0]
+                for a in actions:
+                    e = edges[a]
+                    e.available += 1
+                    score = e.value / e.visits + c * math.sqrt(math.log(e.available) / e.visits)
+                    if score > best_score:
+                        best_score, edge, action = score, e, a
+            path.append(edge)
+            state = game.step(state, action)
+            key = game.observe(state, self.player)
+            child = self.nodes.get(key)
+            if child is None:
+                self.nodes[key] = {}
+                break
+            if untried or id(child) in on_path:
+                break
+            on_path.add(id(child))
+            edges = child
+        payoff, steps = self.simulate(state, rng)
+        self.backup(path, payoff)
+        return payoff, len(path) + 1 + steps, len(path)
+
+    def simulate(self, state: S, rng: random.Random) -> tuple[Sequence[float], int]:
+        """The returns of a rollout (or the value function) from a new leaf."""
+        if self.evaluate is not None and not self.game.is_terminal(state):
+            return self.evaluate(state), 0
+        return playout(self.game, state, self.game.legal_actions(state), self.rollout, rng)
+
+    @staticmethod
+    def backup(path: list[_Edge], payoff: Sequence[float]) -> None:
+        """Score every edge of the simulation for the player who took it."""
+        for edge in path:
+            edge.visits += 1
+            edge.value += payoff[edge.mover]
+
+
+def ismcts(
+    game: ImperfectGame[S, A, O],
+    observation: O,
+    *,
+    player: int,
+    budget: Budget,
+    rng: random.Random | int,
+    c: float = SQRT2,
+    rollout: RolloutPolicy[S, A] | None = None,
+    evaluate: Evaluator[S] | None = None,
+) -> SearchResult[A]:
+    """The SO-ISMCTS decision for ``player``, whose information state is ``observation``.
+
+    Settings:
+
+    * ``player``: the searching player (the owner of ``observation``; it must be to move).
+    * ``budget``: ``iterations`` (determinized simulations), ``nodes`` (states visited,
+      tree and rollout) and/or ``seconds``; at least one.
+    * ``c``: the UCB exploration constant (default √2).
+    * ``rollout`` / ``evaluate``: the simulation policy (default uniformly random) or a
+      value function at new leaves.
+
+    Returns the most visited root action; ``visits`` per legal action, the mean value of
+    each tried root action for ``player``, and ``vector``, the mean returns.  Deterministic
+    for a fixed seed with an iteration or node budget.
+    """
+    budget.require_limit("ISMCTS")
+    if rollout is not None and evaluate is not None:
+        raise SearchError("give a rollout policy or a value function, not both")
+    if not c >= 0:
+        raise SearchError(f"the exploration constant c must be >= 0, got {c!r}")
+    rng = as_rng(rng)
+    start = now()
+    first = game.sample_world(observation, rng)
+    legal = game.legal_actions(first)
+    if not legal:
+        raise SearchError("cannot search from a terminal state: it has no legal actions")
+    if game.current_player(first) != player:
+        raise SearchError(f"player {player} is not to move in this observation")
+    search = _Search(game, player, c, rollout, evaluate)
+    search.nodes[observation] = {}
+    max_iterations = budget.iterations or -1
+    max_nodes = budget.nodes or math.inf
+    deadline = budget.deadline(start)
+    totals = [0.0] * game.num_players
+    iterations = nodes = deepest = 0
+    while iterations != max_iterations and nodes < max_nodes:
+        payoff, visited, depth = search.iterate(observation, rng)
+        for p in range(len(totals)):
+            totals[p] += payoff[p]
+        iterations += 1
+        nodes += visited
+        deepest = max(deepest, depth)
+        if now() > deadline:
+            break
+    root = search.nodes[observation]
+    visits = tuple((a, root[a].visits if a in root else 0) for a in legal)
+    values = {a: root[a].value / root[a].visits for a in legal if a in root and root[a].visits}
+    action = most_visited(visits, values)
+    stats = SearchStats(
+        iterations=iterations,
+        nodes=nodes,
+        depth=deepest,
+        seconds=now() - start,
+        tree_size=len(search.nodes),
+    )
+    return SearchResult(
+        action,
+        values[action],
+        player,
+        tuple((a, values[a]) for a in legal if a in values),
+        visits,
+        vector=tuple(t / iterations for t in totals),
+        stats=stats,
+    )

@@ -1,0 +1,107 @@
+"""Perfect Information Monte Carlo: search sampled worlds, then combine their decisions.
+
+After Ginsberg, "GIB: Imperfect information in a computationally challenging game" (JAIR
+14, 2001) and Long, Sturtevant, Buro & Furtak, "Understanding the success of Perfect
+Information Monte Carlo sampling in game tree search" (AAAI 2010); in Durak this is the
+"closed world sampling" of Zarlykov's minimax and MCTS agents (``samples=``).  Each of
+``worlds`` states is drawn with ``sample_world`` from the searching player's observation and
+searched as a perfect-information game by any search of this package; the decisions are
+combined by vote or by mean value.  It reads nothing but the observation, so it cannot leak
+hidden cards; it inherits PIMC's known flaws (strategy fusion, non-locality).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Literal
+
+from durak.search.budget import SearchError, as_rng, now
+from durak.search.protocol import A, ImperfectGame, O, S
+from durak.search.result import SearchResult, SearchStats
+
+#: How per-world results are combined: majority vote, or the best mean value.
+Combine = Literal["vote", "mean"]
+#: A perfect-information search of one world, e.g. ``lambda s, rng: solve(game, s)``.
+WorldSearch = Callable[[S, random.Random], SearchResult[A]]
+
+
+def pimc(
+    game: ImperfectGame[S, A, O],
+    observation: O,
+    *,
+    worlds: int,
+    search: WorldSearch[S, A],
+    combine: Combine = "vote",
+    rng: random.Random | int,
+) -> SearchResult[A]:
+    """The decision for the owner of ``observation`` from ``worlds`` sampled worlds.
+
+    Settings:
+
+    * ``worlds``: how many worlds to sample (each search gets its own generator, derived
+      from ``rng``, so the result is reproducible from one seed).
+    * ``search``: the perfect-information search of one world.
+    * ``combine``: ``"vote"`` picks the action chosen in most worlds (ties: higher mean
+      value, then legal order); ``"mean"`` picks the best mean value over the worlds (ties:
+      more votes, then legal order) and needs a value for every legal action in every world
+      (e.g. ``alphabeta(..., root_values=True)`` or MCTS), else :class:`SearchError`.
+
+    The result lists mean values (over the worlds that valued the action) and votes per
+    legal action; ``stats`` adds up the per-world searches, ``iterations`` is ``worlds``.
+    """
+    if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
+        raise SearchError(f"worlds must be a positive int, got {worlds!r}")
+    if combine not in ("vote", "mean"):
+        raise SearchError(f"combine must be 'vote' or 'mean', got {combine!r}")
+    rng = as_rng(rng)
+    start = now()
+    legal: list[A] = []
+    player = -1
+    votes: dict[A, int] = {}
+    sums: dict[A, float] = {}
+    counts: dict[A, int] = {}
+    nodes = depth = tree_size = 0
+    for _ in range(worlds):
+        world = game.sample_world(observation, rng)
+        result = search(world, random.Random(rng.getrandbits(64)))
+        actions = game.legal_actions(world)
+        if not legal:
+            legal, player = list(actions), result.player
+        elif list(actions) != legal:
+            raise SearchError(
+                "sampled worlds disagree on the legal actions: the observation must "
+                "determine the searching player's options"
+            )
+        valued = {a for a, _ in result.action_values}
+        if combine == "mean" and any(a not in valued for a in actions):
+            raise SearchError(
+                "combine='mean' needs a value for every legal action in every world; "
+                "use a search that values them all (e.g. alphabeta(..., root_values=True))"
+            )
+        votes[result.action] = votes.get(result.action, 0) + 1
+        for a, v in result.action_values:
+            sums[a] = sums.get(a, 0.0) + v
+            counts[a] = counts.get(a, 0) + 1
+        nodes += result.stats.nodes
+        depth = max(depth, result.stats.depth)
+        tree_size = max(tree_size, result.stats.tree_size)
+    means = {a: sums[a] / counts[a] for a in sums}
+    listed = [a for a in legal if a in means]
+
+    def rank(a: A) -> tuple[float, float]:
+        vote, mean = votes.get(a, 0), means.get(a, float("-inf"))
+        return (vote, mean) if combine == "vote" else (mean, vote)
+
+    action = max(legal, key=rank)  # max keeps the first of equals: legal order breaks ties
+    stats = SearchStats(
+        iterations=worlds, nodes=nodes, depth=depth, seconds=now() - start, tree_size=tree_size
+    )
+    return SearchResult(
+        action,
+        means.get(action, float("nan")),
+        player,
+        tuple((a, means[a]) for a in listed),
+        tuple((a, votes.get(a, 0)) for a in legal),
+        stats=stats,
+    )
