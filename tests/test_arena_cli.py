@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from durak.agents import RandomAgent, SpecError, make_agent, parse_spec, registry
 from durak.agents.simple import random_choice
-from durak.arena.bench import bench_engine
+from durak.arena.bench import bench_alphabeta, bench_engine, bench_mcts, endgames
 from durak.arena.runner import derive_seed, play_game
 from durak.cli.app import app
 from durak.rules import (
@@ -133,9 +133,27 @@ def test_cli_errors_exit_2_with_a_message(args: list[str], fragment: str) -> Non
     assert "Traceback" not in result.output
 
 
-def test_cli_bench_prints_three_player_counts() -> None:
-    result = runner.invoke(app, ["bench", "--games", "3"])
+def test_bench_searches_count_their_work() -> None:
+    mcts_run = bench_mcts(Rules(), positions=2, iterations=30, seed=0)
+    assert (mcts_run.count, mcts_run.positions, mcts_run.unit) == (60, 2, "iterations")
+    ab = bench_alphabeta(Rules(), positions=2, nodes=500, seed=0)
+    assert ab.unit == "nodes" and 2 <= ab.count <= 2 * 500
+    assert mcts_run.per_second > 0 and ab.per_second > 0
+
+
+def test_bench_endgames_have_an_empty_talon_and_a_player_to_move() -> None:
+    states = endgames(Rules(), 3, seed=5)
+    assert len(states) == 3
+    assert all(not s.talon and s.turn >= 0 for s in states)
+    assert len(set(states)) == 3
+
+
+def test_cli_bench_prints_three_player_counts_and_the_searches() -> None:
+    args = ["bench", "--games", "3", "--positions", "1", "--iterations", "20", "--nodes", "300"]
+    result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     for players in ("2", "4", "6"):
         assert any(line.split("│")[1].strip() == players for line in result.output.splitlines()
                    if line.count("│") > 2)  # fmt: skip
+    assert "20 iterations" in result.output
+    assert "iterations/s" in result.output and "nodes/s" in result.output

@@ -16,9 +16,7 @@ from durak.rules import Action, Observation
 from durak.rules.actions import Pass, Take
 
 
-def random_choice(
-    legal: Sequence[Action], rand: Callable[[], float], stop_chance: float
-) -> Action:
+def random_choice(legal: Sequence[Action], rand: Callable[[], float], stop_chance: float) -> Action:
     """Zarlykov's random policy over ``legal`` (canonical order, Take/Pass last).
 
     With several options and a Take or Pass among them, it returns that Take/Pass with

@@ -1,8 +1,10 @@
-"""The engine benchmark: random-vs-random games per second and the cost of one decision.
+"""Benchmarks: engine speed, and the speed of the searches of :mod:`durak.search` on Durak.
 
-Games are played with the engine's unchecked fast path and Zarlykov's random policy
+Engine games are played with the unchecked fast path and Zarlykov's random policy
 (:func:`durak.agents.simple.random_choice`, ``stop_chance=0.2``), in one process, as search
-and training drive the engine.  Wall-clock figures; run on an idle machine.
+and training drive the engine.  Search figures are MCTS iterations per second from the
+opening and alpha-beta nodes per second on endgames.  Wall-clock figures; run on an idle
+machine.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import time
 import attrs
 
 from durak.agents.simple import random_choice
-from durak.rules import Rules, legal_actions, new_game, step_unchecked
+from durak.rules import DurakGame, GameState, Rules, legal_actions, new_game, step_unchecked
+from durak.search import Budget, alphabeta, mcts
 
 
 @attrs.frozen
@@ -47,3 +50,72 @@ def bench_engine(rules: Rules, games: int, seed: int = 0) -> EngineBench:
             state = step_unchecked(state, random_choice(legal_actions(state), rand, 0.2))
             decisions += 1
     return EngineBench(rules.players, games, time.perf_counter() - start, decisions)
+
+
+@attrs.frozen
+class SearchBench:
+    """One search benchmark: ``count`` units (iterations or nodes) in ``seconds``.
+
+    ``positions`` searched; ``exact`` of them solved to their game-theoretic value.
+    """
+
+    name: str
+    unit: str
+    count: int
+    seconds: float
+    positions: int
+    exact: int = 0
+
+    @property
+    def per_second(self) -> float:
+        """Units per second."""
+        return self.count / self.seconds
+
+
+def bench_mcts(rules: Rules, positions: int, iterations: int, seed: int = 0) -> SearchBench:
+    """UCT with uniformly random rollouts from the openings of deals ``seed, seed+1, ...``."""
+    game = DurakGame(rules)
+    done = 0
+    start = time.perf_counter()
+    for k in range(positions):
+        result = mcts(game, new_game(rules, seed + k), budget=Budget(iterations=iterations), rng=k)
+        done += result.stats.iterations
+    return SearchBench("MCTS, random rollouts", "iterations", done,
+                       time.perf_counter() - start, positions)  # fmt: skip
+
+
+def endgames(rules: Rules, count: int, seed: int = 0) -> list[GameState]:
+    """Positions where the talon has just run out, from seeded random-vs-random games."""
+    rand = random.Random(seed).random
+    found: list[GameState] = []
+    g = seed
+    while len(found) < count:
+        state = new_game(rules, g)
+        g += 1
+        while state.turn >= 0 and state.talon:
+            state = step_unchecked(state, random_choice(legal_actions(state), rand, 0.2))
+        if state.turn >= 0:
+            found.append(state)
+    return found
+
+
+def hand_balance(state: GameState) -> tuple[float, ...]:
+    """A crude two-player value: the opponent's cards minus one's own, scaled into (-1, 1)."""
+    a, b = (m.bit_count() for m in state.hand_masks)
+    v = (b - a) / (a + b + 1)
+    return (v, -v)
+
+
+def bench_alphabeta(rules: Rules, positions: int, nodes: int, seed: int = 0) -> SearchBench:
+    """Iterative-deepening alpha-beta (transposition table, ``hand_balance`` at the frontier)
+    on two-player endgames with an empty talon, ``nodes`` nodes per position."""
+    game = DurakGame(rules)
+    states = endgames(rules, positions, seed)
+    visited = exact = 0
+    start = time.perf_counter()
+    for state in states:
+        result = alphabeta(game, state, evaluate=hand_balance, budget=Budget(nodes=nodes))
+        visited += result.stats.nodes
+        exact += result.exact
+    return SearchBench("alpha-beta + TT", "nodes", visited,
+                       time.perf_counter() - start, positions, exact)  # fmt: skip

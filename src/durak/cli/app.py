@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from durak.agents import SpecError, make_agent
-from durak.arena.bench import bench_engine
+from durak.arena.bench import bench_alphabeta, bench_engine, bench_mcts
 from durak.arena.runner import derive_seed, play_game
 from durak.rules import Rules, RulesError
 
@@ -65,13 +65,25 @@ def match(
 def bench(
     games: Annotated[int, typer.Option(min=1, help="Games per player count.")] = 2000,
     seed: Annotated[int, typer.Option(help="First deal seed.")] = 0,
+    positions: Annotated[int, typer.Option(min=1, help="Positions per search benchmark.")] = 5,
+    iterations: Annotated[int, typer.Option(min=1, help="MCTS iterations per position.")] = 1000,
+    nodes: Annotated[int, typer.Option(min=1, help="Alpha-beta nodes per endgame.")] = 50_000,
 ) -> None:
-    """Engine speed: random-vs-random games/s and µs per legal_actions+step, for 2/4/6 players."""
+    """Engine speed (random games/s, µs per legal_actions+step, 2/4/6 players), then search
+    speed on 2-player 36-card Durak: MCTS iterations/s and alpha-beta nodes/s."""
     table = Table("players", "games", "games/s", "µs per decision", "decisions/game")
     for players in (2, 4, 6):
         r = bench_engine(Rules(players=players), games, seed)
         table.add_row(str(players), str(games), f"{r.games_per_second:,.0f}",
                       f"{r.us_per_decision:.2f}", f"{r.decisions / games:.1f}")  # fmt: skip
+    console.print(table)
+    table = Table("search", "positions", "work", "per second", "solved",
+                  title="Search on 2-player 36-card Durak: MCTS from openings, "
+                  "alpha-beta on endgames (talon empty)")  # fmt: skip
+    for b in (bench_mcts(Rules(), positions, iterations, seed),
+              bench_alphabeta(Rules(), positions, nodes, seed)):  # fmt: skip
+        table.add_row(b.name, str(b.positions), f"{b.count:,} {b.unit}",
+                      f"{b.per_second:,.0f} {b.unit}/s", str(b.exact))  # fmt: skip
     console.print(table)
 
 

@@ -300,12 +300,9 @@ def _beaters(trump: int | None) -> tuple[int, ...]:
 
 
 # BEATERS[trump][i]: the mask of cards that beat card i; index 4 is "no trump suit".
-BEATERS: Final[tuple[tuple[int, ...], ...]] = tuple(
-    _beaters(t) for t in (0, 1, 2, 3, None)
-)
+BEATERS: Final[tuple[tuple[int, ...], ...]] = tuple(_beaters(t) for t in (0, 1, 2, 3, None))
 
 
 def beats(card: Card, target: Card, trump: Suit | None) -> bool:
     """Whether ``card`` beats ``target``: a higher card of its suit, or a trump on a non-trump."""
     return (BEATERS[4 if trump is None else trump][target.index] >> card.index) & 1 == 1
-

@@ -53,4 +53,3 @@ class DurakGame:
     def sample_world(observation: Observation, rng: random.Random) -> GameState:
         """A state uniformly drawn from those consistent with ``observation``."""
         return sample_world(observation, rng)
-

@@ -122,9 +122,7 @@ class Observation:
         out: list[Place] = [
             p
             for p in range(self.rules.players)
-            if p != self.player
-            and self.unknown_count(p) > 0
-            and (not restricted or p in drawers)
+            if p != self.player and self.unknown_count(p) > 0 and (not restricted or p in drawers)
         ]
         if self.talon_size - (1 if self.trump_in_talon else 0) > 0:
             out.append("talon")
