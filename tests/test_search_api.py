@@ -1,0 +1,130 @@
+"""The search package's shared pieces: budgets, seeding, results, MCTS tree reuse and the
+Durak adapter's conformance to the game protocol."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from durak.rules import (
+    Action,
+    DurakGame,
+    GameState,
+    Observation,
+    Rules,
+    legal_actions,
+    new_game,
+    observe,
+    step,
+)
+from durak.search import (
+    MCTS,
+    Budget,
+    Game,
+    ImperfectGame,
+    SearchError,
+    SearchResult,
+    as_rng,
+)
+
+GAME = DurakGame(Rules(lowest_rank=12))  # 12 cards, 2 players: the talon is empty at once
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"iterations": 0}, {"nodes": -3}, {"seconds": 0.0}, {"iterations": 2.5}, {"nodes": True}],
+)
+def test_budget_rejects_non_positive_or_mistyped_limits(kwargs: dict[str, float]) -> None:
+    with pytest.raises(SearchError, match="Budget"):
+        Budget(**kwargs)  # type: ignore[arg-type]
+
+
+def test_budget_needs_a_limit_where_a_search_would_not_end() -> None:
+    assert Budget().unlimited and not Budget(seconds=0.5).unlimited
+    with pytest.raises(SearchError, match="needs a budget"):
+        Budget().require_limit("MCTS")
+    Budget(nodes=1).require_limit("MCTS")
+
+
+def test_as_rng_passes_generators_through_and_seeds_ints() -> None:
+    r = random.Random(3)
+    assert as_rng(r) is r
+    assert as_rng(7).random() == random.Random(7).random()
+    with pytest.raises(SearchError, match="rng"):
+        as_rng("7")  # type: ignore[arg-type]
+
+
+def test_value_of_finds_listed_actions_and_refuses_others() -> None:
+    result = SearchResult("a", 0.5, 0, (("a", 0.5), ("b", -1.0)))
+    assert result.value_of("b") == -1.0
+    with pytest.raises(KeyError):
+        result.value_of("c")
+
+
+def test_durak_game_satisfies_the_protocols() -> None:
+    game: ImperfectGame[GameState, Action, Observation] = GAME
+    perfect: Game[GameState, Action] = GAME
+    state = new_game(GAME.rules, 4)
+    assert perfect.num_players == 2 and game.legal_actions(state) == legal_actions(state)
+    action = legal_actions(state)[0]
+    assert game.step(state, action) == step(state, action)
+    obs = game.observe(state, 0)
+    assert obs == observe(state, 0)
+    assert game.observe(game.sample_world(obs, random.Random(1)), 0) == obs
+
+
+def _root_visits(result: SearchResult[Action]) -> int:
+    return sum(n for _, n in result.visits)
+
+
+def test_mcts_continues_from_the_subtree_of_a_child_state() -> None:
+    state = new_game(GAME.rules, 11)
+    searcher = MCTS(GAME)
+    first = searcher.search(state, budget=Budget(iterations=400), rng=1)
+    assert searcher.root is not None
+    child_action, child = max(searcher.root.children, key=lambda ac: ac[1].visits)
+    before = child.visits
+    assert before > 1
+    second = searcher.search(step(state, child_action), budget=Budget(iterations=25), rng=2)
+    # The child's first visit expanded it; every later one went through one of its children.
+    assert _root_visits(second) == before - 1 + 25
+    assert second.stats.tree_size > second.stats.iterations
+    fresh = MCTS(GAME, reuse_depth=0)
+    fresh.search(state, budget=Budget(iterations=400), rng=1)
+    again = fresh.search(step(state, child_action), budget=Budget(iterations=25), rng=2)
+    assert _root_visits(again) == 25
+    assert first.stats.iterations == 400
+
+
+def test_mcts_finds_a_grandchild_and_starts_afresh_off_the_tree() -> None:
+    state = new_game(GAME.rules, 12)
+    searcher = MCTS(GAME, reuse_depth=2)
+    searcher.search(state, budget=Budget(iterations=600), rng=3)
+    assert searcher.root is not None
+    a, child = max(searcher.root.children, key=lambda ac: ac[1].visits)
+    b, grandchild = max(child.children, key=lambda ac: ac[1].visits)
+    before = grandchild.visits
+    result = searcher.search(step(step(state, a), b), budget=Budget(iterations=10), rng=4)
+    assert searcher.root is grandchild
+    assert _root_visits(result) == before - 1 + 10
+    off_tree = new_game(GAME.rules, 13)
+    result = searcher.search(off_tree, budget=Budget(iterations=10), rng=4)
+    assert _root_visits(result) == 10 and result.stats.tree_size == 11
+
+
+def test_mcts_with_reuse_is_deterministic_over_a_sequence_of_searches() -> None:
+    def run() -> list[SearchResult[Action]]:
+        searcher = MCTS(GAME)
+        state = new_game(GAME.rules, 21)
+        out: list[SearchResult[Action]] = []
+        rng = random.Random(5)
+        while not GAME.is_terminal(state) and len(out) < 6:
+            result = searcher.search(state, budget=Budget(iterations=60), rng=rng)
+            out.append(result)
+            state = step(state, result.action)
+        return out
+
+    first, second = run(), run()
+    assert [r.action for r in first] == [r.action for r in second]
+    assert [r.stats.without_time() for r in first] == [r.stats.without_time() for r in second]
