@@ -27,7 +27,8 @@ class BudgetExhausted(RuntimeError):  # noqa: N818 (a condition, not a bug)
 class Budget:
     """Limits on one search; ``None`` means no limit of that kind.
 
-    * ``iterations``: simulations (MCTS, ISMCTS), worlds are counted by PIMC itself.
+    * ``iterations``: simulations (MCTS, ISMCTS), or depths of iterative deepening
+      (alpha-beta, max^n).  PIMC counts its worlds itself.
     * ``nodes``: states visited: by alpha-beta and max^n, or along the tree path and the
       rollout of each simulation (MCTS, ISMCTS).
     * ``seconds``: wall-clock time (not reproducible; checked every few hundred nodes).

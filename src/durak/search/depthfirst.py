@@ -46,6 +46,7 @@ class DepthFirst(Generic[S, A]):
         self.evaluate = evaluate
         self.order = order
         self.max_nodes = budget.nodes if budget.nodes is not None else UNLIMITED
+        self.max_iterations = budget.iterations if budget.iterations is not None else UNLIMITED
         self.deadline = budget.deadline(start)
         self.nodes = 0
         self.frontier = 0
@@ -84,9 +85,10 @@ def deepen(
 ) -> tuple[R, int, int, bool]:
     """Run ``run(d)`` for growing ``d`` (or once at ``depth``) within the budget.
 
-    Returns the last completed result, the number of completed depths, the deepest ply it
-    reached, and whether it was exact (met no depth limit).  Raises
-    :class:`BudgetExhausted` when not even the first depth completes.
+    The budget's ``iterations`` caps the number of depths.  Returns the last completed
+    result, the number of completed depths, the deepest ply it reached, and whether it was
+    exact (met no depth limit).  Raises :class:`BudgetExhausted` when not even the first
+    depth completes.
     """
     limit = UNLIMITED if depth is None else depth
     d = 1 if iterative and ctx.evaluate is not None else limit
@@ -104,7 +106,7 @@ def deepen(
             break
         completed += 1
         found = (result, d - ctx.lowest, ctx.frontier == 0)
-        if found[2] or d >= limit:
+        if found[2] or d >= limit or completed >= ctx.max_iterations:
             break
         d += 1
     return found[0], completed, found[1], found[2]

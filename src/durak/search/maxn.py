@@ -132,7 +132,7 @@ def maxn(
       a value outside them raises :class:`SearchError` rather than prune wrongly.
     * ``paranoid``: search the paranoid reduction instead (alpha-beta on the root player's
       payoff with a transposition table); ``bounds`` is then unused.
-    * ``budget``: ``nodes`` and ``seconds``.
+    * ``budget``: ``nodes``, ``seconds``, and ``iterations`` (the most depths to deepen).
     * ``root_values``: list the exact vector's value of every root action.
 
     Returns the action, ``vector`` (the max^n payoff vector; ``None`` when paranoid),

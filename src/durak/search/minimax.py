@@ -153,7 +153,7 @@ def alphabeta(
       is a single exact one.
     * ``order``: a move-ordering hook, tried after the table's best move.
     * ``transpositions``: use a transposition table keyed by the (hashable) state.
-    * ``budget``: ``nodes`` and ``seconds`` limits (``iterations`` is not used).
+    * ``budget``: ``nodes``, ``seconds``, and ``iterations`` (the most depths to deepen).
     * ``root_values``: value every root action exactly (full window at the root), as
       PIMC's ``combine="mean"`` needs; otherwise only the chosen action is valued.
 
