@@ -69,6 +69,12 @@ class DepthFirst(Generic[S, A]):
         return actions
 
 
+    def in_legal_order(self, s: S, pairs: list[tuple[A, R]]) -> list[tuple[A, R]]:
+        """``pairs`` (one per action of ``s``, in search order) in legal-action order."""
+        found = dict(pairs)
+        return [(a, found[a]) for a in self.game.legal_actions(s) if a in found]
+
+
 def check_root(game: Game[S, A], state: S, depth: int | None, evaluate: Evaluator[S] | None) -> int:
     """The player to move at a searchable root; :class:`SearchError` for bad settings."""
     if game.is_terminal(state):

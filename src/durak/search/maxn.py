@@ -102,7 +102,8 @@ class _MaxN(DepthFirst[S, A]):
             if v[j] > best_j:
                 best_action, best, best_j = a, v, v[j]
         assert best_action is not None
-        return best_action, best, found if all_values else [(best_action, best)]
+        listed = self.in_legal_order(s, found) if all_values else [(best_action, best)]
+        return best_action, best, listed
 
 
 def maxn(

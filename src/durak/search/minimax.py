@@ -124,7 +124,7 @@ class _AlphaBeta(DepthFirst[S, A]):
                 alpha = max(alpha, v)
         if table is not None:
             table[s] = (depth, self.frontier == frontier_before, _EXACT, best, best_action)
-        listed = values if all_values else [(best_action, best)]
+        listed = self.in_legal_order(s, values) if all_values else [(best_action, best)]
         return best_action, best, listed
 
 
