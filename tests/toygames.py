@@ -10,7 +10,8 @@ annotated module-level assignments at the bottom):
   a player may move twice in a row), with vector payoffs ``>= 0`` summing to at most 1, or a
   zero-sum two-player variant ``(x, -x)``; optionally a DAG with skip edges, so one state can
   be reached at several ply depths.
-* :class:`HiddenCardGame`: a two-player trick game with hidden hands, an ``ImperfectGame``.
+* :class:`HiddenCardGame`: a two-player trick game with hidden hands where suit must be
+  followed, an ``ImperfectGame``.
 
 Helpers: :func:`random_evaluator` (a seeded, deliberately arbitrary value function),
 :func:`shuffled_order` (a seeded move-ordering hook) and :class:`SpyGame` (a wrapper that
@@ -287,7 +288,7 @@ def shuffled_order(seed: int) -> Callable[[Hashable, Sequence[A]], list[A]]:
 
 
 class CardState(NamedTuple):
-    """``hands``: each player's unplayed cards, sorted; ``plays``: ``(player, rank)`` in
+    """``hands``: each player's unplayed cards, sorted; ``plays``: ``(player, card)`` in
     order of play; ``leader``: who leads the first trick."""
 
     hands: tuple[tuple[int, ...], tuple[int, ...]]
@@ -301,13 +302,21 @@ CardObs = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...], int]
 
 @attrs.frozen
 class HiddenCardGame:
-    """Two players are dealt ``hand_size`` cards each from ranks ``1..ranks`` (the rest are
-    not dealt); nobody sees the other's hand.  In each trick the leader plays a card face up,
-    then the other player any card; the higher card wins the trick and its player leads the
-    next.  When the hands are empty, the player with more tricks gets +1 and the other -1
-    (equal tricks: 0 each)."""
+    """A two-player trick game with hidden hands.
 
-    ranks: int = 8
+    The deck has ``suits`` suits of ``ranks`` ranks; card ``c`` has suit ``c // ranks`` and
+    rank ``c % ranks``.  Each player is dealt ``hand_size`` cards (the rest are not dealt);
+    nobody sees the other's hand.  In each trick the leader plays any card face up, then the
+    other player must follow suit if able (else plays any card); the higher card of the led
+    suit wins the trick and its player leads the next.  When the hands are empty, the player
+    with more tricks gets +1 and the other -1 (equal tricks: 0 each).
+
+    A player who did not follow suit is known to hold no more cards of that suit, so
+    :meth:`sample_world` and :meth:`worlds` keep those cards out of its hand.
+    """
+
+    suits: int = 3
+    ranks: int = 4
     hand_size: int = 3
 
     @property
@@ -317,14 +326,19 @@ class HiddenCardGame:
 
     def deal(self, seed: int, leader: int = 0) -> CardState:
         """A seeded random deal."""
-        cards = random.Random(seed).sample(range(1, self.ranks + 1), 2 * self.hand_size)
+        cards = random.Random(seed).sample(range(self.suits * self.ranks), 2 * self.hand_size)
         hands = (tuple(sorted(cards[: self.hand_size])), tuple(sorted(cards[self.hand_size :])))
         return CardState(hands, (), leader)
 
-    @staticmethod
-    def trick_winner(first: tuple[int, int], second: tuple[int, int]) -> int:
-        """The player of the higher card."""
-        return first[0] if first[1] > second[1] else second[0]
+    def suit(self, card: int) -> int:
+        """The suit of ``card``."""
+        return card // self.ranks
+
+    def trick_winner(self, first: tuple[int, int], second: tuple[int, int]) -> int:
+        """The player of the higher card of the led suit."""
+        if self.suit(second[1]) == self.suit(first[1]) and second[1] > first[1]:
+            return second[0]
+        return first[0]
 
     def tricks(self, state: CardState) -> tuple[int, int]:
         """Tricks won so far by each player."""
@@ -335,10 +349,16 @@ class HiddenCardGame:
         return (won[0], won[1])
 
     def legal_actions(self, state: CardState) -> tuple[int, ...]:
-        """Any card of the player to move (empty at the end)."""
+        """The cards the player to move may play (empty at the end)."""
         if self.is_terminal(state):
             return ()
-        return state.hands[self.current_player(state)]
+        hand = state.hands[self.current_player(state)]
+        if len(state.plays) % 2:
+            led = self.suit(state.plays[-1][1])
+            follow = tuple(c for c in hand if self.suit(c) == led)
+            if follow:
+                return follow
+        return hand
 
     def step(self, state: CardState, action: int) -> CardState:
         """Play the card ``action``."""
@@ -374,12 +394,20 @@ class HiddenCardGame:
         """The player's own hand and everything played."""
         return (player, state.hands[player], state.plays, state.leader)
 
-    def _unknown(self, obs: CardObs) -> tuple[list[int], int]:
+    def _candidates(self, obs: CardObs) -> tuple[list[int], int]:
+        """The cards the opponent may hold, and how many it holds."""
         player, hand, plays, _ = obs
         seen = set(hand) | {c for _, c in plays}
-        unknown = [r for r in range(1, self.ranks + 1) if r not in seen]
+        void = set()
+        for i in range(0, len(plays) - 1, 2):
+            (_, led), (q, card) = plays[i], plays[i + 1]
+            if q != player and self.suit(card) != self.suit(led):
+                void.add(self.suit(led))
+        cards = [
+            c for c in range(self.suits * self.ranks) if c not in seen and self.suit(c) not in void
+        ]
         opponent_left = self.hand_size - sum(1 for q, _ in plays if q != player)
-        return unknown, opponent_left
+        return cards, opponent_left
 
     def _world(self, obs: CardObs, opponent: Sequence[int]) -> CardState:
         player, hand, plays, leader = obs
@@ -388,15 +416,14 @@ class HiddenCardGame:
         return CardState(hands, plays, leader)
 
     def sample_world(self, obs: CardObs, rng: random.Random) -> CardState:
-        """The opponent's unplayed cards drawn uniformly from the cards the player has not
-        seen."""
-        unknown, k = self._unknown(obs)
-        return self._world(obs, rng.sample(unknown, k))
+        """The opponent's unplayed cards drawn uniformly from the cards it may hold."""
+        cards, k = self._candidates(obs)
+        return self._world(obs, rng.sample(cards, k))
 
     def worlds(self, obs: CardObs) -> list[CardState]:
         """Every state consistent with ``obs`` (each equally likely under ``sample_world``)."""
-        unknown, k = self._unknown(obs)
-        return [self._world(obs, combo) for combo in itertools.combinations(unknown, k)]
+        cards, k = self._candidates(obs)
+        return [self._world(obs, combo) for combo in itertools.combinations(cards, k)]
 
 
 # --------------------------------------------------------------------------------------

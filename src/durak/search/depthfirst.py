@@ -68,7 +68,6 @@ class DepthFirst(Generic[S, A]):
             actions = [first, *(a for a in actions if a != first)]  # type: ignore[list-item]
         return actions
 
-
     def in_legal_order(self, s: S, pairs: list[tuple[A, R]]) -> list[tuple[A, R]]:
         """``pairs`` (one per action of ``s``, in search order) in legal-action order."""
         found = dict(pairs)

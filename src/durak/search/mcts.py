@@ -88,9 +88,10 @@ class MCTS(Generic[S, A]):
     def search(self, state: S, *, budget: Budget, rng: random.Random | int) -> SearchResult[A]:
         """Run simulations from ``state`` until ``budget`` is spent; return the decision.
 
-        ``budget.iterations`` counts simulations, ``budget.nodes`` new tree nodes.  The
-        result lists root visits per legal action, the mean value of each visited action
-        for the player to move, and ``vector``, the mean returns at the root.
+        ``budget.iterations`` counts simulations, ``budget.nodes`` states visited (tree
+        paths and rollouts).  The result lists root visits per legal action, the mean value
+        of each visited action for the player to move, and ``vector``, the mean returns at
+        the root.
         """
         game = self.game
         if game.is_terminal(state):
