@@ -24,7 +24,8 @@ from typing import Generic
 from durak.search.budget import Budget, SearchError, as_rng, now
 from durak.search.mcts import SQRT2, playout
 from durak.search.protocol import A, Evaluator, ImperfectGame, O, RolloutPolicy, S
-from durak.search.result import SearchResult, SearchStats, most_visited
+from durak.search.result import SearchResult
+from durak.search.simulation import Tally
 
 
 class _Edge:
@@ -156,37 +157,8 @@ def ismcts(
         raise SearchError(f"player {player} is not to move in this observation")
     search = _Search(game, player, c, rollout, evaluate)
     search.nodes[observation] = {}
-    max_iterations = budget.iterations or -1
-    max_nodes = budget.nodes or math.inf
-    deadline = budget.deadline(start)
-    totals = [0.0] * game.num_players
-    iterations = nodes = deepest = 0
-    while iterations != max_iterations and nodes < max_nodes:
-        payoff, visited, depth = search.iterate(observation, rng)
-        for p in range(len(totals)):
-            totals[p] += payoff[p]
-        iterations += 1
-        nodes += visited
-        deepest = max(deepest, depth)
-        if now() > deadline:
-            break
+    tally = Tally(game.num_players, start).run(lambda: search.iterate(observation, rng), budget)
     root = search.nodes[observation]
-    visits = tuple((a, root[a].visits if a in root else 0) for a in legal)
-    values = {a: root[a].value / root[a].visits for a in legal if a in root and root[a].visits}
-    action = most_visited(visits, values)
-    stats = SearchStats(
-        iterations=iterations,
-        nodes=nodes,
-        depth=deepest,
-        seconds=now() - start,
-        tree_size=len(search.nodes),
-    )
-    return SearchResult(
-        action,
-        values[action],
-        player,
-        tuple((a, values[a]) for a in legal if a in values),
-        visits,
-        vector=tuple(t / iterations for t in totals),
-        stats=stats,
-    )
+    visits = {a: edge.visits for a, edge in root.items()}
+    sums = {a: edge.value for a, edge in root.items()}
+    return tally.decide(legal, visits, sums, player, len(search.nodes))

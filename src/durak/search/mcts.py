@@ -22,7 +22,8 @@ from typing import Generic
 
 from durak.search.budget import Budget, SearchError, as_rng, now
 from durak.search.protocol import A, Evaluator, Game, RolloutPolicy, S
-from durak.search.result import SearchResult, SearchStats, most_visited
+from durak.search.result import SearchResult
+from durak.search.simulation import Tally
 
 #: The UCB1 exploration constant of Kocsis & Szepesvári for payoffs in [0, 1].
 SQRT2 = math.sqrt(2.0)
@@ -101,46 +102,20 @@ class MCTS(Generic[S, A]):
         start = now()
         root = self._root_for(state)
         player = game.current_player(state)
-        max_iterations = budget.iterations or -1
-        max_nodes = budget.nodes or math.inf
-        deadline = budget.deadline(start)
-        nodes = iterations = deepest = 0
-        totals = [0.0] * game.num_players
-        while iterations != max_iterations and nodes < max_nodes:
-            path = self._select_expand(root, rng)
-            payoff, steps = self._simulate(path[-1], rng)
-            for node in path:
-                node.visits += 1
-                if node.mover >= 0:
-                    node.value += payoff[node.mover]
-            for p in range(len(totals)):
-                totals[p] += payoff[p]
-            iterations += 1
-            nodes += len(path) + steps
-            deepest = max(deepest, len(path) - 1)
-            if now() > deadline:
-                break
-        counts = {a: child.visits for a, child in root.children}
-        values = {a: child.mean() for a, child in root.children}
-        legal = game.legal_actions(state)
-        visits = tuple((a, counts.get(a, 0)) for a in legal)
-        action = most_visited(visits, values)
-        stats = SearchStats(
-            iterations=iterations,
-            nodes=nodes,
-            depth=deepest,
-            seconds=now() - start,
-            tree_size=_size(root),
-        )
-        return SearchResult(
-            action,
-            values[action],
-            player,
-            tuple((a, values[a]) for a in legal if a in values),
-            visits,
-            vector=tuple(t / iterations for t in totals),
-            stats=stats,
-        )
+        tally = Tally(game.num_players, start).run(lambda: self._iterate(root, rng), budget)
+        visits = {a: child.visits for a, child in root.children}
+        sums = {a: child.value for a, child in root.children}
+        return tally.decide(game.legal_actions(state), visits, sums, player, _size(root))
+
+    def _iterate(self, root: Node[S, A], rng: random.Random) -> tuple[Sequence[float], int, int]:
+        """One simulation: its returns, the states it visited and its tree depth."""
+        path = self._select_expand(root, rng)
+        payoff, steps = self._simulate(path[-1], rng)
+        for node in path:
+            node.visits += 1
+            if node.mover >= 0:
+                node.value += payoff[node.mover]
+        return payoff, len(path) + steps, len(path) - 1
 
     def _root_for(self, state: S) -> Node[S, A]:
         """The node of ``state`` in the kept tree, or a new root."""

@@ -1,0 +1,73 @@
+"""The simulation loop and the final decision shared by MCTS and ISMCTS.
+
+Both run simulations until the first limit of the budget (Browne et al., "A survey of
+Monte Carlo tree search methods", IEEE TCIAIG 4, 2012) and then play the most visited root
+action, the "robust child" of that survey.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from durak.search.budget import Budget, now
+from durak.search.protocol import A
+from durak.search.result import SearchResult, SearchStats, most_visited
+
+#: One simulation: its returns, the states it visited and the tree depth it reached.
+Simulation = Callable[[], tuple[Sequence[float], int, int]]
+
+
+class Tally:
+    """What the simulations of one search add up to: returns per player and counters."""
+
+    def __init__(self, num_players: int, start: float) -> None:
+        self.start = start
+        self.totals = [0.0] * num_players
+        self.iterations = self.nodes = self.deepest = 0
+
+    def run(self, simulate: Simulation, budget: Budget) -> Tally:
+        """Call ``simulate`` until ``budget`` is spent (at least once); return ``self``."""
+        max_iterations = budget.iterations or -1
+        max_nodes = budget.nodes or float("inf")
+        deadline = budget.deadline(self.start)
+        totals = self.totals
+        while self.iterations != max_iterations and self.nodes < max_nodes:
+            payoff, visited, depth = simulate()
+            for p in range(len(totals)):
+                totals[p] += payoff[p]
+            self.iterations += 1
+            self.nodes += visited
+            self.deepest = max(self.deepest, depth)
+            if now() > deadline:
+                break
+        return self
+
+    def decide(
+        self,
+        legal: Sequence[A],
+        visits: Mapping[A, int],
+        sums: Mapping[A, float],
+        player: int,
+        tree_size: int,
+    ) -> SearchResult[A]:
+        """The most visited of the ``legal`` root actions, from root ``visits`` and payoff
+        ``sums`` for ``player``."""
+        counts = tuple((a, visits.get(a, 0)) for a in legal)
+        values = {a: sums[a] / n for a, n in counts if n}
+        action = most_visited(counts, values)
+        stats = SearchStats(
+            iterations=self.iterations,
+            nodes=self.nodes,
+            depth=self.deepest,
+            seconds=now() - self.start,
+            tree_size=tree_size,
+        )
+        return SearchResult(
+            action,
+            values[action],
+            player,
+            tuple((a, values[a]) for a in legal if a in values),
+            counts,
+            vector=tuple(t / self.iterations for t in self.totals),
+            stats=stats,
+        )
