@@ -26,6 +26,7 @@ from durak.search import (
     SearchError,
     SearchResult,
     as_rng,
+    ismcts,
 )
 
 GAME = DurakGame(Rules(lowest_rank=12))  # 12 cards, 2 players: the talon is empty at once
@@ -128,3 +129,24 @@ def test_mcts_with_reuse_is_deterministic_over_a_sequence_of_searches() -> None:
     first, second = run(), run()
     assert [r.action for r in first] == [r.action for r in second]
     assert [r.stats.without_time() for r in first] == [r.stats.without_time() for r in second]
+
+
+def test_tree_searches_reject_bad_settings() -> None:
+    state = new_game(GAME.rules, 1)
+    obs = observe(state, state.turn)
+
+    def zero(_: GameState) -> tuple[float, float]:
+        return (0.0, 0.0)
+
+    def first(s: GameState, _: random.Random) -> Action:
+        return legal_actions(s)[0]
+
+    with pytest.raises(SearchError, match="exploration constant"):
+        MCTS(GAME, c=-1.0)
+    with pytest.raises(SearchError, match="not both"):
+        MCTS(GAME, rollout=first, evaluate=zero)
+    with pytest.raises(SearchError, match="exploration constant"):
+        ismcts(GAME, obs, player=state.turn, budget=Budget(iterations=1), rng=0, c=float("nan"))
+    with pytest.raises(SearchError, match="not both"):
+        ismcts(GAME, obs, player=state.turn, budget=Budget(iterations=1), rng=0,
+               rollout=first, evaluate=zero)  # fmt: skip

@@ -25,7 +25,7 @@ from durak.search.budget import Budget, SearchError, as_rng, now
 from durak.search.mcts import SQRT2, playout
 from durak.search.protocol import A, Evaluator, ImperfectGame, O, RolloutPolicy, S
 from durak.search.result import SearchResult
-from durak.search.simulation import Tally
+from durak.search.simulation import Tally, check_settings
 
 
 class _Edge:
@@ -143,10 +143,7 @@ def ismcts(
     for a fixed seed with an iteration or node budget.
     """
     budget.require_limit("ISMCTS")
-    if rollout is not None and evaluate is not None:
-        raise SearchError("give a rollout policy or a value function, not both")
-    if not c >= 0:
-        raise SearchError(f"the exploration constant c must be >= 0, got {c!r}")
+    check_settings(c, rollout, evaluate)
     rng = as_rng(rng)
     start = now()
     first = game.sample_world(observation, rng)

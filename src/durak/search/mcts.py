@@ -23,7 +23,7 @@ from typing import Generic
 from durak.search.budget import Budget, SearchError, as_rng, now
 from durak.search.protocol import A, Evaluator, Game, RolloutPolicy, S
 from durak.search.result import SearchResult
-from durak.search.simulation import Tally
+from durak.search.simulation import Tally, check_settings
 
 #: The UCB1 exploration constant of Kocsis & Szepesvári for payoffs in [0, 1].
 SQRT2 = math.sqrt(2.0)
@@ -75,10 +75,7 @@ class MCTS(Generic[S, A]):
         evaluate: Evaluator[S] | None = None,
         reuse_depth: int = 8,
     ) -> None:
-        if not c >= 0:
-            raise SearchError(f"the exploration constant c must be >= 0, got {c!r}")
-        if rollout is not None and evaluate is not None:
-            raise SearchError("give a rollout policy or a value function, not both")
+        check_settings(c, rollout, evaluate)
         self.game = game
         self.c = c
         self.rollout = rollout

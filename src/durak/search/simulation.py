@@ -9,12 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from durak.search.budget import Budget, now
+from durak.search.budget import Budget, SearchError, now
 from durak.search.protocol import A
 from durak.search.result import SearchResult, SearchStats, most_visited
 
 #: One simulation: its returns, the states it visited and the tree depth it reached.
 Simulation = Callable[[], tuple[Sequence[float], int, int]]
+
+
+def check_settings(c: float, rollout: object, evaluate: object) -> None:
+    """Raise :class:`SearchError` for a bad exploration constant, or for both a rollout
+    policy and a value function (only one can score a new leaf)."""
+    if not c >= 0:
+        raise SearchError(f"the exploration constant c must be >= 0, got {c!r}")
+    if rollout is not None and evaluate is not None:
+        raise SearchError("give a rollout policy or a value function, not both")
 
 
 class Tally:
