@@ -39,7 +39,7 @@ def test_parse_spec_splits_name_and_params() -> None:
         ("nope", "unknown agent 'nope'"),
         ("random:depth=3", "unknown parameter 'depth'"),
         ("random:stop_chance=high", "stop_chance must be a number"),
-        ("random:stop_chance=1.5", "stop_chance must be in [0.0, 1.0]"),
+        ("random:stop_chance=1.5", "stop_chance must be in [0, 1]"),
         ("random:stop_chance", "expected key=value"),
         ("random:stop_chance=0.1,stop_chance=0.2", "given twice"),
     ],
@@ -51,7 +51,9 @@ def test_bad_specs_name_the_problem(spec: str, fragment: str) -> None:
 
 
 def test_registry_lists_random_and_builds_it() -> None:
-    assert "random" in registry()
+    info = registry()["random"]
+    assert [p.name for p in info.params] == ["stop_chance"]
+    assert "stop_chance: float = 0.2 in [0, 1]" in info.usage()
     agent = make_agent("random:stop_chance=0.3")
     assert agent == RandomAgent(0.3)
 

@@ -8,9 +8,12 @@ its seed.  Spec strings follow the Zarlykov (2023) CLI style, e.g. ``"random"`` 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeAlias, runtime_checkable
+
+import attrs
 
 from durak.rules import Action, Observation
 
@@ -33,18 +36,98 @@ class SpecError(ValueError):
     """A bad agent spec: unknown agent or parameter, or a value of the wrong type or range."""
 
 
-AgentFactory = Callable[[dict[str, str]], Agent]
-_REGISTRY: dict[str, tuple[AgentFactory, str]] = {}
+#: Parameter values after parsing: ints, floats, bools or strings.
+ParamValue: TypeAlias = int | float | bool | str
+AgentFactory = Callable[..., Agent]
 
 
-def register(name: str, factory: AgentFactory, description: str) -> None:
-    """Make ``name`` available to :func:`make_agent`."""
-    _REGISTRY[name] = (factory, description)
+@attrs.frozen
+class Param:
+    """One typed agent parameter: its name, type, default, allowed range or choices, help.
+
+    ``kind`` is ``int``, ``float``, ``bool`` or ``str``; ``low``/``high`` bound numbers
+    (inclusive); ``choices`` lists the allowed strings.  ``default=None`` means "off".
+    """
+
+    name: str
+    kind: type[ParamValue]
+    default: ParamValue | None
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def parse(self, raw: str, agent: str) -> ParamValue:
+        """The typed value of ``raw``, or :class:`SpecError` naming the agent and parameter."""
+        kind = self.kind
+        value: ParamValue
+        try:
+            if kind is bool:
+                if raw.lower() not in _BOOLS:
+                    raise ValueError(raw)
+                value = _BOOLS[raw.lower()]
+            else:
+                value = kind(raw)
+        except ValueError:
+            article = {"int": "an integer", "float": "a number", "bool": "true or false"}
+            wanted = article.get(kind.__name__, kind.__name__)
+            raise SpecError(f"{agent}: {self.name} must be {wanted}, got {raw!r}") from None
+        if self.choices and value not in self.choices:
+            raise SpecError(
+                f"{agent}: {self.name} must be one of {', '.join(self.choices)}, got {raw!r}"
+            )
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            low = -math.inf if self.low is None else self.low
+            high = math.inf if self.high is None else self.high
+            if not low <= value <= high:
+                raise SpecError(f"{agent}: {self.name} must be in [{_num(low)}, {_num(high)}], "
+                                f"got {raw}")  # fmt: skip
+        return value
+
+    def describe(self) -> str:
+        """A one-line summary: ``name: type = default (range) - help``."""
+        limits = f" in [{_num(self.low)}, {_num(self.high)}]" if self.low is not None else ""
+        if self.choices:
+            limits = f" one of {'|'.join(self.choices)}"
+        return f"{self.name}: {self.kind.__name__} = {self.default}{limits} - {self.help}"
 
 
-def registry() -> dict[str, str]:
-    """Every registered agent name with its one-line description."""
-    return {name: desc for name, (_, desc) in sorted(_REGISTRY.items())}
+_BOOLS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
+def _num(x: float | None) -> str:
+    return "inf" if x is None else f"{x:g}"
+
+
+@attrs.frozen
+class AgentInfo:
+    """A registered agent: its spec name, one-line description and typed parameters."""
+
+    name: str
+    description: str
+    params: tuple[Param, ...]
+    factory: AgentFactory = attrs.field(repr=False)
+
+    def usage(self) -> str:
+        """The description and one line per parameter."""
+        lines = [f"{self.name}: {self.description}"]
+        lines += [f"    {p.describe()}" for p in self.params]
+        return "\n".join(lines)
+
+
+_REGISTRY: dict[str, AgentInfo] = {}
+
+
+def register(
+    name: str, factory: AgentFactory, description: str, params: tuple[Param, ...] = ()
+) -> None:
+    """Make ``name`` available to :func:`make_agent`: ``factory(**typed_params)`` builds it."""
+    _REGISTRY[name] = AgentInfo(name, description, params, factory)
+
+
+def registry() -> dict[str, AgentInfo]:
+    """Every registered agent by name, in name order."""
+    return dict(sorted(_REGISTRY.items()))
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -64,33 +147,19 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 def make_agent(spec: str) -> Agent:
     """Build an agent from a spec string; raises :class:`SpecError` naming the problem.
 
-    The built-in agents register themselves when :mod:`durak.agents` is imported.
+    Parameters not given take their defaults.  The built-in agents register themselves when
+    :mod:`durak.agents` is imported.
     """
-    name, params = parse_spec(spec)
-    if name not in _REGISTRY:
+    name, raw = parse_spec(spec)
+    info = _REGISTRY.get(name)
+    if info is None:
         known = ", ".join(sorted(_REGISTRY))
         raise SpecError(f"unknown agent {name!r} in spec {spec!r}; known agents: {known}")
-    return _REGISTRY[name][0](params)
-
-
-def float_param(
-    params: dict[str, str], key: str, default: float, lo: float, hi: float, agent: str
-) -> float:
-    """Read a float parameter in ``[lo, hi]``, or raise :class:`SpecError` naming it."""
-    if key not in params:
-        return default
-    try:
-        value = float(params[key])
-    except ValueError:
-        raise SpecError(f"{agent}: {key} must be a number, got {params[key]!r}") from None
-    if not lo <= value <= hi:
-        raise SpecError(f"{agent}: {key} must be in [{lo}, {hi}], got {value}")
-    return value
-
-
-def reject_unknown(params: dict[str, str], allowed: set[str], agent: str) -> None:
-    """Raise :class:`SpecError` if ``params`` holds a key outside ``allowed``."""
-    unknown = sorted(set(params) - allowed)
-    if unknown:
-        valid = ", ".join(sorted(allowed)) or "none"
-        raise SpecError(f"{agent}: unknown parameter {unknown[0]!r}; valid parameters: {valid}")
+    by_name = {p.name: p for p in info.params}
+    for key in raw:
+        if key not in by_name:
+            valid = ", ".join(by_name) or "none"
+            raise SpecError(f"{name}: unknown parameter {key!r}; valid parameters: {valid}")
+    kwargs = {p.name: p.parse(raw[p.name], name) if p.name in raw else p.default
+              for p in info.params}  # fmt: skip
+    return info.factory(**kwargs)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from durak.agents.base import float_param, register, reject_unknown
+from durak.agents.base import Param, register
 from durak.rules import Action, Observation
 from durak.rules.actions import Pass, Take
 
@@ -43,9 +43,9 @@ class RandomAgent:
         return random_choice(observation.legal_actions, rng.random, self.stop_chance)
 
 
-def _make_random(params: dict[str, str]) -> RandomAgent:
-    reject_unknown(params, {"stop_chance"}, "random")
-    return RandomAgent(float_param(params, "stop_chance", 0.2, 0.0, 1.0, "random"))
-
-
-register("random", _make_random, "uniform card play; passes/takes with stop_chance (0.2)")
+register(
+    "random",
+    RandomAgent,
+    "uniform card play; passes or takes early with probability stop_chance (Zarlykov)",
+    (Param("stop_chance", float, 0.2, "chance to pass/take when a card could be played", 0, 1),),
+)
