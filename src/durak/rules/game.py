@@ -22,11 +22,13 @@ from durak.rules.state import GameState
 class DurakGame:
     """The game protocol for one :class:`Rules` variant.
 
-    ``payoff_bounds`` gives the ``(min_value, max_sum)`` pair max^n's shallow pruning needs:
+    ``open_world=True`` makes ``observe`` show every hand (the open-world match setting), so
+    information-set searches key on what such a player sees.  ``payoff_bounds`` gives the ``(min_value, max_sum)`` pair max^n's shallow pruning needs:
     every payoff is at least -1 and the payoffs sum to 0.
     """
 
     rules: Rules
+    open_world: bool = False
 
     legal_actions = staticmethod(legal_actions)
     step = staticmethod(step_unchecked)
@@ -44,10 +46,9 @@ class DurakGame:
         """``(min_value, max_sum)``: the durak gets -1 and payoffs always sum to 0."""
         return (-1.0, 0.0)
 
-    @staticmethod
-    def observe(state: GameState, player: int) -> Observation:
+    def observe(self, state: GameState, player: int) -> Observation:
         """``player``'s :class:`Observation`, a hashable information-state key."""
-        return observe(state, player)
+        return observe(state, player, self.open_world)
 
     @staticmethod
     def sample_world(observation: Observation, rng: random.Random) -> GameState:

@@ -1,0 +1,236 @@
+"""Search agents: minimax, MCTS, max^n, ISMCTS and the exact endgame solver.
+
+They are thin wrappers over :mod:`durak.search` (which never sees these agents):
+
+* ``minimax`` and ``mcts`` are Zarlykov's (2023, sections 4.3 and 4.4) agents: a
+  perfect-information search in each of ``samples`` worlds drawn from the observation (his
+  "closed world sampling", PIMC after Long et al., AAAI 2010), combined by vote or mean;
+* ``maxn`` is Van Khan's (2024) max^n agent for 3-6 players, with the same sampling;
+* ``ismcts`` is Single-Observer ISMCTS (Cowling, Powley & Whitehouse, 2012);
+* ``solver`` plays the exact alpha-beta move once every card is known (open world, or an
+  empty talon in a two-player game), and defers to another agent before that.
+
+Every agent sees only the :class:`~durak.rules.Observation`, answers a forced decision (one
+legal action) at once, draws randomness only from the ``rng`` it is given, and takes an
+optional time budget per decision (``seconds``); iteration and node budgets keep play
+reproducible.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import attrs
+
+from durak.agents import evals
+from durak.agents.base import Agent, Param, make_agent, register
+from durak.rules import Action, DurakGame, GameState, Observation, legal_actions
+from durak.search import (
+    SQRT2,
+    Budget,
+    BudgetExhausted,
+    RolloutPolicy,
+    SearchResult,
+    alphabeta,
+    ismcts,
+    maxn,
+    mcts,
+    pimc,
+    solve,
+)
+
+EVALS: dict[str, evals.StateEval] = {"basic": evals.basic, "cards": evals.card_count}
+
+
+def random_rollout(state: GameState, rng: random.Random) -> Action:
+    """A uniformly random legal action (the default MCTS simulation policy)."""
+    legal = legal_actions(state)
+    return legal[int(rng.random() * len(legal))]
+
+
+ROLLOUTS: dict[str, RolloutPolicy[GameState, Action] | None] = {"random": None}
+
+
+def _game(observation: Observation) -> DurakGame:
+    return DurakGame(observation.rules, observation.hands is not None)
+
+
+def _per_world(seconds: float | None, samples: int) -> float | None:
+    return None if seconds is None else seconds / samples
+
+
+def _sampled(
+    observation: Observation,
+    rng: random.Random,
+    samples: int,
+    combine: str,
+    search: Callable[[GameState, random.Random], SearchResult[Action]],
+) -> Action:
+    """PIMC over ``samples`` worlds; a forced move is returned at once."""
+    legal = observation.legal_actions
+    if len(legal) == 1:
+        return legal[0]
+    combined = pimc(_game(observation), observation, worlds=samples, search=search,
+                    combine="mean" if combine == "mean" else "vote", rng=rng)  # fmt: skip
+    return combined.action
+
+
+@attrs.frozen
+class MctsAgent:
+    """UCT in each of ``samples`` sampled worlds (``limit`` iterations each), by vote."""
+
+    limit: int = 300
+    c: float = SQRT2
+    simulation: str = "random"
+    samples: int = 3
+    seconds: float | None = None
+    name: str = "mcts"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The action most worlds' searches chose."""
+        game = _game(observation)
+        budget = Budget(iterations=self.limit, seconds=_per_world(self.seconds, self.samples))
+        rollout = ROLLOUTS[self.simulation]
+
+        def search(world: GameState, r: random.Random) -> SearchResult[Action]:
+            return mcts(game, world, budget=budget, rng=r, c=self.c, rollout=rollout)
+
+        return _sampled(observation, rng, self.samples, "vote", search)
+
+
+@attrs.frozen
+class IsmctsAgent:
+    """SO-ISMCTS with ``limit`` iterations, a new determinization each."""
+
+    limit: int = 1000
+    c: float = SQRT2
+    simulation: str = "random"
+    seconds: float | None = None
+    name: str = "ismcts"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The most visited root action."""
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        budget = Budget(iterations=self.limit, seconds=self.seconds)
+        return ismcts(_game(observation), observation, player=observation.player, budget=budget,
+                      rng=rng, c=self.c, rollout=ROLLOUTS[self.simulation]).action  # fmt: skip
+
+
+@attrs.frozen
+class MinimaxAgent:
+    """Depth-limited alpha-beta (transposition table, iterative deepening) per world."""
+
+    depth: int = 4
+    eval: str = "basic"
+    samples: int = 10
+    combine: str = "vote"
+    seconds: float | None = None
+    name: str = "minimax"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The PIMC decision over ``samples`` worlds."""
+        game = _game(observation)
+        budget = Budget(seconds=_per_world(self.seconds, self.samples))
+        evaluate = EVALS[self.eval]
+        all_values = self.combine == "mean"
+
+        def search(world: GameState, _: random.Random) -> SearchResult[Action]:
+            return alphabeta(game, world, depth=self.depth, evaluate=evaluate, budget=budget,
+                             root_values=all_values)  # fmt: skip
+
+        return _sampled(observation, rng, self.samples, self.combine, search)
+
+
+@attrs.frozen
+class MaxnAgent:
+    """Depth-limited max^n with shallow pruning per world (Van Khan), by vote."""
+
+    depth: int = 3
+    eval: str = "cards"
+    samples: int = 5
+    seconds: float | None = None
+    name: str = "maxn"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The PIMC decision over ``samples`` worlds."""
+        game = _game(observation)
+        budget = Budget(seconds=_per_world(self.seconds, self.samples))
+        evaluate = EVALS[self.eval]
+
+        def search(world: GameState, _: random.Random) -> SearchResult[Action]:
+            return maxn(game, world, depth=self.depth, evaluate=evaluate, budget=budget,
+                        bounds=game.payoff_bounds)  # fmt: skip
+
+        return _sampled(observation, rng, self.samples, "vote", search)
+
+
+def determined(observation: Observation) -> bool:
+    """Whether only one state fits ``observation``: no hidden card in the talon, and at most
+    one opponent with cards its owner cannot see (it must hold all of the hidden ones)."""
+    o = observation
+    hidden_talon = o.talon_size - (1 if o.trump_in_talon else 0)
+    unseen = [p for p in range(o.rules.players) if p != o.player and o.unknown_count(p)]
+    return hidden_talon == 0 and len(unseen) <= 1
+
+
+@attrs.frozen
+class SolverAgent:
+    """The exact alpha-beta move once every card is known; ``fallback`` before that, or
+    when the solve needs more than ``nodes`` nodes.  ``fallback`` is an agent spec with
+    ``;`` between its parameters (``mcts:limit=100;samples=2``)."""
+
+    nodes: int = 200_000
+    fallback: str = "mcts"
+    name: str = "solver"
+    backup: Agent = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "backup", make_agent(self.fallback.replace(";", ",")))
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The solved move, or the fallback agent's."""
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if observation.rules.players == 2 and determined(observation):
+            game = _game(observation)
+            world = game.sample_world(observation, rng)
+            try:
+                return solve(game, world, budget=Budget(nodes=self.nodes)).action
+            except BudgetExhausted:
+                pass
+        return self.backup.act(observation, rng)
+
+
+_SECONDS = Param("seconds", float, None, "time budget per decision (off: not reproducible)",
+                 0.001, 3600)  # fmt: skip
+_C = Param("c", float, SQRT2, "UCB exploration constant", 0, 100)
+_SIMULATION = Param("simulation", str, "random", "rollout policy", choices=tuple(ROLLOUTS))
+_EVAL = tuple(EVALS)
+
+
+def _register(name: str, factory: Callable[..., Agent], text: str, *params: Param) -> None:
+    register(name, factory, text, params)
+
+
+_register("mcts", MctsAgent, "Zarlykov's MCTS: UCT in sampled worlds, by vote",
+          Param("limit", int, 300, "iterations per world", 1, 10**7), _C, _SIMULATION,
+          Param("samples", int, 3, "worlds sampled per decision", 1, 10**4), _SECONDS)  # fmt: skip
+_register("ismcts", IsmctsAgent, "single-observer ISMCTS (Cowling et al. 2012)",
+          Param("limit", int, 1000, "iterations", 1, 10**8), _C, _SIMULATION, _SECONDS)  # fmt: skip
+_register("minimax", MinimaxAgent, "Zarlykov's minimax: alpha-beta in sampled worlds",
+          Param("depth", int, 4, "plies", 1, 64),
+          Param("eval", str, "basic", "frontier evaluation", choices=_EVAL),
+          Param("samples", int, 10, "worlds sampled per decision", 1, 10**4),
+          Param("combine", str, "vote", "how worlds are combined", choices=("vote", "mean")),
+          _SECONDS)  # fmt: skip
+_register("maxn", MaxnAgent, "Van Khan's max^n with shallow pruning, in sampled worlds",
+          Param("depth", int, 3, "plies", 1, 64),
+          Param("eval", str, "cards", "frontier evaluation", choices=_EVAL),
+          Param("samples", int, 5, "worlds sampled per decision", 1, 10**4), _SECONDS)  # fmt: skip
+_register("solver", SolverAgent, "exact endgame moves once all cards are known",
+          Param("nodes", int, 200_000, "node budget of one solve", 1, 10**9),
+          Param("fallback", str, "mcts", "other positions' agent spec, ';' for ','"))  # fmt: skip

@@ -1,0 +1,193 @@
+"""The search agents and their evaluation functions: legal, reproducible, leak-free play."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from durak.agents import evals, make_agent
+from durak.agents.base import Agent
+from durak.agents.searchers import SolverAgent
+from durak.rules import (
+    Card,
+    DurakGame,
+    GameState,
+    Rules,
+    Suit,
+    is_terminal,
+    legal_actions,
+    new_game,
+    observe,
+    sample_world,
+    step,
+)
+from durak.search import solve as exact_solve
+
+#: Small budgets: these tests check behaviour, not strength.
+CHEAP = {
+    "mcts": "mcts:limit=20,samples=2",
+    "ismcts": "ismcts:limit=40",
+    "minimax": "minimax:depth=2,samples=2",
+    "minimax-mean": "minimax:depth=2,samples=2,combine=mean,eval=cards",
+    "maxn": "maxn:depth=2,samples=2",
+    "solver": "solver:nodes=2000,fallback=mcts:limit=10;samples=1",
+}
+
+
+def _play(rules: Rules, specs: list[str], seed: int, open_world: bool, max_steps: int) -> None:
+    agents = [make_agent(s) for s in specs]
+    rngs = [random.Random(seed * 10 + p) for p in range(rules.players)]
+    state = new_game(rules, seed)
+    for _ in range(max_steps):
+        if is_terminal(state):
+            return
+        p = state.turn
+        action = agents[p].act(observe(state, p, open_world), rngs[p])
+        assert action in legal_actions(state), (specs[p], action)
+        state = step(state, action)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    name=st.sampled_from(sorted(CHEAP)),
+    players=st.integers(2, 4),
+    transfer=st.booleans(),
+    lowest=st.sampled_from([9, 10, 12]),
+    open_world=st.booleans(),
+    seed=st.integers(0, 10**6),
+)
+def test_search_agents_play_only_legal_actions(
+    name: str, players: int, transfer: bool, lowest: int, open_world: bool, seed: int
+) -> None:
+    hand = min(6, 4 * (15 - lowest) // players)
+    rules = Rules(players=players, lowest_rank=lowest, hand_size=hand, transfer=transfer)
+    specs = [CHEAP[name]] + ["random"] * (players - 1)
+    _play(rules, specs, seed, open_world, max_steps=60)
+
+
+@pytest.mark.parametrize("name", sorted(CHEAP))
+def test_search_agents_are_reproducible_and_see_only_the_observation(name: str) -> None:
+    agent = make_agent(CHEAP[name])
+    rules = Rules(lowest_rank=10)  # 20 cards: 8 left in the talon after the deal
+    state = new_game(rules, 3)
+    obs = observe(state, state.turn)
+    twin = next(w for w in (sample_world(obs, random.Random(k)) for k in range(50)) if w != state)
+    assert observe(twin, state.turn) == obs
+    decisions = {agent.act(observe(s, s.turn), random.Random(9)) for s in (state, twin, state)}
+    assert len(decisions) == 1
+
+
+def test_forced_moves_return_at_once_without_search() -> None:
+    class Exploding:
+        """A fallback that fails the test if it is ever consulted."""
+
+        name = "exploding"
+
+        def act(self, *_: object) -> object:
+            raise AssertionError("searched a forced move")
+
+    state = new_game(Rules(lowest_rank=12), 0)
+    while len(legal_actions(state)) != 1:
+        state = step(state, legal_actions(state)[-1])
+    agent = SolverAgent(fallback="random")
+    object.__setattr__(agent, "backup", Exploding())
+    assert agent.act(observe(state, state.turn), random.Random(0)) == legal_actions(state)[0]
+    for spec in CHEAP.values():
+        assert make_agent(spec).act(observe(state, state.turn), random.Random(0)) in legal_actions(
+            state
+        )
+
+
+def test_solver_plays_a_move_of_the_exact_value_once_all_is_known() -> None:
+    rules = Rules(lowest_rank=12)  # every card is dealt: the talon is empty from the start
+    game = DurakGame(rules)
+    agent: Agent = make_agent("solver:nodes=100000000,fallback=random")
+    checked = 0
+    for seed in range(6):
+        state = new_game(rules, seed)
+        for _ in range(3):  # a few plies in, so each solve stays small
+            state = step(state, legal_actions(state)[0])
+        best = exact_solve(game, state).value
+        action = agent.act(observe(state, state.turn), random.Random(seed))
+        after = step(state, action)
+        mover = state.turn
+        value = game.returns(after)[mover] if is_terminal(after) else _value_for(game, after, mover)
+        assert value == best
+        checked += 1
+    assert checked == 6
+
+
+def _value_for(game: DurakGame, state: GameState, player: int) -> float:
+    result = exact_solve(game, state)
+    return result.value if state.turn == player else -result.value
+
+
+@pytest.mark.parametrize("evaluate", [evals.basic, evals.card_count])
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 6), plies=st.integers(0, 80))
+def test_evaluations_are_returns_shaped(
+    evaluate: evals.StateEval, seed: int, players: int, plies: int
+) -> None:
+    rng = random.Random(seed)
+    state = new_game(Rules(players=players), seed)
+    for _ in range(plies):
+        if is_terminal(state):
+            break
+        state = step(state, rng.choice(legal_actions(state)))
+    values = evaluate(state)
+    assert len(values) == players
+    assert abs(sum(values)) < 1e-9
+    assert all(-1 < v < 1 for v in values)
+
+
+def test_basic_prefers_fewer_cards_and_stronger_ones() -> None:
+    state = new_game(Rules(), 5)
+    v = evals.basic(state)
+    assert v[0] == -v[1]
+    # Give player 0 a card of player 1's: player 0 holds more cards, so it is worse off.
+    moved = state.hand_masks[1] & -state.hand_masks[1]
+    heavier = attrs.evolve(
+        state, hand_masks=(state.hand_masks[0] | moved, state.hand_masks[1] ^ moved)
+    )
+    assert evals.basic(heavier)[0] < v[0]
+
+
+def test_weak_mask_marks_cards_the_opponent_can_beat() -> None:
+    six, ace = Card.parse("6H"), Card.parse("AH")
+    seven = Card.parse("7H")
+    hand = (1 << six.index) | (1 << ace.index)
+    opponent = 1 << seven.index
+    assert evals.weak_mask(hand, opponent, Suit.S) == 1 << six.index
+    trump_seven = Card.parse("7S")
+    assert evals.weak_mask(hand, 1 << trump_seven.index, Suit.S) == hand
+
+
+def test_solver_defers_to_its_fallback_before_all_is_known_or_over_budget() -> None:
+    calls: list[int] = []
+
+    class Recorder:
+        """A fallback that plays the first legal action and counts its calls."""
+
+        name = "recorder"
+
+        def act(self, observation: object, rng: random.Random) -> object:
+            calls.append(1)
+            return observation.legal_actions[0]  # type: ignore[attr-defined]
+
+    def solver(nodes: int) -> SolverAgent:
+        agent = SolverAgent(nodes=nodes, fallback="random")
+        object.__setattr__(agent, "backup", Recorder())
+        return agent
+
+    hidden = new_game(Rules(), 1)  # a full talon: the opponent's hand is unknown
+    solver(10**6).act(observe(hidden, hidden.turn), random.Random(0))
+    assert len(calls) == 1
+    known = new_game(Rules(lowest_rank=12), 1)  # all dealt: known by deduction
+    solver(10**8).act(observe(known, known.turn), random.Random(0))
+    assert len(calls) == 1
+    solver(5).act(observe(known, known.turn), random.Random(0))  # budget far too small
+    assert len(calls) == 2
