@@ -53,6 +53,7 @@ class GameRecord:
     * ``loser``: the durak's seat, or ``None`` for a draw.
     * ``bouts``: the number of bouts played.
     * ``think_time``/``decisions``: seconds spent and decisions made, per seat.
+    * ``max_think``: the longest single decision, per seat, in seconds.
     """
 
     rules: Rules
@@ -62,6 +63,7 @@ class GameRecord:
     bouts: int
     think_time: tuple[float, ...]
     decisions: tuple[int, ...]
+    max_think: tuple[float, ...]
 
     def replay(self) -> GameState:
         """The final state, re-validated action by action through the engine."""
@@ -85,6 +87,7 @@ def play_game(
     rngs = [random.Random(derive_seed(seed, i)) for i in range(rules.players)]
     actions: list[Action] = []
     think = [0.0] * rules.players
+    longest = [0.0] * rules.players
     decisions = [0] * rules.players
     bouts = 0
     while not is_terminal(state):
@@ -93,7 +96,9 @@ def play_game(
         p = state.turn
         started = time.perf_counter()
         action = agents[p].act(observe(state, p, open_world), rngs[p])
-        think[p] += time.perf_counter() - started
+        spent = time.perf_counter() - started
+        think[p] += spent
+        longest[p] = max(longest[p], spent)
         decisions[p] += 1
         try:
             state = step(state, action)
@@ -101,4 +106,4 @@ def play_game(
             raise IllegalActionError(f"agent {agents[p].name!r} in seat {p}: {e}") from None
         actions.append(action)
     return GameRecord(rules, seed, tuple(actions), loser(state), bouts, tuple(think),
-                      tuple(decisions))  # fmt: skip
+                      tuple(decisions), tuple(longest))  # fmt: skip

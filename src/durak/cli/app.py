@@ -1,21 +1,22 @@
-"""The ``durak`` command line (typer): matches and the engine benchmark."""
+"""The ``durak`` command line (typer): matches and the benchmarks."""
 
 from __future__ import annotations
 
-import time
+import sys
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from durak.agents import SpecError, make_agent
+from durak.agents import SpecError
 from durak.arena.bench import bench_alphabeta, bench_engine, bench_mcts
-from durak.arena.runner import derive_seed, play_game
+from durak.arena.tournament import run_match
 from durak.rules import Rules, RulesError
 
 app = typer.Typer(help="Durak: rules engine, agents and experiments.", no_args_is_help=True)
-console = Console()
+# Wide enough for the match table when the output is not a terminal (pipes, logs, tests).
+console = Console(width=None if sys.stdout.isatty() else 140)
 
 
 def _fail(message: str) -> typer.Exit:
@@ -26,39 +27,38 @@ def _fail(message: str) -> typer.Exit:
 @app.command()
 def match(
     specs: Annotated[list[str], typer.Argument(help="One agent spec per seat, e.g. random.")],
-    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
-    seed: Annotated[int, typer.Option(help="Master seed; game i uses derive_seed(seed, i).")] = 0,
+    games: Annotated[int, typer.Option(min=1, help="Games (deals x seat rotations).")] = 100,
+    seed: Annotated[int, typer.Option(help="Master seed; deal d is derive_seed(seed, d).")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
+    open_world: Annotated[bool, typer.Option(help="Every player sees every hand.")] = False,
     lowest_rank: Annotated[int, typer.Option(help="Lowest rank in the deck (6: 36 cards).")] = 6,
     hand_size: Annotated[int, typer.Option(help="Cards per hand.")] = 6,
     transfer: Annotated[bool, typer.Option(help="Perevodnoy (transfer) variant.")] = False,
 ) -> None:
-    """Play GAMES games between the agents; seats rotate so each agent sits everywhere."""
+    """Play GAMES games between the agents, each deal once per seat rotation; report win
+    and durak rates with 98% Wilson intervals and thinking time per decision."""
     try:
         rules = Rules(players=len(specs), lowest_rank=lowest_rank, hand_size=hand_size,
                       transfer=transfer)  # fmt: skip
-        agents = [make_agent(s) for s in specs]
+        result = run_match(rules, specs, games=games, seed=seed, jobs=jobs,
+                           open_world=open_world)  # fmt: skip
     except (SpecError, RulesError) as e:
         raise _fail(str(e)) from None
     n = len(specs)
-    durak_count = [0] * n
-    draws = 0
-    start = time.perf_counter()
-    for g in range(games):
-        seats = [(k + g) % n for k in range(n)]  # seat s is played by agent seats[s]
-        record = play_game(rules, [agents[a] for a in seats], derive_seed(seed, g))
-        if record.loser is None:
-            draws += 1
-        else:
-            durak_count[seats[record.loser]] += 1
-    elapsed = time.perf_counter() - start
-    console.print(f"seed {seed}, {games} games, {n} players, {elapsed:.2f} s "
-                  f"({games / elapsed:.0f} games/s)", highlight=False)  # fmt: skip
-    table = Table("agent", "spec", "not durak (wins)", "durak", "win rate")
+    console.print(f"seed {seed}, {games} games, {n} players, {jobs} jobs, "
+                  f"{result.wall_seconds:.2f} s wall", highlight=False)  # fmt: skip
+    table = Table("#", "spec", "wins", "win rate", "98% CI", "durak", "durak rate", "98% CI",
+                  "ms/dec", "max ms")  # fmt: skip
     for i, spec in enumerate(specs):
-        wins = games - durak_count[i] - draws
-        table.add_row(str(i), spec, str(wins), str(durak_count[i]), f"{wins / games:.1%}")
+        wl, wh = result.win_interval(i)
+        dl, dh = result.durak_interval(i)
+        think, longest = result.mean_think(i) * 1000, result.max_think(i) * 1000
+        table.add_row(str(i), spec, str(result.wins(i)), f"{result.win_rate(i):.1%}",
+                      f"{wl:.1%}-{wh:.1%}", str(result.durak_count(i)),
+                      f"{result.durak_count(i) / games:.1%}", f"{dl:.1%}-{dh:.1%}",
+                      f"{think:.1f}", f"{longest:.0f}")  # fmt: skip
     console.print(table)
-    console.print(f"draws: {draws} ({draws / games:.1%})", highlight=False)
+    console.print(f"draws: {result.draws} ({result.draws / games:.1%})", highlight=False)
 
 
 @app.command()

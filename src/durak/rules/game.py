@@ -23,8 +23,9 @@ class DurakGame:
     """The game protocol for one :class:`Rules` variant.
 
     ``open_world=True`` makes ``observe`` show every hand (the open-world match setting), so
-    information-set searches key on what such a player sees.  ``payoff_bounds`` gives the ``(min_value, max_sum)`` pair max^n's shallow pruning needs:
-    every payoff is at least -1 and the payoffs sum to 0.
+    information-set searches key on what such a player sees.  ``payoff_bounds`` gives the
+    ``(min_value, max_sum)`` pair max^n's shallow pruning needs: every payoff is at least -1
+    and the payoffs sum to 0.
     """
 
     rules: Rules

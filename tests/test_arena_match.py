@@ -1,0 +1,82 @@
+"""Matches in the duplicate format, in one process or several, and Wilson intervals."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from durak.agents import make_agent
+from durak.arena.runner import derive_seed, play_game
+from durak.arena.stats import wilson
+from durak.arena.tournament import play_match_game, run_match
+from durak.cli.app import app
+from durak.rules import Rules
+
+SPECS = ("random", "random:stop_chance=0.6")
+
+
+def test_each_deal_is_played_once_per_seat_rotation() -> None:
+    rules = Rules(players=3)
+    specs = ("random", "random:stop_chance=0.6", "random:stop_chance=0.0")
+    for game in range(6):
+        rotation = game % 3
+        seats = [(s + rotation) % 3 for s in range(3)]  # seat -> agent
+        record = play_game(rules, [make_agent(specs[a]) for a in seats],
+                           derive_seed(11, game // 3))  # fmt: skip
+        outcome = play_match_game(rules, specs, 11, game)
+        assert outcome.durak == (None if record.loser is None else seats[record.loser])
+        assert outcome.decisions == tuple(record.decisions[seats.index(a)] for a in range(3))
+
+
+def test_a_match_is_the_same_in_one_process_or_two() -> None:
+    rules = Rules()
+    one = run_match(rules, SPECS, games=30, seed=5, jobs=1)
+    two = run_match(rules, SPECS, games=30, seed=5, jobs=2)
+    assert [o.durak for o in one.outcomes] == [o.durak for o in two.outcomes]
+    assert [o.game for o in two.outcomes] == list(range(30))
+    assert one.wins(0) == one.durak_count(1) and one.wins(1) == one.durak_count(0)
+    assert one.wins(0) + one.wins(1) + one.draws == 30
+    low, high = one.win_interval(0)
+    assert low <= one.win_rate(0) <= high
+    assert one.mean_think(0) >= 0 and one.max_think(0) >= one.mean_think(0)
+
+
+def test_run_match_checks_its_input() -> None:
+    with pytest.raises(ValueError, match="2 players need 2 agent specs"):
+        run_match(Rules(), ["random"], games=2, seed=0)
+    with pytest.raises(ValueError, match="positive"):
+        run_match(Rules(), SPECS, games=0, seed=0)
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (10, 10), (3, 7), (450, 500)])
+def test_wilson_contains_the_rate_and_stays_in_0_1(k: int, n: int) -> None:
+    low, high = wilson(k, n)
+    assert 0.0 <= low <= k / n <= high <= 1.0
+    wide_low, wide_high = wilson(k, n, 0.999)
+    assert wide_low <= low and high <= wide_high
+
+
+def test_wilson_matches_the_closed_form_and_rejects_bad_input() -> None:
+    z = 2.3263478740408408  # the 99th percentile of the standard normal
+    k, n = 37, 80
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5
+    assert wilson(k, n) == pytest.approx((centre - half, centre + half))
+    for bad in [(1, 0, 0.98), (5, 4, 0.98), (1, 4, 1.0)]:
+        with pytest.raises(ValueError):
+            wilson(*bad)
+
+
+def test_cli_match_gives_the_same_table_with_two_jobs() -> None:
+    runner = CliRunner()
+    base = ["match", "random", "random:stop_chance=0.6", "--games", "12", "--seed", "2"]
+    one = runner.invoke(app, base)
+    two = runner.invoke(app, [*base, "--jobs", "2"])
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+
+    def rates(text: str) -> list[list[str]]:  # the table without timing columns
+        rows = [line.split("│") for line in text.splitlines() if line.count("│") > 5]
+        return [cells[1:8] for cells in rows]
+
+    assert rates(one.output) == rates(two.output) and len(rates(one.output)) == 2
