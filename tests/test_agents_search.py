@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from durak.agents import evals, make_agent
 from durak.agents.base import Agent
 from durak.agents.searchers import SolverAgent
+from durak.agents.tactics import weak_mask
 from durak.rules import (
     Card,
     DurakGame,
@@ -30,6 +31,8 @@ from durak.search import solve as exact_solve
 #: Small budgets: these tests check behaviour, not strength.
 CHEAP = {
     "mcts": "mcts:limit=20,samples=2",
+    "mcts-greedy": "mcts:limit=20,samples=1,simulation=greedy",
+    "minimax-playout": "minimax:depth=1,samples=1,eval=playout",
     "ismcts": "ismcts:limit=40",
     "minimax": "minimax:depth=2,samples=2",
     "minimax-mean": "minimax:depth=2,samples=2,combine=mean,eval=cards",
@@ -126,7 +129,7 @@ def _value_for(game: DurakGame, state: GameState, player: int) -> float:
     return result.value if state.turn == player else -result.value
 
 
-@pytest.mark.parametrize("evaluate", [evals.basic, evals.card_count])
+@pytest.mark.parametrize("evaluate", [evals.basic, evals.card_count, evals.playout])
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 6), plies=st.integers(0, 80))
 def test_evaluations_are_returns_shaped(
@@ -141,7 +144,8 @@ def test_evaluations_are_returns_shaped(
     values = evaluate(state)
     assert len(values) == players
     assert abs(sum(values)) < 1e-9
-    assert all(-1 < v < 1 for v in values)
+    assert all(-1 <= v <= 1 for v in values)
+    assert evaluate is evals.playout or all(-1 < v < 1 for v in values)
 
 
 def test_basic_prefers_fewer_cards_and_stronger_ones() -> None:
@@ -161,9 +165,9 @@ def test_weak_mask_marks_cards_the_opponent_can_beat() -> None:
     seven = Card.parse("7H")
     hand = (1 << six.index) | (1 << ace.index)
     opponent = 1 << seven.index
-    assert evals.weak_mask(hand, opponent, Suit.S) == 1 << six.index
+    assert weak_mask(hand, opponent, Suit.S) == 1 << six.index
     trump_seven = Card.parse("7S")
-    assert evals.weak_mask(hand, 1 << trump_seven.index, Suit.S) == hand
+    assert weak_mask(hand, 1 << trump_seven.index, Suit.S) == hand
 
 
 def test_solver_defers_to_its_fallback_before_all_is_known_or_over_budget() -> None:
@@ -191,3 +195,18 @@ def test_solver_defers_to_its_fallback_before_all_is_known_or_over_budget() -> N
     assert len(calls) == 1
     solver(5).act(observe(known, known.turn), random.Random(0))  # budget far too small
     assert len(calls) == 2
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(2, 5), plies=st.integers(0, 120))
+def test_greedy_rollout_is_the_greedy_agent_on_full_states(
+    seed: int, players: int, plies: int
+) -> None:
+    rng = random.Random(seed)
+    state = new_game(Rules(players=players, transfer=seed % 2 == 0), seed)
+    for _ in range(plies):
+        if is_terminal(state):
+            return
+        expected = make_agent("greedy").act(observe(state, state.turn), rng)
+        assert evals.greedy_rollout(state) == expected
+        state = step(state, rng.choice(legal_actions(state)))

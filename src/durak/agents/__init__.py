@@ -1,10 +1,31 @@
 """Agents that play Durak from an :class:`~durak.rules.Observation` only.
 
-Importing this package registers the built-in agents for :func:`make_agent`.
+Importing this package registers the built-in agents for :func:`make_agent`: ``random``,
+``greedy`` and ``lowest`` (:mod:`durak.agents.simple`), ``smart`` (:mod:`durak.agents.smart`)
+``human`` (:mod:`durak.agents.human`), and the search agents ``minimax``, ``mcts``,
+``maxn``, ``ismcts`` and ``solver`` (:mod:`durak.agents.searchers`).
 """
 
-from durak.agents import simple
+from durak.agents import evals, human, searchers, simple, smart
 from durak.agents.base import Agent, SpecError, make_agent, parse_spec, registry
-from durak.agents.simple import RandomAgent
+from durak.agents.human import HumanAgent
+from durak.agents.simple import GreedyAgent, LowestAgent, RandomAgent
+from durak.agents.smart import SmartAgent
 
-__all__ = ["Agent", "RandomAgent", "SpecError", "make_agent", "parse_spec", "registry", "simple"]
+__all__ = [
+    "Agent",
+    "GreedyAgent",
+    "HumanAgent",
+    "LowestAgent",
+    "RandomAgent",
+    "SmartAgent",
+    "SpecError",
+    "evals",
+    "human",
+    "make_agent",
+    "parse_spec",
+    "registry",
+    "searchers",
+    "simple",
+    "smart",
+]

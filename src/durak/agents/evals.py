@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from durak.rules import GameState
+from durak.agents.simple import greedy_choice
+from durak.agents.tactics import weak_mask
+from durak.rules import Action, GameState, legal_actions, returns, step_unchecked
 from durak.rules.bout import next_active
-from durak.rules.cards import BEATERS, NUM_CARDS, bit_indices
+from durak.rules.cards import NUM_CARDS, bit_indices
 
 #: A value function over full states (``durak.search.Evaluator``).
 StateEval = Callable[[GameState], tuple[float, ...]]
@@ -38,12 +40,6 @@ def card_values(trump: int | None, lowest_rank: int) -> tuple[float, ...]:
         (max(0, (i >> 2) + 2 - lowest_rank) / span) / 2 + (0.5 if (i & 3) == trump else 0.0)
         for i in range(NUM_CARDS)
     )
-
-
-def weak_mask(hand: int, opponent: int, trump: int | None) -> int:
-    """The cards of ``hand`` that ``opponent`` could beat with a card it holds."""
-    beaters = BEATERS[4 if trump is None else trump]
-    return sum(1 << i for i in bit_indices(hand) if beaters[i] & opponent)
 
 
 def _spread(scores: Sequence[float]) -> tuple[float, ...]:
@@ -89,3 +85,16 @@ def card_count(state: GameState) -> tuple[float, ...]:
         count = hand.bit_count() + (hand & trumps).bit_count()
         scores.append(-count - WEAKNESS_WEIGHT * weak)
     return _spread(scores)
+
+
+def greedy_rollout(state: GameState, _: object = None) -> Action:
+    """The greedy agent's move in a full state: the MCTS ``simulation=greedy`` policy."""
+    return greedy_choice(legal_actions(state), state.trump_suit, len(state.talon))
+
+
+def playout(state: GameState) -> tuple[float, ...]:
+    """Zarlykov's ``eval=playout``: the returns of one greedy-versus-greedy playout."""
+    s = state
+    while s.turn >= 0:
+        s = step_unchecked(s, greedy_choice(legal_actions(s), s.trump_suit, len(s.talon)))
+    return returns(s)

@@ -25,7 +25,7 @@ import attrs
 
 from durak.agents import evals
 from durak.agents.base import Agent, Param, make_agent, register
-from durak.rules import Action, DurakGame, GameState, Observation, legal_actions
+from durak.rules import Action, DurakGame, GameState, Observation
 from durak.search import (
     SQRT2,
     Budget,
@@ -40,16 +40,17 @@ from durak.search import (
     solve,
 )
 
-EVALS: dict[str, evals.StateEval] = {"basic": evals.basic, "cards": evals.card_count}
+EVALS: dict[str, evals.StateEval] = {
+    "basic": evals.basic,
+    "cards": evals.card_count,
+    "playout": evals.playout,
+}
 
 
-def random_rollout(state: GameState, rng: random.Random) -> Action:
-    """A uniformly random legal action (the default MCTS simulation policy)."""
-    legal = legal_actions(state)
-    return legal[int(rng.random() * len(legal))]
-
-
-ROLLOUTS: dict[str, RolloutPolicy[GameState, Action] | None] = {"random": None}
+ROLLOUTS: dict[str, RolloutPolicy[GameState, Action] | None] = {
+    "random": None,  # the search's own uniform playout, which reuses each node's actions
+    "greedy": evals.greedy_rollout,
+}
 
 
 def _game(observation: Observation) -> DurakGame:

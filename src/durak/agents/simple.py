@@ -1,7 +1,14 @@
 """Simple baseline agents.
 
-``random`` is Zarlykov's (2023) random agent: it passes or takes with probability
-``stop_chance`` when it could play a card, and otherwise plays a uniformly random card action.
+* ``random`` is Zarlykov's (2023) random agent: it passes or takes with probability
+  ``stop_chance`` when it could play a card, and otherwise plays a uniformly random card
+  action.
+* ``greedy`` is Zarlykov's (2023, Fig. 4.2) greedy agent: the lowest-power card that works,
+  saving trumps from throw-ins while the talon lasts.
+* ``lowest`` is Crampton's LowestValueBot (the "lowest" agent of Van Khan 2024): the
+  lowest-power legal card, always.
+
+Card power is :func:`durak.agents.tactics.power` (non-trumps below trumps, then by rank).
 """
 
 from __future__ import annotations
@@ -12,7 +19,8 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from durak.agents.base import Param, register
-from durak.rules import Action, Observation
+from durak.agents.tactics import is_trump, lowest_play
+from durak.rules import Action, Attack, Observation, Suit
 from durak.rules.actions import Pass, Take
 
 
@@ -48,4 +56,89 @@ register(
     RandomAgent,
     "uniform card play; passes or takes early with probability stop_chance (Zarlykov)",
     (Param("stop_chance", float, 0.2, "chance to pass/take when a card could be played", 0, 1),),
+)
+
+
+def greedy_action(observation: Observation) -> Action:
+    """Zarlykov's greedy policy (see :class:`GreedyAgent`) for the player to act."""
+    o = observation
+    return greedy_choice(o.legal_actions, o.trump_suit, o.talon_size)
+
+
+def greedy_choice(legal: Sequence[Action], trump: Suit | None, talon_size: int) -> Action:
+    """The greedy choice among ``legal`` (canonical order), which is all it needs besides the
+    trump suit and whether the talon still holds cards; also the rollout policy of search."""
+    last = legal[-1]
+    if type(last) is Take:  # defending: Defend/Transfer options, then Take
+        play = lowest_play(legal, trump)
+        return last if play is None else play
+    if type(last) is Pass:  # throwing in (the table is not empty)
+        saving = talon_size > 0
+        plays = [a for a in legal if type(a) is Attack and not (saving and is_trump(a.card, trump))]
+        play = lowest_play(plays, trump)
+        return last if play is None else play
+    play = lowest_play(legal, trump)  # leading: every card in hand may open
+    return last if play is None else play
+
+
+@attrs.frozen
+class GreedyAgent:
+    """Zarlykov's (2023, Fig. 4.2) greedy agent: it always plays the lowest-power card that
+    works (power: :func:`~durak.agents.tactics.power`, every non-trump below every trump).
+
+    * Leading: the lowest-power card in hand, so non-trumps go first.
+    * Defending: the lowest-power card that beats an undefended attack card.  A transfer
+      (Perevodnoy) is a card play too, so the choice is the lowest-power card over every
+      Defend and Transfer option; a card that could do either beats (ties go to Defend), and
+      a card that beats several attack cards goes on the strongest of them.  If nothing
+      beats and no transfer is legal, it takes.
+    * Throwing in (the table is not empty): the lowest-power card of a rank on the table,
+      but while the talon still holds cards it never throws in a trump (it passes instead).
+      It passes if nothing fits.
+
+    This is our reading of the thesis's flow chart; it is deterministic and ignores ``rng``.
+    """
+
+    name: str = "greedy"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The greedy action (see :func:`greedy_action`)."""
+        return greedy_action(observation)
+
+
+def lowest_action(observation: Observation) -> Action:
+    """The lowest-power legal card action, else Take or Pass (see :class:`LowestAgent`)."""
+    legal = observation.legal_actions
+    play = lowest_play(legal, observation.trump_suit)
+    return legal[-1] if play is None else play
+
+
+@attrs.frozen
+class LowestAgent:
+    """Crampton's LowestValueBot, the "lowest" agent of Van Khan (2024): it always plays its
+    lowest-power legal card action (Attack, Defend or Transfer; power:
+    :func:`~durak.agents.tactics.power`), and takes or passes only when no card action is
+    legal.
+
+    Unlike ``greedy`` it throws in trumps while the talon lasts and never passes or takes
+    while it could play a card.  Ties between plays of one card are broken as in
+    :func:`~durak.agents.tactics.play_key`.  It is deterministic and ignores ``rng``.
+    """
+
+    name: str = "lowest"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The lowest-power card action (see :func:`lowest_action`)."""
+        return lowest_action(observation)
+
+
+register(
+    "greedy",
+    GreedyAgent,
+    "lowest-power card that works; no trump throw-ins while the talon lasts (Zarlykov)",
+)
+register(
+    "lowest",
+    LowestAgent,
+    "always the lowest-power legal card; takes/passes only when it must (Crampton, Van Khan)",
 )

@@ -3,11 +3,20 @@
 Card power follows Zarlykov (2023) and Van Khan (2024): every non-trump card is weaker than
 every trump; within each group cards order by rank (suits break ties so the order is total
 and deterministic).
+
+Besides power, it holds the order in which the rule-based agents (:mod:`durak.agents.simple`,
+:mod:`durak.agents.smart`) rank card plays, who may throw in, and Bonnet's *weaknesses* of a
+hand against a fully known opponent hand (our reading of Zarlykov 2023, 4.2.2), with
+:func:`opponent_hand` telling when that hand is known.
 """
 
 from __future__ import annotations
 
-from durak.rules import Action, Card, Suit
+from collections.abc import Iterable
+
+from durak.rules import Action, Card, CardSet, Defend, Observation, Pass, Suit, Take
+from durak.rules.bout import asking_order
+from durak.rules.cards import BEATERS, bit_indices
 
 
 def power(card: Card, trump: Suit | None) -> int:
@@ -25,3 +34,107 @@ def action_card(action: Action) -> Card | None:
     """The card an action plays (Attack, Defend, Transfer), or ``None`` for Take and Pass."""
     card: Card | None = getattr(action, "card", None)
     return card
+
+
+def is_trump(card: Card, trump: Suit | None) -> bool:
+    """Whether ``card`` is a trump (never, in a game without trumps)."""
+    return trump is not None and card.suit is trump
+
+
+def lowest_card(cards: Iterable[Card], trump: Suit | None) -> Card | None:
+    """The lowest-power card of ``cards``, or ``None`` if there is none."""
+    return min(cards, key=lambda c: power(c, trump), default=None)
+
+
+def sorted_by_power(cards: Iterable[Card], trump: Suit | None) -> list[Card]:
+    """``cards`` from the weakest to the strongest (non-trumps first)."""
+    return sorted(cards, key=lambda c: power(c, trump))
+
+
+def play_key(action: Action, trump: Suit | None) -> tuple[int, int, int]:
+    """The order of card plays used by the rule-based agents: by the power of the card
+    played, then Attack before Defend before Transfer, then the stronger target first.
+
+    The last two only break ties between plays of one card: a trump that could either beat
+    or transfer a non-trump of its rank is used to beat it, and a card that beats several
+    undefended attack cards goes on the strongest of them, which leaves the weaker targets
+    to the weaker cards.  Take and Pass play no card and are not ordered here.
+    """
+    card = action_card(action)
+    if card is None:
+        raise ValueError(f"{action} plays no card")
+    target = -power(action.target, trump) if isinstance(action, Defend) else 0
+    return (power(card, trump), type(action).kind, target)
+
+
+def lowest_play(actions: Iterable[Action], trump: Suit | None) -> Action | None:
+    """The card action of ``actions`` first in :func:`play_key` order (Take and Pass are
+    ignored), or ``None`` when there is none."""
+    plays = [a for a in actions if type(a) is not Take and type(a) is not Pass]
+    return min(plays, key=lambda a: play_key(a, trump), default=None)
+
+
+def attackers_of(observation: Observation) -> tuple[int, ...]:
+    """The players who may throw in against the current defender (``docs/rules.md``,
+    "Throwing in"), main attacker first; the defender is never among them."""
+    o = observation
+    r = o.rules
+    order = asking_order(r.players, r.throw_in == "neighbours", o.attacker, o.defender,
+                         o.players_out)  # fmt: skip
+    return tuple(p for p in order if p != o.defender)
+
+
+def weaknesses(hand: CardSet, opponent_hand: CardSet, trump: Suit | None) -> CardSet:
+    """Bonnet's *weaknesses* of ``hand``: its cards that some card of ``opponent_hand``
+    beats.
+
+    >>> from durak.rules import CardSet, Suit
+    >>> str(weaknesses(CardSet.of("6S", "KD", "7H"), CardSet.of("7S", "8C"), Suit.H))
+    '6♠'
+    """
+    return CardSet(weak_mask(hand.mask, opponent_hand.mask, trump))
+
+
+def weak_mask(hand: int, opponent: int, trump: Suit | None) -> int:
+    """:func:`weaknesses` on card bitmasks, for the evaluation functions' inner loop."""
+    beaters = BEATERS[4 if trump is None else trump]
+    return sum(1 << i for i in bit_indices(hand) if beaters[i] & opponent)
+
+
+def sole_opponent(observation: Observation) -> int | None:
+    """The only other player still in the game, or ``None`` if there are several.
+
+    Once the talon is empty a player with no cards takes no further part (it leaves when the
+    bout ends), so it is not counted.
+    """
+    o = observation
+    others = [
+        p
+        for p in range(o.rules.players)
+        if p != o.player and p not in o.players_out and (o.talon_size > 0 or o.hand_sizes[p] > 0)
+    ]
+    return others[0] if len(others) == 1 else None
+
+
+def opponent_hand(observation: Observation) -> CardSet | None:
+    """The hand of the :func:`sole_opponent` when the observer knows all of it, else ``None``.
+
+    It is known in an open-world observation, and in a closed world by deduction when every
+    hidden card (:meth:`~durak.rules.Observation.hidden_cards`) must be the opponent's: when
+    there are exactly as many hidden cards as the opponent has unknown cards.  That holds
+    once no card lies in the talon above the face-up trump card (so in particular once the
+    talon is empty) and every other player's cards are known.  An opponent whose every card
+    is publicly known (picked up in takes) is known at any time.
+    """
+    o = observation
+    opp = sole_opponent(o)
+    if opp is None:
+        return None
+    if o.hands is not None:
+        return o.hands[opp]
+    known = o.known_cards(opp)
+    unknown = o.hand_sizes[opp] - len(known)
+    if unknown == 0:
+        return known
+    hidden = o.hidden_cards()
+    return known | hidden if len(hidden) == unknown else None

@@ -1,0 +1,124 @@
+"""The ``human`` agent: a person chooses each action at a terminal.
+
+It prints what the player may see (its hand sorted by power, the table, the trump, the
+talon size and the opponents' hand sizes) and the numbered legal actions, then reads a line:
+a number from the list, or an action written as ``str(action)`` shows it (``Attack(6♠)``,
+``Defend(6♥<-8♥)``, ``Take``; cards as :meth:`~durak.rules.Card.parse` reads them, e.g.
+``attack(6s)``).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import TextIO
+
+import attrs
+
+from durak.agents.base import register
+from durak.agents.tactics import sorted_by_power
+from durak.rules import Action, Observation, parse_action
+
+
+def describe(observation: Observation) -> str:
+    """The observation as a human reads it: roles, trump, hands, table and legal actions."""
+    o = observation
+    lines = [f"--- player {o.player} ({_role(o)}) ---"]
+    if o.trump_suit is None:
+        lines.append(f"No trumps. Talon: {o.talon_size} cards.")
+    else:
+        card = "" if o.trump_card is None else f", trump card {o.trump_card}"
+        lines.append(f"Trump: {o.trump_suit}{card}. Talon: {o.talon_size} cards.")
+    others = []
+    for p in range(o.rules.players):
+        if p != o.player:
+            known = o.known_cards(p)
+            seen = f" (known: {known})" if known else ""
+            others.append(f"player {p}: {'out' if p in o.players_out else _count(o.hand_sizes[p])}"
+                          f"{seen}")  # fmt: skip
+    lines.append(f"Opponents: {'; '.join(others)}.")
+    lines.append(f"Attacker: player {o.attacker}. Defender: player {o.defender}.")
+    if o.table:
+        pairs = [f"{a}/{'-' if d is None else d}" for a, d in o.table]
+        taking = " (the defender takes)" if o.taking else ""
+        lines.append(f"Table: {'  '.join(pairs)}{taking}")
+    else:
+        lines.append("Table: empty")
+    hand = " ".join(str(c) for c in sorted_by_power(o.hand, o.trump_suit))
+    lines.append(f"Your hand: {hand or '(empty)'}")
+    lines.append("Legal actions:")
+    lines += [f"  {i}. {a}" for i, a in enumerate(o.legal_actions, 1)]
+    return "\n".join(lines)
+
+
+def _count(n: int) -> str:
+    return "1 card" if n == 1 else f"{n} cards"
+
+
+def _role(o: Observation) -> str:
+    if o.player == o.defender:
+        return "defending"
+    return "throwing in" if o.table else "leading"
+
+
+def choose(legal: tuple[Action, ...], text: str) -> Action | str:
+    """The action ``text`` names (a 1-based number or an action), or an error message."""
+    s = text.strip()
+    if not s:
+        return "Please enter a number or an action."
+    if s.isdigit():
+        k = int(s)
+        if 1 <= k <= len(legal):
+            return legal[k - 1]
+        return f"{s} is not a choice: enter a number from 1 to {len(legal)}."
+    action: Action | None = None
+    for form in (s, s[:1].upper() + s[1:].lower()):
+        try:
+            action = parse_action(form)
+            break
+        except ValueError:
+            continue
+    if action is None:
+        return f"Could not read {s!r}: enter a number from 1 to {len(legal)} or an action."
+    if action not in legal:
+        return f"{action} is not legal now: choose one of the listed actions."
+    return action
+
+
+@attrs.frozen(eq=False)
+class HumanAgent:
+    """A person at a terminal; the ``human`` spec (no parameters).
+
+    Each decision prints :func:`describe` to ``output`` and reads lines from ``input``
+    (``None``: ``sys.stdin``/``sys.stdout`` at the time of the call) until one names a legal
+    action: its number in the list, or the action as text (read with
+    :func:`~durak.rules.parse_action`, accepted only if legal).  A bad line gets a message
+    and the question again.  At the end of the input it raises :class:`EOFError`.
+    """
+
+    input: TextIO | None = None
+    output: TextIO | None = None
+    name: str = "human"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """Ask until the person names a legal action."""
+        stdin = sys.stdin if self.input is None else self.input
+        out = sys.stdout if self.output is None else self.output
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError(f"player {observation.player} has no action to choose")
+        print(describe(observation), file=out)
+        while True:
+            print(f"Your choice (1-{len(legal)} or an action): ", end="", file=out, flush=True)
+            line = stdin.readline()
+            if not line:
+                print(file=out)
+                raise EOFError(f"end of input while player {observation.player} was choosing")
+            answer = choose(legal, line)
+            if isinstance(answer, str):
+                print(answer, file=out)
+                continue
+            return answer
+
+
+register("human", HumanAgent, "a person chooses at the terminal (reads stdin, writes stdout)")
