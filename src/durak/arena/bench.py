@@ -14,6 +14,7 @@ import time
 
 import attrs
 
+from durak.agents import evals
 from durak.agents.simple import random_choice
 from durak.rules import DurakGame, GameState, Rules, legal_actions, new_game, step_unchecked
 from durak.search import Budget, alphabeta, mcts
@@ -99,22 +100,15 @@ def endgames(rules: Rules, count: int, seed: int = 0) -> list[GameState]:
     return found
 
 
-def hand_balance(state: GameState) -> tuple[float, ...]:
-    """A crude two-player value: the opponent's cards minus one's own, scaled into (-1, 1)."""
-    a, b = (m.bit_count() for m in state.hand_masks)
-    v = (b - a) / (a + b + 1)
-    return (v, -v)
-
-
 def bench_alphabeta(rules: Rules, positions: int, nodes: int, seed: int = 0) -> SearchBench:
-    """Iterative-deepening alpha-beta (transposition table, ``hand_balance`` at the frontier)
+    """Iterative-deepening alpha-beta (transposition table, ``evals.basic`` at the frontier)
     on two-player endgames with an empty talon, ``nodes`` nodes per position."""
     game = DurakGame(rules)
     states = endgames(rules, positions, seed)
     visited = exact = 0
     start = time.perf_counter()
     for state in states:
-        result = alphabeta(game, state, evaluate=hand_balance, budget=Budget(nodes=nodes))
+        result = alphabeta(game, state, evaluate=evals.basic, budget=Budget(nodes=nodes))
         visited += result.stats.nodes
         exact += result.exact
     return SearchBench("alpha-beta + TT", "nodes", visited,
