@@ -35,6 +35,8 @@ def beats(card: Card, target: Card, trump: Suit | None) -> bool:
     if card.suit == target.suit:
         return card.rank > target.rank
     return trump is not None and card.suit == trump
+
+
 def next_active(p: int, n: int, out: frozenset[int]) -> int:
     """The next player clockwise from ``p`` who has not left the game."""
     q = (p + 1) % n

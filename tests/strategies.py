@@ -348,15 +348,13 @@ def hidden_slots(state: GameState, player: int) -> tuple[list[int], list[Card]]:
                 cards.append(c)
     talon = state.talon
     face_up = bool(talon) and state.trump_card is not None
-    for c in (talon[:-1] if face_up else talon):
+    for c in talon[:-1] if face_up else talon:
         owners.append(-1)
         cards.append(c)
     return owners, cards
 
 
-def fill(
-    state: GameState, player: int, owners: Sequence[int], cards: Sequence[Card]
-) -> GameState:
+def fill(state: GameState, player: int, owners: Sequence[int], cards: Sequence[Card]) -> GameState:
     """``state`` with the hidden slots of ``player`` refilled with ``cards``."""
     known = state.known
     masks = [h.mask if q == player else known[q].mask for q, h in enumerate(state.hands)]
@@ -392,7 +390,6 @@ def check_world(world: GameState, obs: Observation) -> None:
     legal = legal_actions(world)
     if legal:
         check_invariants(step(world, legal[0]))
-
 
 
 def check_observation_invariance(state: GameState, player: int, rng: random.Random) -> None:

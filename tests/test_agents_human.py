@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 
@@ -18,6 +19,7 @@ from durak.rules import (
     Rules,
     Take,
     legal_actions,
+    new_game,
     observe,
     position,
     step,
@@ -113,6 +115,24 @@ def test_a_human_can_play_a_whole_game() -> None:
     state = record.replay()  # every action was legal
     assert state.turn == -1
     assert record.decisions[0] > 0
+
+
+def test_a_human_sees_the_other_players_actions_and_the_outcome() -> None:
+    out = io.StringIO()
+    agent = HumanAgent(io.StringIO("1\n" * 5000), out)
+    record = play_game(Rules(players=2), [GreedyAgent(), agent], seed=5)
+    text = out.getvalue()
+    assert text.startswith("=== new game: you are player 1 of 2; trump ")
+    shown = re.findall(r"player 0: (\S+)$", text, re.MULTILINE)  # no echo ends the prompt line
+    state, moves = new_game(Rules(players=2), 5), []
+    for action in record.actions:
+        if state.turn == 0:
+            moves.append(str(action))
+        state = step(state, action)
+    assert shown == moves  # every opponent action, in order; its own are not echoed
+    verdict = {None: "a draw: nobody is the durak", 1: "you are the durak",
+               0: "player 0 is the durak"}[record.loser]  # fmt: skip
+    assert text.rstrip().endswith(f"=== game over: {verdict} ===")
 
 
 def test_human_is_registered() -> None:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import random
+
+import attrs
 import pytest
 from typer.testing import CliRunner
 
-from durak.agents import make_agent
+from durak.agents import GreedyAgent, Watcher, make_agent
 from durak.arena.runner import derive_seed, play_game
 from durak.arena.stats import wilson
 from durak.arena.tournament import play_match_game, run_match
 from durak.cli.app import app
-from durak.rules import Rules
+from durak.rules import Action, Observation, Rules, new_game, step
 
 SPECS = ("random", "random:stop_chance=0.6")
 
@@ -80,3 +83,49 @@ def test_cli_match_gives_the_same_table_with_two_jobs() -> None:
         return [cells[1:8] for cells in rows]
 
     assert rates(one.output) == rates(two.output) and len(rates(one.output)) == 2
+
+
+@attrs.define
+class Recorder:
+    """A greedy player that records every hook call it receives."""
+
+    seat: int
+    name: str = "recorder"
+    calls: list[tuple[str, object]] = attrs.Factory(list)
+    seen: list[Observation] = attrs.Factory(list)
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        return GreedyAgent().act(observation, rng)
+
+    def game_started(self, observation: Observation) -> None:
+        self.calls.append(("start", None))
+        self.seen.append(observation)
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        self.calls.append(("action", (player, action)))
+        self.seen.append(observation)
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        self.calls.append(("end", loser))
+        self.seen.append(observation)
+
+
+@pytest.mark.parametrize("open_world", [False, True])
+def test_watchers_hear_every_action_through_their_own_observation(open_world: bool) -> None:
+    rules = Rules(players=3)
+    agents = [Recorder(0), make_agent("random"), Recorder(2)]
+    assert isinstance(agents[0], Watcher) and not isinstance(agents[1], Watcher)
+    record = play_game(rules, agents, seed=8, open_world=open_world)
+    replayed, movers = new_game(rules, 8), []
+    for action in record.actions:
+        movers.append(replayed.turn)
+        replayed = step(replayed, action)
+    for seat in (0, 2):
+        watcher = agents[seat]
+        assert isinstance(watcher, Recorder)
+        assert watcher.calls[0] == ("start", None) and watcher.calls[-1] == ("end", record.loser)
+        heard = [call[1] for call in watcher.calls[1:-1]]
+        assert heard == list(zip(movers, record.actions, strict=True))
+        assert all(o.player == seat for o in watcher.seen)
+        assert all((o.hands is not None) == open_world for o in watcher.seen)
+        assert watcher.seen[-1].hand_sizes == tuple(len(h) for h in replayed.hands)

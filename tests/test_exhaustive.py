@@ -163,9 +163,7 @@ PEREVODNOY = Rules(players=2, transfer=True)
 
 
 def transfer_cycle() -> GameState:
-    return position(
-        PEREVODNOY, [["6S", "9C", "10C"], ["6H", "6D", "JC", "QC"]], Card.parse("AH")
-    )
+    return position(PEREVODNOY, [["6S", "9C", "10C"], ["6H", "6D", "JC", "QC"]], Card.parse("AH"))
 
 
 def three_player_endgame(rules: Rules) -> GameState:
@@ -177,9 +175,7 @@ def deal(rules: Rules, seed: int) -> Callable[[], GameState]:
     return lambda: new_game(rules, seed)
 
 
-def census(
-    states: int, terminals: int, games: int, longest: int, **outcomes: int
-) -> Census:
+def census(states: int, terminals: int, games: int, longest: int, **outcomes: int) -> Census:
     return Census(states, terminals, {k.replace("_", " "): v for k, v in outcomes.items()},
                   games, longest)  # fmt: skip
 

@@ -291,9 +291,7 @@ def test_deal_and_its_public_knowledge(rules: Rules, seed: int) -> None:
 def test_two_player_potential_falls_every_bout(rules: Rules, seed: int) -> None:
     states, _ = play_random_game(rules, seed)
     starts = list(bout_starts(states))
-    potentials = [
-        (len(s.talon), -len(s.discard), len(s.hands[s.attacker])) for s in starts
-    ]
+    potentials = [(len(s.talon), -len(s.discard), len(s.hands[s.attacker])) for s in starts]
     for before, after in itertools.pairwise(potentials):
         assert after < before, f"potential did not fall: {before} -> {after}"
     size = rules.deck_size

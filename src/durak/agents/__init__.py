@@ -7,7 +7,7 @@ Importing this package registers the built-in agents for :func:`make_agent`: ``r
 """
 
 from durak.agents import evals, human, searchers, simple, smart
-from durak.agents.base import Agent, SpecError, make_agent, parse_spec, registry
+from durak.agents.base import Agent, SpecError, Watcher, make_agent, parse_spec, registry
 from durak.agents.human import HumanAgent
 from durak.agents.simple import GreedyAgent, LowestAgent, RandomAgent
 from durak.agents.smart import SmartAgent
@@ -20,6 +20,7 @@ __all__ = [
     "RandomAgent",
     "SmartAgent",
     "SpecError",
+    "Watcher",
     "evals",
     "human",
     "make_agent",

@@ -32,6 +32,29 @@ class Agent(Protocol):
         ...
 
 
+@runtime_checkable
+class Watcher(Protocol):
+    """Optional hooks for an agent that follows the game between its own decisions.
+
+    :func:`~durak.arena.play_game` calls them on every agent that has all three, each time
+    with that agent's own :class:`~durak.rules.Observation`, so a watcher learns nothing a
+    player at the table would not: every action in Durak is played face up.
+    """
+
+    def game_started(self, observation: Observation) -> None:
+        """Called once, with the observation of the dealt game, before any action."""
+        ...
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        """Called after every action of every player (this one's too), with the observation
+        of the state it led to."""
+        ...
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        """Called once at the end, with the final observation and the durak (``None``: draw)."""
+        ...
+
+
 class SpecError(ValueError):
     """A bad agent spec: unknown agent or parameter, or a value of the wrong type or range."""
 

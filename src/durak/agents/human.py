@@ -93,17 +93,43 @@ class HumanAgent:
     (``None``: ``sys.stdin``/``sys.stdout`` at the time of the call) until one names a legal
     action: its number in the list, or the action as text (read with
     :func:`~durak.rules.parse_action`, accepted only if legal).  A bad line gets a message
-    and the question again.  At the end of the input it raises :class:`EOFError`.
+    and the question again.  At the end of the input it raises :class:`EOFError`.  As a
+    :class:`~durak.agents.Watcher` it also prints the other players' actions and the outcome.
     """
 
     input: TextIO | None = None
     output: TextIO | None = None
     name: str = "human"
 
+    def _out(self) -> TextIO:
+        return sys.stdout if self.output is None else self.output
+
+    def game_started(self, observation: Observation) -> None:
+        """Announce the seat and the trump."""
+        suit = observation.trump_suit
+        trump = "no trumps" if suit is None else f"trump {suit}"
+        print(f"=== new game: you are player {observation.player} of "
+              f"{observation.rules.players}; {trump} ===", file=self._out())  # fmt: skip
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        """Show the other players' actions as they happen."""
+        if player != observation.player:
+            print(f"player {player}: {action}", file=self._out())
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        """Announce the outcome from this seat's point of view."""
+        if loser is None:
+            verdict = "a draw: nobody is the durak"
+        elif loser == observation.player:
+            verdict = "you are the durak"
+        else:
+            verdict = f"player {loser} is the durak"
+        print(f"=== game over: {verdict} ===", file=self._out())
+
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """Ask until the person names a legal action."""
         stdin = sys.stdin if self.input is None else self.input
-        out = sys.stdout if self.output is None else self.output
+        out = self._out()
         legal = observation.legal_actions
         if not legal:
             raise ValueError(f"player {observation.player} has no action to choose")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from durak.agents.base import Agent
+from durak.agents.base import Agent, Watcher
 from durak.rules import (
     Action,
     GameState,
@@ -79,7 +79,9 @@ def play_game(
     """Play one game, seat ``i`` played by ``agents[i]``.
 
     The deal comes from ``seed``; agent ``i`` draws from ``Random(derive_seed(seed, i))``.
-    Raises :class:`IllegalActionError` naming the agent if one returns an illegal action.
+    Agents that implement :class:`~durak.agents.Watcher` are told of the start, of every
+    action and of the end, each through its own observation.  Raises
+    :class:`IllegalActionError` naming the agent if one returns an illegal action.
     """
     if len(agents) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} agents, got {len(agents)}")
@@ -90,6 +92,9 @@ def play_game(
     longest = [0.0] * rules.players
     decisions = [0] * rules.players
     bouts = 0
+    watchers = [(p, a) for p, a in enumerate(agents) if isinstance(a, Watcher)]
+    for p, watcher in watchers:
+        watcher.game_started(observe(state, p, open_world))
     while not is_terminal(state):
         if not state.table:
             bouts += 1
@@ -105,5 +110,9 @@ def play_game(
         except IllegalActionError as e:
             raise IllegalActionError(f"agent {agents[p].name!r} in seat {p}: {e}") from None
         actions.append(action)
+        for q, watcher in watchers:
+            watcher.action_taken(p, action, observe(state, q, open_world))
+    for p, watcher in watchers:
+        watcher.game_ended(observe(state, p, open_world), loser(state))
     return GameRecord(rules, seed, tuple(actions), loser(state), bouts, tuple(think),
                       tuple(decisions), tuple(longest))  # fmt: skip
