@@ -30,7 +30,9 @@ from durak.agents import (
 from durak.agents.tactics import (
     attackers_of,
     lowest_card,
+    lowest_play,
     opponent_hand,
+    play_key,
     power,
     sole_opponent,
     weaknesses,
@@ -283,6 +285,22 @@ def test_a_talon_of_only_the_face_up_trump_hides_nothing_but_the_rule_waits() ->
     s = position(RULES, [["6S", "KD"], ["7S", "8C"]], c("AH"), ["AH"])
     assert opponent_hand(observe(s, 0)) == CardSet.of("7S", "8C")
     assert decide(SMART, s) == att("6S")
+
+
+@settings(max_examples=40)
+@given(rules=rules_strategy(), seed=seeds())
+def test_lowest_play_is_the_first_card_play_in_play_key_order(rules: Rules, seed: int) -> None:
+    rng = random.Random(seed)
+    state = new_game(rules, seed)
+    checked = 0
+    while not is_terminal(state):
+        legal = legal_actions(state)
+        plays = [a for a in legal if not isinstance(a, Take | Pass)]
+        expected = min(plays, key=lambda a: play_key(a, state.trump_suit), default=None)
+        assert lowest_play(legal, state.trump_suit) == expected
+        checked += bool(plays)
+        state = step(state, rng.choice(legal))
+    assert checked > 0
 
 
 @settings(max_examples=60)

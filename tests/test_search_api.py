@@ -150,3 +150,37 @@ def test_tree_searches_reject_bad_settings() -> None:
     with pytest.raises(SearchError, match="not both"):
         ismcts(GAME, obs, player=state.turn, budget=Budget(iterations=1), rng=0,
                rollout=first, evaluate=zero)  # fmt: skip
+
+
+def _positions(count: int) -> list[GameState]:
+    """States from greedy-ish random play of full 36-card deals, every few plies."""
+    rules = Rules()
+    out: list[GameState] = []
+    rng = random.Random(3)
+    for seed in range(count):
+        state = new_game(rules, seed)
+        for _ in range(rng.randrange(0, 30)):
+            if state.turn < 0:
+                break
+            state = step(state, legal_actions(state)[0])
+        if state.turn >= 0 and len(legal_actions(state)) > 1:
+            out.append(state)
+    return out
+
+
+def test_stopping_early_never_changes_the_decision_and_saves_iterations() -> None:
+    game = DurakGame(Rules())
+    saved = 0
+    budget = Budget(iterations=300)
+    for i, state in enumerate(_positions(12)):
+        obs = observe(state, state.turn)
+        full, early = (
+            [MCTS(game, reuse_depth=0, stop_early=stop).search(state, budget=budget, rng=i),
+             ismcts(game, obs, player=state.turn, budget=budget, rng=i, stop_early=stop)]
+            for stop in (False, True)
+        )  # fmt: skip
+        for f, e in zip(full, early, strict=True):
+            assert e.action == f.action
+            assert f.stats.iterations == 300 and e.stats.iterations <= 300
+            saved += 300 - e.stats.iterations
+    assert saved > 0

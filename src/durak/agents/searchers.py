@@ -11,9 +11,9 @@ They are thin wrappers over :mod:`durak.search` (which never sees these agents):
   empty talon in a two-player game), and defers to another agent before that.
 
 Every agent sees only the :class:`~durak.rules.Observation`, answers a forced decision (one
-legal action) at once, draws randomness only from the ``rng`` it is given, and takes an
-optional time budget per decision (``seconds``); iteration and node budgets keep play
-reproducible.
+legal action) at once, ends a tree search as soon as its decision is settled, draws
+randomness only from the ``rng`` it is given, and takes an optional time budget per decision
+(``seconds``); iteration and node budgets keep play reproducible.
 """
 
 from __future__ import annotations
@@ -53,6 +53,10 @@ ROLLOUTS: dict[str, RolloutPolicy[GameState, Action] | None] = {
 }
 
 
+#: The ISMCTS agent's exploration constant, tuned against ``greedy`` (``docs/agents.md``).
+ISMCTS_C = 0.7
+
+
 def _game(observation: Observation) -> DurakGame:
     return DurakGame(observation.rules, observation.hands is not None)
 
@@ -83,7 +87,7 @@ class MctsAgent:
 
     limit: int = 300
     c: float = SQRT2
-    simulation: str = "random"
+    simulation: str = "greedy"
     samples: int = 3
     seconds: float | None = None
     name: str = "mcts"
@@ -95,7 +99,8 @@ class MctsAgent:
         rollout = ROLLOUTS[self.simulation]
 
         def search(world: GameState, r: random.Random) -> SearchResult[Action]:
-            return mcts(game, world, budget=budget, rng=r, c=self.c, rollout=rollout)
+            return mcts(game, world, budget=budget, rng=r, c=self.c, rollout=rollout,
+                        stop_early=True)  # fmt: skip
 
         return _sampled(observation, rng, self.samples, "vote", search)
 
@@ -104,9 +109,9 @@ class MctsAgent:
 class IsmctsAgent:
     """SO-ISMCTS with ``limit`` iterations, a new determinization each."""
 
-    limit: int = 1000
-    c: float = SQRT2
-    simulation: str = "random"
+    limit: int = 800
+    c: float = ISMCTS_C
+    simulation: str = "greedy"
     seconds: float | None = None
     name: str = "ismcts"
 
@@ -117,7 +122,8 @@ class IsmctsAgent:
             return legal[0]
         budget = Budget(iterations=self.limit, seconds=self.seconds)
         return ismcts(_game(observation), observation, player=observation.player, budget=budget,
-                      rng=rng, c=self.c, rollout=ROLLOUTS[self.simulation]).action  # fmt: skip
+                      rng=rng, c=self.c, rollout=ROLLOUTS[self.simulation],
+                      stop_early=True).action  # fmt: skip
 
 
 @attrs.frozen
@@ -209,7 +215,7 @@ class SolverAgent:
 _SECONDS = Param("seconds", float, None, "time budget per decision (off: not reproducible)",
                  0.001, 3600)  # fmt: skip
 _C = Param("c", float, SQRT2, "UCB exploration constant", 0, 100)
-_SIMULATION = Param("simulation", str, "random", "rollout policy", choices=tuple(ROLLOUTS))
+_SIMULATION = Param("simulation", str, "greedy", "rollout policy", choices=tuple(ROLLOUTS))
 _EVAL = tuple(EVALS)
 
 
@@ -221,7 +227,9 @@ _register("mcts", MctsAgent, "Zarlykov's MCTS: UCT in sampled worlds, by vote",
           Param("limit", int, 300, "iterations per world", 1, 10**7), _C, _SIMULATION,
           Param("samples", int, 3, "worlds sampled per decision", 1, 10**4), _SECONDS)  # fmt: skip
 _register("ismcts", IsmctsAgent, "single-observer ISMCTS (Cowling et al. 2012)",
-          Param("limit", int, 1000, "iterations", 1, 10**8), _C, _SIMULATION, _SECONDS)  # fmt: skip
+          Param("limit", int, 800, "iterations", 1, 10**8),
+          Param("c", float, ISMCTS_C, "UCB exploration constant", 0, 100), _SIMULATION,
+          _SECONDS)  # fmt: skip
 _register("minimax", MinimaxAgent, "Zarlykov's minimax: alpha-beta in sampled worlds",
           Param("depth", int, 4, "plies", 1, 64),
           Param("eval", str, "basic", "frontier evaluation", choices=_EVAL),

@@ -70,8 +70,21 @@ def play_key(action: Action, trump: Suit | None) -> tuple[int, int, int]:
 def lowest_play(actions: Iterable[Action], trump: Suit | None) -> Action | None:
     """The card action of ``actions`` first in :func:`play_key` order (Take and Pass are
     ignored), or ``None`` when there is none."""
-    plays = [a for a in actions if type(a) is not Take and type(a) is not Pass]
-    return min(plays, key=lambda a: play_key(a, trump), default=None)
+    # play_key packed into one int (card index orders like power; 64 marks a trump):
+    # this runs at every step of a greedy rollout.
+    best: Action | None = None
+    best_key = 1 << 20
+    for a in actions:
+        if isinstance(a, Take | Pass):
+            continue
+        card = a.card
+        key = (card.index | 64 if card.suit is trump else card.index) * 512 + a.kind * 128
+        if isinstance(a, Defend):
+            target = a.target
+            key += 127 - (target.index | 64 if target.suit is trump else target.index)
+        if key < best_key:
+            best, best_key = a, key
+    return best
 
 
 def attackers_of(observation: Observation) -> tuple[int, ...]:

@@ -126,6 +126,7 @@ def ismcts(
     c: float = SQRT2,
     rollout: RolloutPolicy[S, A] | None = None,
     evaluate: Evaluator[S] | None = None,
+    stop_early: bool = False,
 ) -> SearchResult[A]:
     """The SO-ISMCTS decision for ``player``, whose information state is ``observation``.
 
@@ -137,6 +138,8 @@ def ismcts(
     * ``c``: the UCB exploration constant (default √2).
     * ``rollout`` / ``evaluate``: the simulation policy (default uniformly random) or a
       value function at new leaves.
+    * ``stop_early``: with an iteration budget, stop once the simulations left could not
+      change the most visited root action (the decision is the same, sooner).
 
     Returns the most visited root action; ``visits`` per legal action, the mean value of
     each tried root action for ``player``, and ``vector``, the mean returns.  Deterministic
@@ -154,8 +157,14 @@ def ismcts(
         raise SearchError(f"player {player} is not to move in this observation")
     search = _Search(game, player, c, rollout, evaluate)
     search.nodes[observation] = {}
-    tally = Tally(game.num_players, start).run(lambda: search.iterate(observation, rng), budget)
     root = search.nodes[observation]
+
+    def root_visits() -> list[int]:
+        return [root[a].visits if a in root else 0 for a in legal]
+
+    tally = Tally(game.num_players, start).run(
+        lambda: search.iterate(observation, rng), budget, root_visits if stop_early else None
+    )
     visits = {a: edge.visits for a, edge in root.items()}
     sums = {a: edge.value for a, edge in root.items()}
     return tally.decide(legal, visits, sums, player, len(search.nodes))

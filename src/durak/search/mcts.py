@@ -64,6 +64,8 @@ class MCTS(Generic[S, A]):
       of a rollout.
     * ``reuse_depth``: how many plies below the previous root a new root state is looked
       for (0 disables tree reuse).
+    * ``stop_early``: with an iteration budget, stop once the simulations left could not
+      change the most visited root action (the decision is the same, sooner).
     """
 
     def __init__(
@@ -74,6 +76,7 @@ class MCTS(Generic[S, A]):
         rollout: RolloutPolicy[S, A] | None = None,
         evaluate: Evaluator[S] | None = None,
         reuse_depth: int = 8,
+        stop_early: bool = False,
     ) -> None:
         check_settings(c, rollout, evaluate)
         self.game = game
@@ -81,6 +84,7 @@ class MCTS(Generic[S, A]):
         self.rollout = rollout
         self.evaluate = evaluate
         self.reuse_depth = reuse_depth
+        self.stop_early = stop_early
         self.root: Node[S, A] | None = None
 
     def search(self, state: S, *, budget: Budget, rng: random.Random | int) -> SearchResult[A]:
@@ -99,7 +103,13 @@ class MCTS(Generic[S, A]):
         start = now()
         root = self._root_for(state)
         player = game.current_player(state)
-        tally = Tally(game.num_players, start).run(lambda: self._iterate(root, rng), budget)
+
+        def root_visits() -> list[int]:
+            return [child.visits for _, child in root.children] + [0] * len(root.untried)
+
+        tally = Tally(game.num_players, start).run(
+            lambda: self._iterate(root, rng), budget, root_visits if self.stop_early else None
+        )
         visits = {a: child.visits for a, child in root.children}
         sums = {a: child.value for a, child in root.children}
         return tally.decide(game.legal_actions(state), visits, sums, player, _size(root))
@@ -217,11 +227,11 @@ def mcts(
     c: float = SQRT2,
     rollout: RolloutPolicy[S, A] | None = None,
     evaluate: Evaluator[S] | None = None,
+    stop_early: bool = False,
 ) -> SearchResult[A]:
     """One UCT search from ``state`` with a fresh tree; see :class:`MCTS` for the settings.
 
     Deterministic for a fixed ``rng`` seed and an iteration or node budget.
     """
-    return MCTS(game, c=c, rollout=rollout, evaluate=evaluate, reuse_depth=0).search(
-        state, budget=budget, rng=rng
-    )
+    tree = MCTS(game, c=c, rollout=rollout, evaluate=evaluate, reuse_depth=0, stop_early=stop_early)
+    return tree.search(state, budget=budget, rng=rng)

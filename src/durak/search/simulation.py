@@ -2,12 +2,14 @@
 
 Both run simulations until the first limit of the budget (Browne et al., "A survey of
 Monte Carlo tree search methods", IEEE TCIAIG 4, 2012) and then play the most visited root
-action, the "robust child" of that survey.
+action, the "robust child" of that survey.  With ``stop_early`` and an iteration budget they
+stop as soon as the simulations left could not change that action, which saves time and
+never changes the decision.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from durak.search.budget import Budget, SearchError, now
 from durak.search.protocol import A
@@ -15,6 +17,26 @@ from durak.search.result import SearchResult, SearchStats, most_visited
 
 #: One simulation: its returns, the states it visited and the tree depth it reached.
 Simulation = Callable[[], tuple[Sequence[float], int, int]]
+#: The visit counts of every legal root action (0 for one not yet tried).
+RootVisits = Callable[[], Iterable[int]]
+#: How many simulations pass between two checks of ``stop_early``.
+CHECK_EVERY = 8
+
+
+def settled(visits: Iterable[int], remaining: int) -> bool:
+    """Whether the most visited action is fixed: its lead over every other action exceeds
+    the ``remaining`` simulations (a tie could still go either way, so it must exceed).
+
+    >>> settled([40, 10, 5], 29), settled([40, 10, 5], 30)
+    (True, False)
+    """
+    first = second = 0
+    for n in visits:
+        if n > first:
+            first, second = n, first
+        elif n > second:
+            second = n
+    return first - second > remaining
 
 
 def check_settings(c: float, rollout: object, evaluate: object) -> None:
@@ -34,12 +56,17 @@ class Tally:
         self.totals = [0.0] * num_players
         self.iterations = self.nodes = self.deepest = 0
 
-    def run(self, simulate: Simulation, budget: Budget) -> Tally:
-        """Call ``simulate`` until ``budget`` is spent (at least once); return ``self``."""
+    def run(self, simulate: Simulation, budget: Budget, stop_early: RootVisits | None) -> Tally:
+        """Call ``simulate`` until ``budget`` is spent (at least once); return ``self``.
+
+        With ``stop_early`` (the root visit counts) and an iteration budget, it also stops
+        once the most visited root action is :func:`settled`.
+        """
         max_iterations = budget.iterations or -1
         max_nodes = budget.nodes or float("inf")
         deadline = budget.deadline(self.start)
         totals = self.totals
+        check = stop_early if max_iterations > 0 else None
         while self.iterations != max_iterations and self.nodes < max_nodes:
             payoff, visited, depth = simulate()
             for p in range(len(totals)):
@@ -48,6 +75,12 @@ class Tally:
             self.nodes += visited
             self.deepest = max(self.deepest, depth)
             if now() > deadline:
+                break
+            if (
+                check is not None
+                and self.iterations % CHECK_EVERY == 0
+                and settled(check(), max_iterations - self.iterations)
+            ):
                 break
         return self
 
