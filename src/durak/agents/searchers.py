@@ -53,10 +53,6 @@ ROLLOUTS: dict[str, RolloutPolicy[GameState, Action] | None] = {
 }
 
 
-#: The ISMCTS agent's exploration constant, tuned against ``greedy`` (``docs/agents.md``).
-ISMCTS_C = 0.7
-
-
 def _game(observation: Observation) -> DurakGame:
     return DurakGame(observation.rules, observation.hands is not None)
 
@@ -109,8 +105,8 @@ class MctsAgent:
 class IsmctsAgent:
     """SO-ISMCTS with ``limit`` iterations, a new determinization each."""
 
-    limit: int = 800
-    c: float = ISMCTS_C
+    limit: int = 1000
+    c: float = SQRT2
     simulation: str = "greedy"
     seconds: float | None = None
     name: str = "ismcts"
@@ -227,8 +223,7 @@ _register("mcts", MctsAgent, "Zarlykov's MCTS: UCT in sampled worlds, by vote",
           Param("limit", int, 300, "iterations per world", 1, 10**7), _C, _SIMULATION,
           Param("samples", int, 3, "worlds sampled per decision", 1, 10**4), _SECONDS)  # fmt: skip
 _register("ismcts", IsmctsAgent, "single-observer ISMCTS (Cowling et al. 2012)",
-          Param("limit", int, 800, "iterations", 1, 10**8),
-          Param("c", float, ISMCTS_C, "UCB exploration constant", 0, 100), _SIMULATION,
+          Param("limit", int, 1000, "iterations", 1, 10**8), _C, _SIMULATION,
           _SECONDS)  # fmt: skip
 _register("minimax", MinimaxAgent, "Zarlykov's minimax: alpha-beta in sampled worlds",
           Param("depth", int, 4, "plies", 1, 64),
