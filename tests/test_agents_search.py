@@ -32,8 +32,10 @@ from durak.search import solve as exact_solve
 CHEAP = {
     "mcts": "mcts:limit=20,samples=2",
     "mcts-greedy": "mcts:limit=20,samples=1,simulation=greedy",
+    "mcts-visits": "mcts:limit=20,samples=3,combine=visits,bias=3",
     "minimax-playout": "minimax:depth=1,samples=1,eval=playout",
     "ismcts": "ismcts:limit=40",
+    "ismcts-bias": "ismcts:limit=40,bias=5",
     "minimax": "minimax:depth=2,samples=2",
     "minimax-mean": "minimax:depth=2,samples=2,combine=mean,eval=cards",
     "maxn": "maxn:depth=2,samples=2",

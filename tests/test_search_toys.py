@@ -542,6 +542,39 @@ def test_mcts_finds_the_unique_best_move_on_random_games() -> None:
     assert dominated == 10
 
 
+def test_mcts_progressive_bias_steers_early_and_fades() -> None:
+    """A heuristic that prefers the root's worst move (and the first move elsewhere): an
+    overwhelming bias makes UCT follow it, a moderate one fades with the visits (Chaslot et
+    al. 2008), and bias 0 is plain UCT."""
+    nim = Nim((3, 4, 5))
+    bf: BruteForce[NimState, tuple[int, int]] = BruteForce(nim)
+    tried = 0
+    for s in nonterminal(nim, nim.initial()):
+        best = unique_best(nim, bf, s)
+        legal = nim.legal_actions(s)
+        if best is None or len(legal) < 3 or tried == 12:
+            continue
+        values = dict(bf.action_values(s))
+        worst = min(legal, key=lambda a: values[a])
+
+        def misleading(
+            state: NimState, actions: Sequence[tuple[int, int]], worst: tuple[int, int] = worst
+        ) -> tuple[int, int]:
+            return worst if worst in actions else actions[0]
+
+        budget = Budget(iterations=1500)
+        steered = mcts(nim, s, budget=budget, rng=tried, heuristic=misleading, bias=1e6)
+        assert steered.action == worst
+        faded = mcts(nim, s, budget=budget, rng=tried, heuristic=misleading, bias=1.0)
+        assert faded.action == best, s
+        plain = mcts(nim, s, budget=budget, rng=tried)
+        assert same(plain, mcts(nim, s, budget=budget, rng=tried, heuristic=misleading, bias=0))
+        tried += 1
+    assert tried == 12
+    with pytest.raises(SearchError, match="heuristic"):
+        MCTS(nim, bias=0.5)
+
+
 def test_mcts_statistics_and_the_class_interface() -> None:
     game = Nim((2, 3, 4))
     root = game.initial()
@@ -653,6 +686,10 @@ def searches() -> Iterator[tuple[str, Callable[[int | random.Random], SearchResu
         "pimc-mean",
         lambda r: pimc(CARDS, obs, worlds=8, search=world_search, combine="mean", rng=r),
     )
+    yield (
+        "pimc-visits",
+        lambda r: pimc(CARDS, obs, worlds=8, search=world_search, combine="visits", rng=r),
+    )
     yield "ismcts", lambda r: ismcts(CARDS, obs, player=p, budget=budget, rng=r)
 
 
@@ -663,7 +700,7 @@ def test_every_search_is_reproducible_from_its_seed(
     first = run(12)
     assert same(first, run(12))
     assert same(first, run(random.Random(12)))
-    if name in ("mcts", "mcts-nodes", "pimc", "pimc-mean", "ismcts"):
+    if name in ("mcts", "mcts-nodes", "pimc", "pimc-mean", "pimc-visits", "ismcts"):
         # The seed is used: some other seed searches differently.
         assert any(not same(first, run(seed)) for seed in range(5))
 
@@ -699,6 +736,8 @@ def test_bad_input_raises_search_error() -> None:
         ismcts(CARDS, obs, player=1 - p, budget=Budget(iterations=5), rng=0)
     with pytest.raises(SearchError):
         pimc(CARDS, obs, worlds=3, rng=0, combine="mean", search=lambda w, r: solve(CARDS, w))
+    with pytest.raises(SearchError, match="visits"):
+        pimc(CARDS, obs, worlds=3, rng=0, combine="visits", search=lambda w, r: solve(CARDS, w))
     over = next(t for t in reachable_states(CARDS, deal) if CARDS.is_terminal(t))
     end_obs = CARDS.observe(over, p)
     with pytest.raises(SearchError):
@@ -804,8 +843,8 @@ def other_world(s: CardState, obs: CardObs) -> CardState:
     return next(w for w in CARDS.worlds(obs) if w != s)
 
 
-@pytest.mark.parametrize("combine", ["vote", "mean"])
-def test_pimc_sees_only_the_observation(combine: Literal["vote", "mean"]) -> None:
+@pytest.mark.parametrize("combine", ["vote", "mean", "visits"])
+def test_pimc_sees_only_the_observation(combine: Literal["vote", "mean", "visits"]) -> None:
     for s, obs in card_positions()[::7]:
         if len(CARDS.worlds(obs)) < 2:
             continue
@@ -819,6 +858,8 @@ def test_pimc_sees_only_the_observation(combine: Literal["vote", "mean"]) -> Non
                 w: CardState, r: random.Random, spy: SpyGame[CardState, int, CardObs] = spy
             ) -> SearchResult[int]:
                 assert any(w is x for x in spy.sampled), "search got an unsampled world"
+                if combine == "visits":
+                    return mcts(spy, w, budget=Budget(iterations=30), rng=r)
                 return alphabeta(spy, w, root_values=True)
 
             result = pimc(spy, obs_t, worlds=6, search=world_search, combine=combine, rng=9)
@@ -886,6 +927,30 @@ def test_pimc_vote_picks_the_majority() -> None:
         assert votes[result.action] == max(votes.values())
 
 
+def test_pimc_visits_picks_the_most_visited_over_all_worlds() -> None:
+    decisive = 0
+    for w0, obs in card_positions()[::4]:
+        per_world: list[SearchResult[int]] = []
+
+        def world_search(w: CardState, r: random.Random) -> SearchResult[int]:
+            result = mcts(CARDS, w, budget=Budget(iterations=40), rng=r)
+            per_world.append(result)  # noqa: B023 (used before the next iteration)
+            return result
+
+        result = pimc(CARDS, obs, worlds=15, search=world_search, combine="visits", rng=2)
+        summed: Counter[int] = Counter()
+        for r in per_world:
+            summed.update(dict(r.visits))
+        legal = CARDS.legal_actions(w0)
+        assert result.visits == tuple((a, summed[a]) for a in legal)
+        assert sum(summed.values()) == 15 * 40
+        assert summed[result.action] == max(summed.values())
+        votes = Counter(r.action for r in per_world)
+        decisive += votes[result.action] < max(votes.values())
+    # Somewhere the summed visits overrule the majority vote, so the two modes differ.
+    assert decisive > 0
+
+
 def forced_after(s: CardState) -> bool:
     """Whether every move after the mover's next one is forced, in every world."""
     p = CARDS.current_player(s)
@@ -941,3 +1006,37 @@ def test_ismcts_finds_the_best_move_in_expectation_over_worlds() -> None:
             assert abs(v - sum(values[a]) / len(values[a])) < 0.5
         tried += 1
     assert tried >= 10
+
+
+def test_ismcts_progressive_bias_steers_early_and_fades() -> None:
+    """A heuristic that prefers the worst move: an overwhelming bias makes ISMCTS follow it,
+    a moderate one fades as visits grow (Chaslot et al. 2008), and bias 0 is plain ISMCTS."""
+    tried = 0
+    for s, obs in forced_tail_positions():
+        values = world_values(obs)
+        means = sorted(((sum(vs) / len(vs), a) for a, vs in values.items()), reverse=True)
+        if means[0][0] - means[1][0] < 0.25:
+            continue
+        worst = means[-1][1]
+
+        def misleading(state: CardState, legal: Sequence[int], worst: int = worst) -> int:
+            return worst if worst in legal else legal[-1]
+
+        p = CARDS.current_player(s)
+        budget = Budget(iterations=1500)
+        steered = ismcts(CARDS, obs, player=p, budget=budget, rng=tried, heuristic=misleading,
+                         bias=1e6)  # fmt: skip
+        assert steered.action == worst
+        faded = ismcts(CARDS, obs, player=p, budget=budget, rng=tried, heuristic=misleading,
+                       bias=2.0)  # fmt: skip
+        assert faded.action == means[0][1], (obs, means, faded)
+        plain = ismcts(CARDS, obs, player=p, budget=budget, rng=tried)
+        unbiased = ismcts(CARDS, obs, player=p, budget=budget, rng=tried, heuristic=misleading,
+                          bias=0.0)  # fmt: skip
+        assert same(plain, unbiased)
+        tried += 1
+    assert tried >= 10
+    with pytest.raises(SearchError, match="bias"):
+        ismcts(CARDS, obs, player=p, budget=budget, rng=0, bias=-1.0)
+    with pytest.raises(SearchError, match="heuristic"):
+        ismcts(CARDS, obs, player=p, budget=budget, rng=0, bias=1.0)

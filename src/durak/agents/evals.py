@@ -92,6 +92,12 @@ def greedy_rollout(state: GameState, _: object = None) -> Action:
     return greedy_choice(legal_actions(state), state.trump_suit, len(state.talon))
 
 
+def greedy_heuristic(state: GameState, legal: Sequence[Action]) -> Action:
+    """The greedy agent's choice among ``legal`` (the actions of ``state``): the preferred
+    action of ISMCTS's progressive bias."""
+    return greedy_choice(legal, state.trump_suit, len(state.talon))
+
+
 def playout(state: GameState) -> tuple[float, ...]:
     """Zarlykov's ``eval=playout``: the returns of one greedy-versus-greedy playout."""
     s = state

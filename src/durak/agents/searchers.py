@@ -30,6 +30,7 @@ from durak.search import (
     SQRT2,
     Budget,
     BudgetExhausted,
+    Combine,
     RolloutPolicy,
     SearchResult,
     alphabeta,
@@ -72,42 +73,50 @@ def _sampled(
     legal = observation.legal_actions
     if len(legal) == 1:
         return legal[0]
-    combined = pimc(_game(observation), observation, worlds=samples, search=search,
-                    combine="mean" if combine == "mean" else "vote", rng=rng)  # fmt: skip
-    return combined.action
+    mode: Combine = "mean" if combine == "mean" else "visits" if combine == "visits" else "vote"
+    return pimc(_game(observation), observation, worlds=samples, search=search, combine=mode,
+                rng=rng).action  # fmt: skip
 
 
 @attrs.frozen
 class MctsAgent:
-    """UCT in each of ``samples`` sampled worlds (``limit`` iterations each), by vote."""
+    """UCT in each of ``samples`` sampled worlds (``limit`` iterations each), combined by
+    vote or by summed root visits."""
 
     limit: int = 300
     c: float = SQRT2
     simulation: str = "greedy"
     samples: int = 3
+    combine: str = "vote"
+    bias: float = 0.0
     seconds: float | None = None
     name: str = "mcts"
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
-        """The action most worlds' searches chose."""
+        """The action most worlds chose (``vote``), or the most visited over all worlds."""
         game = _game(observation)
         budget = Budget(iterations=self.limit, seconds=_per_world(self.seconds, self.samples))
         rollout = ROLLOUTS[self.simulation]
+        # Stopping a world early keeps its own choice but not its visit counts.
+        stop_early = self.combine == "vote"
 
         def search(world: GameState, r: random.Random) -> SearchResult[Action]:
             return mcts(game, world, budget=budget, rng=r, c=self.c, rollout=rollout,
-                        stop_early=True)  # fmt: skip
+                        heuristic=evals.greedy_heuristic, bias=self.bias,
+                        stop_early=stop_early)  # fmt: skip
 
-        return _sampled(observation, rng, self.samples, "vote", search)
+        return _sampled(observation, rng, self.samples, self.combine, search)
 
 
 @attrs.frozen
 class IsmctsAgent:
-    """SO-ISMCTS with ``limit`` iterations, a new determinization each."""
+    """SO-ISMCTS with ``limit`` iterations, a new determinization each, and a progressive
+    ``bias`` toward the greedy move."""
 
     limit: int = 1000
     c: float = SQRT2
     simulation: str = "greedy"
+    bias: float = 0.0
     seconds: float | None = None
     name: str = "ismcts"
 
@@ -119,6 +128,7 @@ class IsmctsAgent:
         budget = Budget(iterations=self.limit, seconds=self.seconds)
         return ismcts(_game(observation), observation, player=observation.player, budget=budget,
                       rng=rng, c=self.c, rollout=ROLLOUTS[self.simulation],
+                      heuristic=evals.greedy_heuristic, bias=self.bias,
                       stop_early=True).action  # fmt: skip
 
 
@@ -213,18 +223,21 @@ _SECONDS = Param("seconds", float, None, "time budget per decision (off: not rep
 _C = Param("c", float, SQRT2, "UCB exploration constant", 0, 100)
 _SIMULATION = Param("simulation", str, "greedy", "rollout policy", choices=tuple(ROLLOUTS))
 _EVAL = tuple(EVALS)
+_BIAS = Param("bias", float, 0.0, "progressive bias toward the greedy move", 0, 1000)
 
 
 def _register(name: str, factory: Callable[..., Agent], text: str, *params: Param) -> None:
     register(name, factory, text, params)
 
 
-_register("mcts", MctsAgent, "Zarlykov's MCTS: UCT in sampled worlds, by vote",
+_register("mcts", MctsAgent, "Zarlykov's MCTS: UCT in sampled worlds, by vote or visits",
           Param("limit", int, 300, "iterations per world", 1, 10**7), _C, _SIMULATION,
-          Param("samples", int, 3, "worlds sampled per decision", 1, 10**4), _SECONDS)  # fmt: skip
+          Param("samples", int, 3, "worlds sampled per decision", 1, 10**4),
+          Param("combine", str, "vote", "how worlds are combined", choices=("vote", "visits")),
+          _BIAS, _SECONDS)  # fmt: skip
 _register("ismcts", IsmctsAgent, "single-observer ISMCTS (Cowling et al. 2012)",
           Param("limit", int, 1000, "iterations", 1, 10**8), _C, _SIMULATION,
-          _SECONDS)  # fmt: skip
+          _BIAS, _SECONDS)  # fmt: skip
 _register("minimax", MinimaxAgent, "Zarlykov's minimax: alpha-beta in sampled worlds",
           Param("depth", int, 4, "plies", 1, 64),
           Param("eval", str, "basic", "frontier evaluation", choices=_EVAL),

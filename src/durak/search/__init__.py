@@ -13,7 +13,14 @@ from durak.search.maxn import maxn
 from durak.search.mcts import MCTS, SQRT2, mcts, playout
 from durak.search.minimax import alphabeta, solve
 from durak.search.pimc import Combine, WorldSearch, pimc
-from durak.search.protocol import Evaluator, Game, ImperfectGame, MoveOrder, RolloutPolicy
+from durak.search.protocol import (
+    Evaluator,
+    Game,
+    Heuristic,
+    ImperfectGame,
+    MoveOrder,
+    RolloutPolicy,
+)
 from durak.search.result import SearchResult, SearchStats
 
 __all__ = [
@@ -25,6 +32,7 @@ __all__ = [
     "Combine",
     "Evaluator",
     "Game",
+    "Heuristic",
     "ImperfectGame",
     "MoveOrder",
     "RolloutPolicy",

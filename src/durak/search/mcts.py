@@ -10,6 +10,10 @@ visited root action.
 
 :class:`MCTS` keeps its tree between searches: when asked about a state already in the
 tree (a few plies below the old root), it continues from that subtree.
+
+Optional *progressive bias* (Chaslot et al., "Progressive strategies for Monte-Carlo tree
+search", New Math. and Nat. Comp. 4(3), 2008): the action a ``heuristic`` prefers at a node
+is expanded first and gets ``bias / (visits + 1)`` added to its UCB score.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from collections.abc import Sequence
 from typing import Generic
 
 from durak.search.budget import Budget, SearchError, as_rng, now
-from durak.search.protocol import A, Evaluator, Game, RolloutPolicy, S
+from durak.search.protocol import A, Evaluator, Game, Heuristic, RolloutPolicy, S
 from durak.search.result import SearchResult
 from durak.search.simulation import Tally, check_settings
 
@@ -33,10 +37,11 @@ class Node(Generic[S, A]):
     """One tree node: a state, its untried actions and its expanded children.
 
     ``mover`` is the player who moved into this node (-1 at the root); ``value`` sums that
-    player's payoffs over the ``visits`` simulations through the node.
+    player's payoffs over the ``visits`` simulations through the node; ``bonus`` is the
+    progressive bias of the action into it (0 unless the parent's heuristic preferred it).
     """
 
-    __slots__ = ("children", "mover", "payoff", "state", "untried", "value", "visits")
+    __slots__ = ("bonus", "children", "mover", "payoff", "state", "untried", "value", "visits")
 
     def __init__(self, state: S, mover: int, actions: Sequence[A]) -> None:
         self.state = state
@@ -45,6 +50,7 @@ class Node(Generic[S, A]):
         self.children: list[tuple[A, Node[S, A]]] = []
         self.visits = 0
         self.value = 0.0
+        self.bonus = 0.0
         self.payoff: Sequence[float] | None = None  # the returns, once known terminal
 
     def mean(self) -> float:
@@ -62,6 +68,9 @@ class MCTS(Generic[S, A]):
       random over ``legal_actions``.
     * ``evaluate``: a value function ``state -> returns vector`` used at new leaves instead
       of a rollout.
+    * ``heuristic`` / ``bias``: progressive bias; with ``bias > 0`` the action
+      ``heuristic(state, legal)`` prefers at a node is expanded first and gets
+      ``bias / (visits + 1)`` added to its UCB score (``bias = 0``: plain UCT).
     * ``reuse_depth``: how many plies below the previous root a new root state is looked
       for (0 disables tree reuse).
     * ``stop_early``: with an iteration budget, stop once the simulations left could not
@@ -75,14 +84,18 @@ class MCTS(Generic[S, A]):
         c: float = SQRT2,
         rollout: RolloutPolicy[S, A] | None = None,
         evaluate: Evaluator[S] | None = None,
+        heuristic: Heuristic[S, A] | None = None,
+        bias: float = 0.0,
         reuse_depth: int = 8,
         stop_early: bool = False,
     ) -> None:
-        check_settings(c, rollout, evaluate)
+        check_settings(c, rollout, evaluate, heuristic, bias)
         self.game = game
         self.c = c
         self.rollout = rollout
         self.evaluate = evaluate
+        self.heuristic = heuristic if bias > 0 else None
+        self.bias = bias
         self.reuse_depth = reuse_depth
         self.stop_early = stop_early
         self.root: Node[S, A] | None = None
@@ -152,7 +165,7 @@ class MCTS(Generic[S, A]):
             best = node
             for _, child in node.children:
                 n = child.visits
-                score = child.value / n + c * math.sqrt(log_n / n)
+                score = child.value / n + c * math.sqrt(log_n / n) + child.bonus / (n + 1)
                 if score > best_score:
                     best_score, best = score, child
             node = best
@@ -160,14 +173,26 @@ class MCTS(Generic[S, A]):
         if not node.untried:
             return path  # ends at a terminal node
         untried = node.untried
-        i = rng.randrange(len(untried))
+        heuristic = self.heuristic
+        preferred = None if heuristic is None else heuristic(node.state, self._legal(node))
+        if preferred is not None and preferred in untried:
+            i = untried.index(preferred)
+        else:
+            i = rng.randrange(len(untried))
         untried[i], untried[-1] = untried[-1], untried[i]
         action = untried.pop()
         state = game.step(node.state, action)
         child = Node(state, game.current_player(node.state), game.legal_actions(state))
+        if preferred is not None and action == preferred:
+            child.bonus = self.bias
         node.children.append((action, child))
         path.append(child)
         return path
+
+    @staticmethod
+    def _legal(node: Node[S, A]) -> list[A]:
+        """The legal actions of ``node``'s state: its children's and the untried ones."""
+        return [a for a, _ in node.children] + node.untried
 
     def _simulate(self, leaf: Node[S, A], rng: random.Random) -> tuple[Sequence[float], int]:
         """The returns of one simulation from ``leaf`` and the states it visited beyond it."""
@@ -227,11 +252,14 @@ def mcts(
     c: float = SQRT2,
     rollout: RolloutPolicy[S, A] | None = None,
     evaluate: Evaluator[S] | None = None,
+    heuristic: Heuristic[S, A] | None = None,
+    bias: float = 0.0,
     stop_early: bool = False,
 ) -> SearchResult[A]:
     """One UCT search from ``state`` with a fresh tree; see :class:`MCTS` for the settings.
 
     Deterministic for a fixed ``rng`` seed and an iteration or node budget.
     """
-    tree = MCTS(game, c=c, rollout=rollout, evaluate=evaluate, reuse_depth=0, stop_early=stop_early)
+    tree = MCTS(game, c=c, rollout=rollout, evaluate=evaluate, heuristic=heuristic, bias=bias,
+                reuse_depth=0, stop_early=stop_early)  # fmt: skip
     return tree.search(state, budget=budget, rng=rng)

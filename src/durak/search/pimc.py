@@ -6,8 +6,11 @@ Information Monte Carlo sampling in game tree search" (AAAI 2010); in Durak this
 "closed world sampling" of Zarlykov's minimax and MCTS agents (``samples=``).  Each of
 ``worlds`` states is drawn with ``sample_world`` from the searching player's observation and
 searched as a perfect-information game by any search of this package; the decisions are
-combined by vote or by mean value.  It reads nothing but the observation, so it cannot leak
-hidden cards; it inherits PIMC's known flaws (strategy fusion, non-locality).
+combined by vote, by mean value, or (for tree searches) by the root visits summed over the
+worlds, the "ensemble determinization" of Whitehouse, Powley & Cowling, "Determinization
+and information set Monte Carlo tree search for the card game Dou Di Zhu" (IEEE CIG 2011).
+It reads nothing but the observation, so it cannot leak hidden cards; it inherits PIMC's
+known flaws (strategy fusion, non-locality).
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ from durak.search.budget import SearchError, as_rng, now
 from durak.search.protocol import A, ImperfectGame, O, S
 from durak.search.result import SearchResult, SearchStats
 
-#: How per-world results are combined: majority vote, or the best mean value.
-Combine = Literal["vote", "mean"]
+#: How per-world results are combined: majority vote, best mean value, or most visits.
+Combine = Literal["vote", "mean", "visits"]
 #: A perfect-information search of one world, e.g. ``lambda s, rng: solve(game, s)``.
 WorldSearch = Callable[[S, random.Random], SearchResult[A]]
 
@@ -45,15 +48,19 @@ def pimc(
     * ``combine``: ``"vote"`` picks the action chosen in most worlds (ties: higher mean
       value, then legal order); ``"mean"`` picks the best mean value over the worlds (ties:
       more votes, then legal order) and needs a value for every legal action in every world
-      (e.g. ``alphabeta(..., root_values=True)`` or MCTS), else :class:`SearchError`.
+      (e.g. ``alphabeta(..., root_values=True)`` or MCTS), else :class:`SearchError`;
+      ``"visits"`` picks the most root visits summed over the worlds (ties: higher mean
+      value, then legal order) and needs a search that reports visits (MCTS), else
+      :class:`SearchError`.
 
-    The result lists mean values (over the worlds that valued the action) and votes per
-    legal action; ``stats`` adds up the per-world searches, ``iterations`` is ``worlds``.
+    The result lists mean values (over the worlds that valued the action) and, per legal
+    action, its votes (summed visits with ``"visits"``); ``stats`` adds up the per-world
+    searches, ``iterations`` is ``worlds``.
     """
     if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
         raise SearchError(f"worlds must be a positive int, got {worlds!r}")
-    if combine not in ("vote", "mean"):
-        raise SearchError(f"combine must be 'vote' or 'mean', got {combine!r}")
+    if combine not in ("vote", "mean", "visits"):
+        raise SearchError(f"combine must be 'vote', 'mean' or 'visits', got {combine!r}")
     rng = as_rng(rng)
     start = now()
     legal: list[A] = []
@@ -79,7 +86,14 @@ def pimc(
                 "combine='mean' needs a value for every legal action in every world; "
                 "use a search that values them all (e.g. alphabeta(..., root_values=True))"
             )
-        votes[result.action] = votes.get(result.action, 0) + 1
+        if combine == "visits":
+            if not result.visits:
+                raise SearchError("combine='visits' needs a search that reports root visits "
+                                  "(e.g. mcts)")  # fmt: skip
+            for a, n in result.visits:
+                votes[a] = votes.get(a, 0) + n
+        else:
+            votes[result.action] = votes.get(result.action, 0) + 1
         for a, v in result.action_values:
             sums[a] = sums.get(a, 0.0) + v
             counts[a] = counts.get(a, 0) + 1
@@ -91,7 +105,7 @@ def pimc(
 
     def rank(a: A) -> tuple[float, float]:
         vote, mean = votes.get(a, 0), means.get(a, float("-inf"))
-        return (vote, mean) if combine == "vote" else (mean, vote)
+        return (mean, vote) if combine == "mean" else (vote, mean)
 
     action = max(legal, key=rank)  # max keeps the first of equals: legal order breaks ties
     stats = SearchStats(

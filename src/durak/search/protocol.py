@@ -40,6 +40,8 @@ Evaluator = Callable[[S], Sequence[float]]
 RolloutPolicy = Callable[[S, random.Random], A]
 #: Move ordering: the same actions, best-first guess first (e.g. ``sorted(..., key=...)``).
 MoveOrder = Callable[[S, Sequence[A]], Sequence[A]]
+#: Domain knowledge for progressive bias: the preferred one of the legal actions given.
+Heuristic = Callable[[S, Sequence[A]], A]
 
 
 class Game(Protocol[S, A]):

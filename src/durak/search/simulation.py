@@ -39,13 +39,20 @@ def settled(visits: Iterable[int], remaining: int) -> bool:
     return first - second > remaining
 
 
-def check_settings(c: float, rollout: object, evaluate: object) -> None:
-    """Raise :class:`SearchError` for a bad exploration constant, or for both a rollout
-    policy and a value function (only one can score a new leaf)."""
+def check_settings(
+    c: float, rollout: object, evaluate: object, heuristic: object = None, bias: float = 0.0
+) -> None:
+    """Raise :class:`SearchError` for a bad exploration constant, for both a rollout policy
+    and a value function (only one can score a new leaf), or for a negative progressive
+    bias or one without a heuristic."""
     if not c >= 0:
         raise SearchError(f"the exploration constant c must be >= 0, got {c!r}")
     if rollout is not None and evaluate is not None:
         raise SearchError("give a rollout policy or a value function, not both")
+    if not bias >= 0:
+        raise SearchError(f"the progressive bias must be >= 0, got {bias!r}")
+    if bias > 0 and heuristic is None:
+        raise SearchError("a progressive bias needs a heuristic")
 
 
 class Tally:
