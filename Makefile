@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
-#   make demo   - create .venv, install, play a short random-vs-random match
+#   make demo   - create .venv, install, play a short tournament (random, greedy, mcts)
 #   make test   - create .venv, install, run ruff, mypy --strict and pytest
 PYTHON ?= python3
 VENV   := .venv
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/durak match random random --games 200 --seed 1
+	$(BIN)/durak tournament random greedy mcts:limit=10,samples=1 --games 70 --seed 1
 
 test: lint typecheck pytest
 

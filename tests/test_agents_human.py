@@ -48,7 +48,9 @@ def test_it_shows_what_the_player_may_see() -> None:
     s = lead_state()
     _, shown = ask(s, "1\n")
     assert "Your hand: 10♣ A♠ 6♥" in shown  # by power: non-trumps first, the trump last
-    assert "Trump: ♥, trump card K♥. Talon: 2 cards." in shown
+    discarded = len(s.discard)
+    pile = "1 card" if discarded == 1 else f"{discarded} cards"
+    assert f"Trump: ♥, trump card K♥. Talon: 2 cards. Discard pile: {pile}." in shown
     assert "player 1: 4 cards" in shown
     assert "Table: empty" in shown
     legal = legal_actions(s)

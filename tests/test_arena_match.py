@@ -9,9 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from durak.agents import GreedyAgent, Watcher, make_agent
+from durak.arena.match import MatchPlan, play_match_game
+from durak.arena.run import run_match
 from durak.arena.runner import derive_seed, play_game
 from durak.arena.stats import wilson
-from durak.arena.tournament import play_match_game, run_match
 from durak.cli.app import app
 from durak.rules import Action, Observation, Rules, new_game, step
 
@@ -26,9 +27,12 @@ def test_each_deal_is_played_once_per_seat_rotation() -> None:
         seats = [(s + rotation) % 3 for s in range(3)]  # seat -> agent
         record = play_game(rules, [make_agent(specs[a]) for a in seats],
                            derive_seed(11, game // 3))  # fmt: skip
-        outcome = play_match_game(rules, specs, 11, game)
+        played = play_match_game(MatchPlan(rules, specs, 11, 6), game)
+        outcome = played.outcome
         assert outcome.durak == (None if record.loser is None else seats[record.loser])
         assert outcome.decisions == tuple(record.decisions[seats.index(a)] for a in range(3))
+        assert outcome.seats == tuple(seats) and outcome.bouts == record.bouts
+        assert played.actions == tuple(str(a) for a in record.actions)
 
 
 def test_a_match_is_the_same_in_one_process_or_two() -> None:
@@ -49,6 +53,8 @@ def test_run_match_checks_its_input() -> None:
         run_match(Rules(), ["random"], games=2, seed=0)
     with pytest.raises(ValueError, match="positive"):
         run_match(Rules(), SPECS, games=0, seed=0)
+    with pytest.raises(ValueError, match="positive"):
+        run_match(Rules(), SPECS, games=2, seed=0, jobs=0)
 
 
 @pytest.mark.parametrize(("k", "n"), [(0, 10), (10, 10), (3, 7), (450, 500)])
@@ -69,6 +75,17 @@ def test_wilson_matches_the_closed_form_and_rejects_bad_input() -> None:
     for bad in [(1, 0, 0.98), (5, 4, 0.98), (1, 4, 1.0)]:
         with pytest.raises(ValueError):
             wilson(*bad)
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611),
+     (1, 29, 0.0061, 0.1718)],
+)  # fmt: skip
+def test_wilson_matches_newcombe_1998(k: int, n: int, low: float, high: float) -> None:
+    # Newcombe, "Two-sided confidence intervals for the single proportion: comparison of
+    # seven methods", Statistics in Medicine 17 (1998), Table II, method 3 (Wilson), 95%.
+    assert wilson(k, n, 0.95) == pytest.approx((low, high), abs=5e-5)
 
 
 def test_cli_match_gives_the_same_table_with_two_jobs() -> None:

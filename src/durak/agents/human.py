@@ -1,10 +1,10 @@
 """The ``human`` agent: a person chooses each action at a terminal.
 
 It prints what the player may see (its hand sorted by power, the table, the trump, the
-talon size and the opponents' hand sizes) and the numbered legal actions, then reads a line:
-a number from the list, or an action written as ``str(action)`` shows it (``Attack(6♠)``,
-``Defend(6♥<-8♥)``, ``Take``; cards as :meth:`~durak.rules.Card.parse` reads them, e.g.
-``attack(6s)``).
+talon and discard sizes and the opponents' hand sizes) and the numbered legal actions, then
+reads a line: a number from the list, or an action written as ``str(action)`` shows it
+(``Attack(6♠)``, ``Defend(6♥<-8♥)``, ``Take``; cards as :meth:`~durak.rules.Card.parse`
+reads them, e.g. ``attack(6s)``).
 """
 
 from __future__ import annotations
@@ -21,14 +21,16 @@ from durak.rules import Action, Observation, parse_action
 
 
 def describe(observation: Observation) -> str:
-    """The observation as a human reads it: roles, trump, hands, table and legal actions."""
+    """The observation as a human reads it: roles, trump, talon and discard sizes, hands,
+    table and legal actions."""
     o = observation
     lines = [f"--- player {o.player} ({_role(o)}) ---"]
+    piles = f"Talon: {_count(o.talon_size)}. Discard pile: {_count(len(o.discard))}."
     if o.trump_suit is None:
-        lines.append(f"No trumps. Talon: {o.talon_size} cards.")
+        lines.append(f"No trumps. {piles}")
     else:
         card = "" if o.trump_card is None else f", trump card {o.trump_card}"
-        lines.append(f"Trump: {o.trump_suit}{card}. Talon: {o.talon_size} cards.")
+        lines.append(f"Trump: {o.trump_suit}{card}. {piles}")
     others = []
     for p in range(o.rules.players):
         if p != o.player:

@@ -1,152 +1,128 @@
-"""Matches between agent specs: every deal played once per seat rotation, in parallel.
+"""Round-robin tournaments: a two-player duplicate match for every pair of agents.
 
-Game ``g`` plays deal ``derive_seed(seed, g // n)`` with the seats rotated by ``g % n``, so
-each deal is played ``n`` times and every agent sits in every seat (the "duplicate"
-format that cancels the luck of the deal).  Each game depends only on its seed and the
-specs, so a match gives the same result in one process or many (``jobs``).
+Every pair plays the same deals (the same master seed), so the pairings differ only by the
+agents.  A pair's result is a score: wins plus half the draws, over the games; the matrix
+of row-vs-column scores is antisymmetric (the two cells of a pair sum to 1), and agents
+are ranked by their mean score over their opponents, with a Wilson (1927) interval on the
+pooled games, as Zarlykov (2023) reports win rates.
 """
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from functools import lru_cache
+from itertools import combinations
 
 import attrs
 
-from durak.agents import make_agent
-from durak.agents.base import Agent
-from durak.arena.runner import derive_seed, play_game
-from durak.arena.stats import wilson
+from durak.arena.match import MatchPlan
+from durak.arena.referee import Referee
+from durak.arena.results import MatchResult, interval
 from durak.rules import Rules
 
 
-@attrs.frozen
-class GameOutcome:
-    """One game from the agents' point of view: who (agent index) lost, and the timing."""
-
-    game: int
-    durak: int | None
-    decisions: tuple[int, ...]
-    think_time: tuple[float, ...]
-    max_think: tuple[float, ...]
+def _specs(specs: Sequence[str]) -> tuple[str, ...]:
+    return tuple(specs)
 
 
 @attrs.frozen
-class MatchResult:
-    """A finished match; per agent (index into ``specs``) counts and timing.
+class Tournament:
+    """Every pair of ``specs`` plays ``games`` games of two-player ``rules`` from ``seed``.
 
-    ``wall_seconds`` is the wall-clock time of the whole match (all processes).
+    Raises ``ValueError`` for fewer than two specs, a spec given twice, or rules that are
+    not for two players.
     """
 
     rules: Rules
-    specs: tuple[str, ...]
+    specs: tuple[str, ...] = attrs.field(converter=_specs)
     seed: int
-    outcomes: tuple[GameOutcome, ...]
-    wall_seconds: float
+    games: int
+    open_world: bool = False
+    referee: Referee | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if len(self.specs) < 2:
+            raise ValueError(f"a tournament needs at least two agents, got {len(self.specs)}")
+        for spec in self.specs:
+            if self.specs.count(spec) > 1:
+                raise ValueError(f"agent spec {spec!r} is given twice")
+        if self.rules.players != 2:
+            raise ValueError(f"tournament games are for 2 players, got {self.rules.players}")
 
     @property
-    def games(self) -> int:
-        """Games played."""
-        return len(self.outcomes)
+    def pairs(self) -> list[tuple[int, int]]:
+        """The pairings (i, j), i < j, in plan order."""
+        return list(combinations(range(len(self.specs)), 2))
 
-    @property
-    def draws(self) -> int:
-        """Games without a durak."""
-        return sum(o.durak is None for o in self.outcomes)
-
-    def durak_count(self, agent: int) -> int:
-        """Games in which ``agent`` was the durak."""
-        return sum(o.durak == agent for o in self.outcomes)
-
-    def wins(self, agent: int) -> int:
-        """Games in which someone else was the durak."""
-        return sum(o.durak is not None and o.durak != agent for o in self.outcomes)
-
-    def win_rate(self, agent: int) -> float:
-        """``wins / games``."""
-        return self.wins(agent) / self.games
-
-    def win_interval(self, agent: int, confidence: float = 0.98) -> tuple[float, float]:
-        """The Wilson interval of the win rate."""
-        return wilson(self.wins(agent), self.games, confidence)
-
-    def durak_interval(self, agent: int, confidence: float = 0.98) -> tuple[float, float]:
-        """The Wilson interval of the durak rate."""
-        return wilson(self.durak_count(agent), self.games, confidence)
-
-    def mean_think(self, agent: int) -> float:
-        """Mean seconds per decision of ``agent`` (forced decisions included)."""
-        decisions = sum(o.decisions[agent] for o in self.outcomes)
-        return sum(o.think_time[agent] for o in self.outcomes) / max(1, decisions)
-
-    def max_think(self, agent: int) -> float:
-        """The longest single decision of ``agent``, in seconds."""
-        return max((o.max_think[agent] for o in self.outcomes), default=0.0)
+    def plans(self) -> list[MatchPlan]:
+        """One match plan per pairing, in :attr:`pairs` order."""
+        return [MatchPlan(self.rules, (self.specs[i], self.specs[j]), self.seed, self.games,
+                          self.open_world, self.referee) for i, j in self.pairs]  # fmt: skip
 
 
-@lru_cache(maxsize=32)
-def _agents(specs: tuple[str, ...]) -> tuple[Agent, ...]:
-    return tuple(make_agent(s) for s in specs)
+@attrs.frozen
+class Standing:
+    """An agent's line in the ranking: mean ``score`` over its opponents, the interval of
+    its pooled score, its totals and its mean thinking time per decision."""
+
+    agent: int
+    spec: str
+    score: float
+    low: float
+    high: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    forfeits: int
+    seconds_per_move: float
 
 
-def play_match_game(
-    rules: Rules, specs: tuple[str, ...], seed: int, game: int, open_world: bool = False
-) -> GameOutcome:
-    """Game ``game`` of a match: deal ``game // n``, seats rotated by ``game % n``."""
-    n = rules.players
-    rotation = game % n
-    seat_agent = [(s + rotation) % n for s in range(n)]  # seat s is played by this agent
-    agents = _agents(specs)
-    record = play_game(rules, [agents[a] for a in seat_agent], derive_seed(seed, game // n),
-                       open_world)  # fmt: skip
-    by_agent = [seat_agent.index(a) for a in range(n)]
-    return GameOutcome(
-        game,
-        None if record.loser is None else seat_agent[record.loser],
-        tuple(record.decisions[s] for s in by_agent),
-        tuple(record.think_time[s] for s in by_agent),
-        tuple(record.max_think[s] for s in by_agent),
-    )
+@attrs.frozen
+class TournamentResult:
+    """The results of a tournament's matches, one per pairing in :attr:`Tournament.pairs`
+    order."""
 
+    tournament: Tournament
+    matches: tuple[MatchResult, ...]
 
-def _play_range(
-    args: tuple[Rules, tuple[str, ...], int, range, bool],
-) -> list[GameOutcome]:
-    rules, specs, seed, games, open_world = args
-    return [play_match_game(rules, specs, seed, g, open_world) for g in games]
+    def match_between(self, i: int, j: int) -> tuple[MatchResult, int]:
+        """The match of agents ``i`` and ``j``, and ``i``'s index in it."""
+        k = self.tournament.pairs.index((min(i, j), max(i, j)))
+        return self.matches[k], 0 if i < j else 1
 
+    def games(self, i: int, j: int) -> int:
+        """Games finished between ``i`` and ``j``."""
+        return self.match_between(i, j)[0].games
 
-def run_match(
-    rules: Rules,
-    specs: Sequence[str],
-    *,
-    games: int,
-    seed: int,
-    jobs: int = 1,
-    open_world: bool = False,
-) -> MatchResult:
-    """Play ``games`` games of ``specs`` (one per seat) in ``jobs`` processes.
+    def score(self, i: int, j: int) -> float:
+        """``i``'s score rate against ``j``: (wins + draws / 2) / games."""
+        match, a = self.match_between(i, j)
+        return match.score_rate(a)
 
-    Specs are checked before any game starts (:class:`~durak.agents.SpecError`).  The
-    outcomes are the same for any ``jobs``; only the timing differs.
-    """
-    specs = tuple(specs)
-    if len(specs) != rules.players:
-        raise ValueError(f"{rules.players} players need {rules.players} agent specs, "
-                         f"got {len(specs)}")  # fmt: skip
-    if games < 1 or jobs < 1:
-        raise ValueError(f"games and jobs must be positive, got games={games}, jobs={jobs}")
-    _agents(specs)
-    start = time.perf_counter()
-    jobs = min(jobs, games, os.cpu_count() or 1)
-    if jobs == 1:
-        outcomes = _play_range((rules, specs, seed, range(games), open_world))
-    else:
-        chunks = [(rules, specs, seed, range(k, games, jobs), open_world) for k in range(jobs)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            outcomes = [o for part in pool.map(_play_range, chunks) for o in part]
-        outcomes.sort(key=lambda o: o.game)
-    return MatchResult(rules, specs, seed, tuple(outcomes), time.perf_counter() - start)
+    def score_interval(self, i: int, j: int, confidence: float = 0.98) -> tuple[float, float]:
+        """The Wilson interval of ``i``'s score rate against ``j``."""
+        match, a = self.match_between(i, j)
+        return match.score_interval(a, confidence)
+
+    def standing(self, i: int, confidence: float = 0.98) -> Standing:
+        """Agent ``i``'s totals over all its matches."""
+        others = [j for j in range(len(self.tournament.specs)) if j != i]
+        games = wins = draws = forfeits = decisions = 0
+        think = 0.0
+        for j in others:
+            match, a = self.match_between(i, j)
+            games += match.games
+            wins += match.wins(a)
+            draws += match.draws
+            forfeits += sum(match.forfeits(a).values())
+            decisions += match.decisions(a)
+            think += match.mean_think(a) * match.decisions(a)
+        mean = sum(self.score(i, j) for j in others) / len(others)
+        low, high = interval(wins + draws / 2, games, confidence)
+        return Standing(i, self.tournament.specs[i], mean, low, high, games, wins, draws,
+                        games - wins - draws, forfeits, think / max(1, decisions))  # fmt: skip
+
+    def ranking(self, confidence: float = 0.98) -> list[Standing]:
+        """Every agent's standing, best mean score first (ties in spec order)."""
+        rows = [self.standing(i, confidence) for i in range(len(self.tournament.specs))]
+        return sorted(rows, key=lambda s: (-s.score, s.agent))

@@ -1,0 +1,131 @@
+"""Game logs: one JSON object per game and line (JSON Lines), appended as games finish.
+
+Each line is self-contained: the rules, the specs, the master seed and the game index, the
+deal seed and the seating, the actions as ``str(action)`` texts, the outcome, the timings
+and the forfeit if there was one, so any line can be replayed on its own
+(:mod:`durak.arena.replay`) and an interrupted run resumed from its log
+(:mod:`durak.arena.run`).  Writes are flushed line by line.  A last line cut off by a
+crash is never taken for a game: :func:`read_log` reports it as :class:`Truncated`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from durak.arena.entry import LogEntry, LogError, parse_entry
+
+__all__ = ["LogEntry", "LogError", "LogRead", "LogWriter", "Truncated", "read_log"]
+
+
+@attrs.frozen
+class Truncated:
+    """A last line without its newline that is not valid JSON: the writer was stopped in
+    the middle of it.  ``offset`` is where that line starts in the file."""
+
+    line: int
+    offset: int
+
+
+@attrs.frozen
+class LogRead:
+    """The games of a log, in file order, and its cut-off last line if it has one.
+
+    ``needs_newline``: the file ends with a complete entry but no newline.
+    """
+
+    path: Path
+    entries: tuple[LogEntry, ...]
+    truncated: Truncated | None = None
+    needs_newline: bool = False
+
+    def repair(self) -> None:
+        """Make the file safe to append to: drop a cut-off last line, end with a newline."""
+        if self.truncated is not None:
+            with self.path.open("r+b") as f:
+                f.truncate(self.truncated.offset)
+        elif self.needs_newline:
+            with self.path.open("ab") as f:
+                f.write(b"\n")
+
+
+def read_log(path: Path | str, *, allow_truncated: bool = False) -> LogRead:
+    """Every game of the log at ``path``; blank lines are skipped.
+
+    Raises :class:`LogError` naming the line and the reason for the first line that is
+    not a valid entry, including a cut-off last line unless ``allow_truncated``, and
+    ``OSError`` if the file cannot be read.
+    """
+    path = Path(path)
+    data = path.read_bytes()
+    entries: list[LogEntry] = []
+    offset = 0
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, 1):
+        start, offset = offset, offset + len(raw) + 1
+        last = number == len(lines)
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            if last:  # no newline after it: the writer was stopped mid-line
+                if allow_truncated:
+                    return LogRead(path, tuple(entries), Truncated(number, start))
+                raise LogError(path, number, "cut off: the file ends inside this entry "
+                               "(the run was stopped while writing it)") from None  # fmt: skip
+            raise LogError(path, number, f"not valid JSON ({_reason(e)})") from None
+        entries.append(parse_entry(obj, path, number))
+    needs_newline = bool(data) and not data.endswith(b"\n") and bool(lines[-1].strip())
+    return LogRead(path, tuple(entries), None, needs_newline)
+
+
+def _reason(e: Exception) -> str:
+    if isinstance(e, json.JSONDecodeError):
+        return f"{e.msg} at column {e.colno}"
+    return "not UTF-8 text"
+
+
+def encode(entry: LogEntry) -> str:
+    """The entry as one line of compact JSON, without the newline."""
+    return json.dumps(entry.to_json(), ensure_ascii=False, separators=(",", ":"))
+
+
+class LogWriter:
+    """Appends entries to a log, one flushed line each, so a crash loses no finished game."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._file = self.path.open("a", encoding="utf-8")
+
+    def write(self, entry: LogEntry) -> None:
+        """Append ``entry`` and flush it to the operating system."""
+        self._file.write(encode(entry) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
+
+    def __enter__(self) -> LogWriter:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def logged_seed(path: Path | str) -> int | None:
+    """The master seed of the first game in the log at ``path``, or ``None`` if the file is
+    missing or holds no readable game yet (the whole log is checked when it is resumed)."""
+    try:
+        with Path(path).open(encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    seed = json.loads(line).get("seed")
+                    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+        return None
+    return None

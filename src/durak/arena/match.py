@@ -1,0 +1,132 @@
+"""One match between agent specs, game by game, in the duplicate format.
+
+Game ``g`` of a :class:`MatchPlan` plays deal ``derive_seed(seed, g // n)`` with the seats
+rotated by ``g % n``, so each deal is played ``n`` times and every agent sits in every
+seat (the "duplicate" format that cancels the luck of the deal; with two players each
+deal is played twice, seats swapped).  A game depends only on the plan and its index, so
+a match gives the same outcomes in any order, in one process or many.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from durak.agents import make_agent
+from durak.agents.base import Agent
+from durak.arena.referee import Forfeit, Referee
+from durak.arena.runner import derive_seed, play_game
+from durak.rules import Rules
+
+
+def _tuple_of_str(specs: Sequence[str]) -> tuple[str, ...]:
+    return tuple(specs)
+
+
+@attrs.frozen
+class MatchPlan:
+    """What to play: ``games`` games of ``specs`` (one per seat, ``rules.players`` of them)
+    from master ``seed``, with every hand visible if ``open_world``, refereed by
+    ``referee`` (``None``: strict, an agent's error stops the match).
+
+    Raises ``ValueError`` if the number of specs does not match the rules, or ``games < 0``.
+    """
+
+    rules: Rules
+    specs: tuple[str, ...] = attrs.field(converter=_tuple_of_str)
+    seed: int
+    games: int
+    open_world: bool = False
+    referee: Referee | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if len(self.specs) != self.rules.players:
+            raise ValueError(f"{self.rules.players} players need {self.rules.players} agent "
+                             f"specs, got {len(self.specs)}")  # fmt: skip
+        if self.games < 0:
+            raise ValueError(f"games must not be negative, got {self.games}")
+
+    @property
+    def move_timeout(self) -> float | None:
+        """The referee's move time limit, if any."""
+        return None if self.referee is None else self.referee.move_timeout
+
+    def deal_seed(self, game: int) -> int:
+        """The seed of game ``game``'s deal: one deal per ``players`` games."""
+        return derive_seed(self.seed, game // self.rules.players)
+
+    def seats(self, game: int) -> tuple[int, ...]:
+        """The agent (index into ``specs``) in each seat of game ``game``."""
+        n = self.rules.players
+        return tuple((s + game) % n for s in range(n))
+
+    def identity(self) -> dict[str, Any]:
+        """Everything that must agree for two runs to be the same experiment (the number
+        of games aside): rules, specs, seed, open world and move time limit."""
+        return {"rules": attrs.asdict(self.rules), "specs": list(self.specs), "seed": self.seed,
+                "open_world": self.open_world, "move_timeout": self.move_timeout}  # fmt: skip
+
+
+@attrs.frozen
+class GameOutcome:
+    """One game of a match from the agents' point of view.
+
+    ``durak`` and ``seats`` hold agent indices (into the plan's specs); ``decisions``,
+    ``think_time`` (seconds) and ``max_think`` (the longest decision) are per agent.
+    ``moves`` is the number of actions, ``bouts`` the bouts begun; ``forfeit`` (with a
+    seat number) says why the game ended early, if it did.
+    """
+
+    game: int
+    durak: int | None
+    seats: tuple[int, ...]
+    bouts: int
+    moves: int
+    decisions: tuple[int, ...]
+    think_time: tuple[float, ...]
+    max_think: tuple[float, ...]
+    forfeit: Forfeit | None = None
+
+    @property
+    def forfeiter(self) -> int | None:
+        """The agent that forfeited, or ``None``."""
+        return None if self.forfeit is None else self.seats[self.forfeit.seat]
+
+
+@attrs.frozen
+class PlayedGame:
+    """A game just played: its outcome and its actions as ``str(action)`` texts."""
+
+    outcome: GameOutcome
+    actions: tuple[str, ...]
+
+
+def build_agents(specs: Sequence[str]) -> tuple[Agent, ...]:
+    """One agent per spec; raises :class:`~durak.agents.SpecError` naming a bad spec."""
+    return tuple(make_agent(s) for s in specs)
+
+
+def play_match_game(
+    plan: MatchPlan, game: int, agents: Sequence[Agent] | None = None
+) -> PlayedGame:
+    """Game ``game`` of ``plan``, played by ``agents`` (one per spec; built from the specs
+    if ``None``)."""
+    agents = build_agents(plan.specs) if agents is None else agents
+    seats = plan.seats(game)
+    record = play_game(plan.rules, [agents[a] for a in seats], plan.deal_seed(game),
+                       plan.open_world, plan.referee)  # fmt: skip
+    by_agent = [seats.index(a) for a in range(plan.rules.players)]
+    outcome = GameOutcome(
+        game,
+        None if record.loser is None else seats[record.loser],
+        seats,
+        record.bouts,
+        len(record.actions),
+        tuple(record.decisions[s] for s in by_agent),
+        tuple(record.think_time[s] for s in by_agent),
+        tuple(record.max_think[s] for s in by_agent),
+        record.forfeit,
+    )
+    return PlayedGame(outcome, tuple(str(a) for a in record.actions))

@@ -1,0 +1,175 @@
+"""A run: the games of one or more match plans, logged as they finish and resumable.
+
+A :class:`Run` with a log appends one entry per finished game (:mod:`durak.arena.logs`).
+Resuming reads that log first: it must hold only games of this run's plans (same rules,
+specs, seed, open world and move time limit; checked line by line), and the games it holds
+are counted as played and not played again.  Ctrl-C (``KeyboardInterrupt``) stops a run
+with every finished game kept in the log and in :meth:`Run.results`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Generator, Sequence
+from pathlib import Path
+
+from durak.arena.entry import LogEntry, LogError, entry_for
+from durak.arena.logs import LogWriter, read_log
+from durak.arena.match import GameOutcome, MatchPlan, PlayedGame, build_agents
+from durak.arena.pool import Task, hold_ctrl_c, play_parallel, play_serial
+from durak.arena.referee import Referee
+from durak.arena.results import MatchResult
+from durak.rules import Rules
+
+
+class Run:
+    """The games of ``plans`` in ``jobs`` processes, logged to ``log`` if given.
+
+    Construction checks every spec (:class:`~durak.agents.SpecError`) and, with
+    ``resume``, reads the log (:class:`LogError` for a corrupt line or a game of another
+    run; a cut-off last line is dropped and reported in :attr:`notes`).  Without
+    ``resume`` a log that already holds games is refused, so two runs never mix.
+    """
+
+    def __init__(
+        self,
+        plans: Sequence[MatchPlan],
+        *,
+        jobs: int = 1,
+        log: Path | str | None = None,
+        resume: bool = False,
+    ) -> None:
+        if jobs < 1:
+            raise ValueError(f"jobs must be positive, got {jobs}")
+        self.plans = tuple(plans)
+        keys = [repr(p.identity()) for p in self.plans]
+        if len(set(keys)) != len(keys):
+            raise ValueError("the same match is planned twice")
+        for specs in {p.specs for p in self.plans}:
+            build_agents(specs)
+        self.jobs = jobs
+        self.log = None if log is None else Path(log)
+        #: Things the user should know about the log (a dropped line, ignored games).
+        self.notes: list[str] = []
+        self._done: list[dict[int, GameOutcome]] = [{} for _ in self.plans]
+        self.wall_seconds = 0.0
+        #: Processes used by the last :meth:`play` (1: this one).
+        self.jobs_used = 1
+        if self.log is not None and self.log.exists():
+            if resume:
+                self._load(self.log, keys)
+            elif self.log.stat().st_size > 0:
+                raise LogError(self.log, None, "already holds games; resume that run "
+                               "(--resume) or choose another log file")  # fmt: skip
+        if self.log is not None:
+            self.log.open("a").close()  # an unwritable log fails now, not after a game
+        #: Games found in the log when the run was resumed.
+        self.resumed = sum(len(d) for d in self._done)
+
+    def _load(self, path: Path, keys: list[str]) -> None:
+        read = read_log(path, allow_truncated=True)
+        if read.truncated is not None:
+            self.notes.append(f"{path} line {read.truncated.line} was cut off mid-write; "
+                              "dropped it, and its game will be played again")  # fmt: skip
+        where: list[dict[int, int]] = [{} for _ in self.plans]
+        beyond = 0
+        for entry in read.entries:
+            if repr(entry.identity()) not in keys or entry.kind != "match":
+                raise LogError(path, entry.line, _mismatch(entry, self.plans) + "; refusing "
+                               "to resume a different run")  # fmt: skip
+            p = keys.index(repr(entry.identity()))
+            if entry.game in where[p]:
+                raise LogError(path, entry.line, f"game {entry.game} of {' vs '.join(entry.specs)}"
+                               f" is already logged at line {where[p][entry.game]}")  # fmt: skip
+            where[p][entry.game] = entry.line
+            if entry.game < self.plans[p].games:
+                self._done[p][entry.game] = entry.outcome()
+            else:
+                beyond += 1
+        if beyond:
+            self.notes.append(f"{beyond} logged games beyond the planned number are not counted")
+        read.repair()
+
+    @property
+    def pending(self) -> list[Task]:
+        """The games still to play, as (plan index, game index), in order."""
+        return [(p, g) for p, plan in enumerate(self.plans)
+                for g in range(plan.games) if g not in self._done[p]]  # fmt: skip
+
+    @property
+    def total(self) -> int:
+        """Every planned game, played or not."""
+        return sum(p.games for p in self.plans)
+
+    def play(self) -> Generator[tuple[int, PlayedGame], None, None]:
+        """Play the pending games; yields (plan index, game) as each finishes and is logged.
+
+        The order is the finishing order; the outcomes do not depend on it or on ``jobs``.
+        """
+        tasks = self.pending
+        jobs = self.jobs_used = max(1, min(self.jobs, len(tasks), os.cpu_count() or 1))
+        source = play_serial(self.plans, tasks) if jobs <= 1 else \
+            play_parallel(self.plans, tasks, jobs)  # fmt: skip
+        writer = None if self.log is None else LogWriter(self.log)
+        started = time.perf_counter()
+        try:
+            for p, played in source:
+                with hold_ctrl_c():  # logged and counted together, or not at all
+                    if writer is not None:
+                        writer.write(entry_for(self.plans[p], played))
+                    self._done[p][played.outcome.game] = played.outcome
+                yield p, played
+        finally:
+            self.wall_seconds += time.perf_counter() - started
+            if writer is not None:
+                writer.close()
+
+    def results(self) -> list[MatchResult]:
+        """One result per plan with the games finished so far, in game order."""
+        return [MatchResult(plan, tuple(done[g] for g in sorted(done)), self.wall_seconds)
+                for plan, done in zip(self.plans, self._done, strict=True)]  # fmt: skip
+
+
+def _mismatch(entry: LogEntry, plans: Sequence[MatchPlan]) -> str:
+    """Why ``entry`` is not a game of ``plans``, in a few words."""
+    if entry.kind != "match":
+        return f"this is a {entry.kind} log, not a match log"
+    same = [p for p in plans if p.specs == entry.specs] or list(plans[:1])
+    if len(plans) > 1 and not any(p.specs == entry.specs for p in plans):
+        return f"the logged match {' vs '.join(entry.specs)} is not part of this run"
+    mine, theirs = same[0].identity(), entry.identity()
+    for key in ("specs", "seed", "open_world", "move_timeout"):
+        if mine[key] != theirs[key]:
+            return f"the log has {key} {theirs[key]!r}, the command {mine[key]!r}"
+    rules = [f"{k}={theirs['rules'][k]!r} (command: {v!r})"
+             for k, v in mine["rules"].items() if theirs["rules"][k] != v]  # fmt: skip
+    return f"the log's rules differ: {', '.join(rules)}"
+
+
+def run_match(
+    rules: Rules,
+    specs: Sequence[str],
+    *,
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    open_world: bool = False,
+    referee: Referee | None = None,
+    log: Path | str | None = None,
+    resume: bool = False,
+) -> MatchResult:
+    """Play ``games`` games of ``specs`` (one per seat) in ``jobs`` processes; see
+    :class:`MatchPlan` for the seating and :class:`Run` for ``log`` and ``resume``.
+
+    Specs are checked before any game starts (:class:`~durak.agents.SpecError`).  The
+    outcomes are the same for any ``jobs``; only the timing differs.  Without a
+    ``referee`` an agent's error stops the match.
+    """
+    if games < 1:
+        raise ValueError(f"games must be positive, got {games}")
+    plan = MatchPlan(rules, tuple(specs), seed, games, open_world, referee)
+    run = Run([plan], jobs=jobs, log=log, resume=resume)
+    for _ in run.play():
+        pass
+    return run.results()[0]

@@ -1,0 +1,108 @@
+"""``durak grid``: the parameter grid search (Zarlykov's 2023 ``-config``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from durak.arena.grid import Grid, GridResult, parse_param
+from durak.arena.report import grid_report, grid_rows
+from durak.cli.driver import (
+    RunSettings,
+    drive,
+    finish,
+    seed_line,
+    stdout_console,
+    write_csv,
+    write_json,
+)
+from durak.cli.errors import user_errors
+from durak.cli.options import (
+    BoutCap,
+    Confidence,
+    CsvFile,
+    FirstBoutCap,
+    Games,
+    HandSize,
+    Jobs,
+    JsonFile,
+    Log,
+    LowestRank,
+    MoveTimeout,
+    NoTrumps,
+    OpenWorld,
+    Quiet,
+    Resume,
+    RulesOptions,
+    Seed,
+    ThrowIn,
+    ThrowInOpt,
+    Variant,
+    VariantOpt,
+    Verbose,
+    describe_rules,
+)
+from durak.cli.render import grid_table
+
+
+def grid(
+    template: Annotated[str, typer.Argument(
+        help="Agent spec to vary, e.g. 'mcts:limit=100'; {name} marks a placeholder.",
+        show_default=False)],
+    param: Annotated[list[str], typer.Option(
+        "--param", "-p", help="name=v1,v2,...; repeat for a product of values.",
+        show_default=False)],
+    vs: Annotated[list[str] | None, typer.Option(
+        help="Opponent spec, one per other seat (repeat for more players).",
+        show_default="greedy")] = None,
+    games: Games = 100,
+    seed: Seed = None,
+    lowest_rank: LowestRank = 6,
+    hand_size: HandSize = 6,
+    no_trumps: NoTrumps = False,
+    variant: VariantOpt = Variant.podkidnoy,
+    throw_in: ThrowInOpt = ThrowIn.all,
+    bout_cap: BoutCap = 6,
+    first_bout_cap: FirstBoutCap = None,
+    open_world: OpenWorld = False,
+    jobs: Jobs = None,
+    move_timeout: MoveTimeout = None,
+    log: Log = None,
+    resume: Resume = False,
+    csv_file: CsvFile = None,
+    json_file: JsonFile = None,
+    confidence: Confidence = 0.98,
+    verbose: Verbose = 0,
+    quiet: Quiet = False,
+) -> None:
+    """Grid search over agent parameters (Zarlykov's -config).
+
+    Every combination of the --param values plays a duplicate match of GAMES games against
+    the --vs opponents on the same deals.  Prints each setting's score with its Wilson
+    interval; * marks the best.
+    """
+    opponents = tuple(vs or ["greedy"])
+    with user_errors():
+        settings = RunSettings(games, seed, jobs, open_world, move_timeout, log, resume,
+                               confidence, verbose, quiet)  # fmt: skip
+        rules = RulesOptions(None, lowest_rank, hand_size, no_trumps, variant, throw_in,
+                             bout_cap, first_bout_cap).rules(1 + len(opponents))  # fmt: skip
+        the_seed = settings.the_seed()
+        g = Grid(template, tuple(parse_param(p) for p in param), opponents, rules, the_seed,
+                 games, open_world, settings.referee())  # fmt: skip
+        run = settings.run(g.plans())
+    out = stdout_console()
+    out.print(f"grid: {template} with {' × '.join(p.split('=')[0] for p in param)} "
+              f"({len(run.plans)} settings) vs {', '.join(opponents)} · {games} games each · "
+              f"{seed_line(the_seed, seed)}")  # fmt: skip
+    out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else ""))
+    interrupted = drive(run, settings, out, pairing=True)
+    result = GridResult(g, tuple(run.results()))
+    out.print(grid_table(result, confidence))
+    with user_errors():
+        if csv_file is not None:
+            write_csv(csv_file, grid_rows(result, confidence))
+        if json_file is not None:
+            write_json(json_file, {**grid_report(result, confidence), "interrupted": interrupted})
+    finish(run, settings, out, interrupted)

@@ -1,0 +1,75 @@
+"""``durak agents`` (the registered agents, their parameters and defaults) and ``durak
+bench`` (engine and search speed, the figures of the README's "Speed" section)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from durak.agents import registry
+from durak.arena.bench import bench_alphabeta, bench_engine, bench_mcts
+from durak.cli.driver import stdout_console
+from durak.cli.errors import fail
+from durak.rules import Rules
+
+
+def agents(
+    name: Annotated[str | None, typer.Argument(
+        help="Show only this agent.", show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead.")] = False,
+) -> None:
+    """List the agents with their parameters and defaults.
+
+    A spec is NAME or NAME:key=value,key=value, e.g. 'mcts:limit=300,c=1.4'; parameters
+    not given take their defaults.
+    """
+    known = registry()
+    if name is not None and name not in known:
+        raise fail(f"unknown agent {name!r}; known agents: {', '.join(known)}")
+    chosen = [known[name]] if name is not None else list(known.values())
+    if as_json:
+        listing = [{"name": a.name, "description": a.description,
+                    "params": [{"name": p.name, "type": p.kind.__name__, "default": p.default,
+                                "low": p.low, "high": p.high, "choices": list(p.choices),
+                                "help": p.help} for p in a.params]} for a in chosen]  # fmt: skip
+        print(json.dumps(listing, indent=2))
+        return
+    table = Table("agent", "description", "parameters (name: type = default, range - meaning)",
+                  title="agents: use NAME or NAME:key=value,... as a spec",
+                  show_lines=True)  # fmt: skip
+    for info in chosen:
+        params = "\n".join(p.describe() for p in info.params) or "(none)"
+        table.add_row(info.name, info.description, params)
+    stdout_console().print(table)
+
+
+def bench(
+    games: Annotated[int, typer.Option(min=1, help="Games per player count.")] = 2000,
+    seed: Annotated[int, typer.Option(help="First deal seed.")] = 0,
+    positions: Annotated[int, typer.Option(min=1, help="Positions per search benchmark.")] = 5,
+    iterations: Annotated[int, typer.Option(min=1, help="MCTS iterations per position.")] = 1000,
+    nodes: Annotated[int, typer.Option(min=1, help="Alpha-beta nodes per endgame.")] = 50_000,
+) -> None:
+    """Benchmark the engine and the searches.
+
+    Engine speed (random games/s, µs per legal_actions+step, 2/4/6 players), then search
+    speed on 2-player 36-card Durak: MCTS iterations/s and alpha-beta nodes/s.
+    """
+    console = stdout_console()
+    table = Table("players", "games", "games/s", "µs per decision", "decisions/game")
+    for players in (2, 4, 6):
+        r = bench_engine(Rules(players=players), games, seed)
+        table.add_row(str(players), str(games), f"{r.games_per_second:,.0f}",
+                      f"{r.us_per_decision:.2f}", f"{r.decisions / games:.1f}")  # fmt: skip
+    console.print(table)
+    table = Table("search", "positions", "work", "per second", "solved",
+                  title="Search on 2-player 36-card Durak: MCTS from openings, "
+                  "alpha-beta on endgames (talon empty)")  # fmt: skip
+    for b in (bench_mcts(Rules(), positions, iterations, seed),
+              bench_alphabeta(Rules(), positions, nodes, seed)):  # fmt: skip
+        table.add_row(b.name, str(b.positions), f"{b.count:,} {b.unit}",
+                      f"{b.per_second:,.0f} {b.unit}/s", str(b.exact))  # fmt: skip
+    console.print(table)

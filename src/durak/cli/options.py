@@ -1,0 +1,146 @@
+"""Options shared by the ``durak`` commands, and turning them into :class:`Rules`.
+
+The rules options map onto :class:`~durak.rules.Rules`: ``--variant perevodnoy`` is
+``transfer=True``, ``--no-trumps`` is ``trumps=False``; the run options follow Zarlykov's
+(2023) CLI (``-total_games``, ``-seed``, ``-verbose``, ``-log``, ``-open_world``).
+"""
+
+from __future__ import annotations
+
+import enum
+import secrets
+from pathlib import Path
+from typing import Annotated
+
+import attrs
+import typer
+
+from durak.rules import Rules
+
+RULES = "Rules"
+RUN = "Run"
+OUTPUT = "Output"
+
+
+class Variant(enum.StrEnum):
+    """Podkidnoy (throw-in) or Perevodnoy (throw-in and transfer)."""
+
+    podkidnoy = "podkidnoy"
+    perevodnoy = "perevodnoy"
+
+
+class ThrowIn(enum.StrEnum):
+    """Who may throw in: every attacker, or only the defender's neighbours."""
+
+    all = "all"
+    neighbours = "neighbours"
+
+
+Specs = Annotated[list[str], typer.Argument(
+    help="Agent specs, e.g. random, greedy, 'mcts:limit=300,c=1.4' (see durak agents).",
+    show_default=False)]  # fmt: skip
+Players = Annotated[int | None, typer.Option(
+    help="Players (2-6); inferred from the specs.", rich_help_panel=RULES, show_default=False)]
+LowestRank = Annotated[int, typer.Option(
+    help="Lowest rank in the deck: 6 gives 36 cards, 2 gives 52.", rich_help_panel=RULES)]
+HandSize = Annotated[int, typer.Option(help="Cards per hand.", rich_help_panel=RULES)]
+NoTrumps = Annotated[bool, typer.Option(
+    "--no-trumps", help="Play without a trump suit.", rich_help_panel=RULES)]
+VariantOpt = Annotated[Variant, typer.Option(
+    help="Perevodnoy adds the transfer.", rich_help_panel=RULES, case_sensitive=False)]
+ThrowInOpt = Annotated[ThrowIn, typer.Option(
+    help="Who may throw in.", rich_help_panel=RULES, case_sensitive=False)]
+BoutCap = Annotated[int, typer.Option(help="Most attack cards in a bout.", rich_help_panel=RULES)]
+FirstBoutCap = Annotated[int | None, typer.Option(
+    help="Cap of the bouts before the first successful defence (default: --bout-cap).",
+    rich_help_panel=RULES, show_default=False)]
+
+Games = Annotated[int, typer.Option(
+    "--games", "-n", min=1, help="Games (per pairing or setting).", rich_help_panel=RUN)]
+Seed = Annotated[int | None, typer.Option(
+    help="Master seed (default: a random one, printed).", rich_help_panel=RUN,
+    show_default=False)]
+Jobs = Annotated[int | None, typer.Option(
+    "--jobs", "-j", min=1, help="Worker processes (default: the number of cores).",
+    rich_help_panel=RUN, show_default=False)]
+OpenWorld = Annotated[bool, typer.Option(
+    help="Every player sees every hand.", rich_help_panel=RUN)]
+MoveTimeout = Annotated[float | None, typer.Option(
+    help="Seconds per move; an agent over it forfeits the game.", rich_help_panel=RUN,
+    show_default=False)]
+Log = Annotated[Path | None, typer.Option(
+    help="Append each finished game to this JSON Lines file.", rich_help_panel=RUN,
+    show_default=False, dir_okay=False)]
+Resume = Annotated[bool, typer.Option(
+    help="Continue the run logged in --log: finished games are not played again.",
+    rich_help_panel=RUN)]
+Confidence = Annotated[float, typer.Option(
+    help="Confidence of the Wilson intervals.", rich_help_panel=OUTPUT)]
+Verbose = Annotated[int, typer.Option(
+    "--verbose", "-v", count=True, help="One line per game; twice: with its moves.",
+    rich_help_panel=OUTPUT)]
+Quiet = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="No progress bar.", rich_help_panel=OUTPUT)]
+
+JsonFile = Annotated[Path | None, typer.Option(
+    "--json", help="Write the results as JSON to this file ('-': standard output).",
+    rich_help_panel=OUTPUT, show_default=False, dir_okay=False)]  # fmt: skip
+CsvFile = Annotated[Path | None, typer.Option(
+    "--csv", help="Write the results as CSV to this file ('-': standard output).",
+    rich_help_panel=OUTPUT, show_default=False, dir_okay=False)]  # fmt: skip
+
+
+class UsageError(ValueError):
+    """A bad combination of options; the CLI prints it on one line and exits with 2."""
+
+
+@attrs.frozen
+class RulesOptions:
+    """The rules options of a command, before the number of players is known."""
+
+    players: int | None = None
+    lowest_rank: int = 6
+    hand_size: int = 6
+    no_trumps: bool = False
+    variant: Variant = Variant.podkidnoy
+    throw_in: ThrowIn = ThrowIn.all
+    bout_cap: int = 6
+    first_bout_cap: int | None = None
+
+    def rules(self, seats: int) -> Rules:
+        """The rules for ``seats`` agents; raises :class:`~durak.rules.RulesError` for
+        inconsistent options and :class:`UsageError` if ``--players`` disagrees."""
+        if self.players is not None and self.players != seats:
+            raise UsageError(f"--players {self.players} but {seats} agent specs")
+        return Rules(players=seats, lowest_rank=self.lowest_rank, hand_size=self.hand_size,
+                     bout_cap=self.bout_cap, first_bout_cap=self.first_bout_cap,
+                     throw_in=self.throw_in.value, transfer=self.variant is Variant.perevodnoy,
+                     trumps=not self.no_trumps)  # fmt: skip
+
+
+def choose_seed(seed: int | None) -> int:
+    """``seed``, or a fresh random 32-bit seed."""
+    return secrets.randbelow(2**32) if seed is None else seed
+
+
+def check_confidence(confidence: float) -> None:
+    """Raise :class:`UsageError` unless 0 < confidence < 1."""
+    if not 0 < confidence < 1:
+        raise UsageError(f"--confidence must be between 0 and 1, got {confidence}")
+
+
+def check_timeout(move_timeout: float | None) -> None:
+    """Raise :class:`UsageError` unless the move time limit is positive."""
+    if move_timeout is not None and not move_timeout > 0:
+        raise UsageError(f"--move-timeout must be positive seconds, got {move_timeout}")
+
+
+def describe_rules(rules: Rules) -> str:
+    """The rules in one line, e.g. ``2 players, 36 cards (6 to ace), hand 6, ...``."""
+    low = {11: "jack", 12: "queen", 13: "king", 14: "ace"}.get(rules.lowest_rank,
+                                                              str(rules.lowest_rank))  # fmt: skip
+    first = "" if rules.first_bout_cap is None else f", first bout cap {rules.first_bout_cap}"
+    return (f"{rules.players} players, {rules.deck_size} cards ({low} to ace), "
+            f"hand {rules.hand_size}, {'trumps' if rules.trumps else 'no trumps'}, "
+            f"{'perevodnoy' if rules.transfer else 'podkidnoy'}, throw-in {rules.throw_in}, "
+            f"bout cap {rules.bout_cap}{first}")  # fmt: skip

@@ -1,0 +1,158 @@
+"""``durak play``: a person plays against agents at the terminal, through the ``human`` agent.
+
+The person's seat wraps :class:`~durak.agents.HumanAgent` (which shows the hand, the table
+pairs, the trump, the talon and discard sizes, the opponents' hand sizes and the numbered
+legal actions, and asks again on bad input) and records the game's actions as a watcher, so
+a game stopped by Ctrl-C or the end of input is still logged, marked ``interrupted``.  An
+agent that fails forfeits, as in matches.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Annotated
+
+import attrs
+import typer
+
+from durak.agents import HumanAgent, make_agent
+from durak.agents.base import Agent
+from durak.arena.entry import LogEntry
+from durak.arena.logs import LogWriter
+from durak.arena.referee import Referee
+from durak.arena.runner import GameRecord, derive_seed, play_game
+from durak.cli.errors import INTERRUPTED, fail, user_errors
+from durak.cli.options import (
+    BoutCap,
+    FirstBoutCap,
+    HandSize,
+    Log,
+    LowestRank,
+    NoTrumps,
+    OpenWorld,
+    RulesOptions,
+    Seed,
+    ThrowIn,
+    ThrowInOpt,
+    Variant,
+    VariantOpt,
+    choose_seed,
+    describe_rules,
+)
+from durak.rules import Action, Observation, Rules, new_game, step
+
+
+class PlayerLeft(BaseException):
+    """The person's input ended (a ``BaseException``, so the referee does not take it for
+    a fault of the seat)."""
+
+
+@attrs.define
+class HumanSeat:
+    """The person's seat: :class:`HumanAgent`, recording the actions for the log."""
+
+    human: HumanAgent = attrs.field(factory=HumanAgent)
+    actions: list[Action] = attrs.field(factory=list)
+    name: str = "human"
+
+    def game_started(self, observation: Observation) -> None:
+        """Forget the last game; announce this one."""
+        self.actions.clear()
+        self.human.game_started(observation)
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        """Record every action; show the others'."""
+        self.actions.append(action)
+        self.human.action_taken(player, action, observation)
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        """Announce the outcome."""
+        self.human.game_ended(observation, loser)
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """Ask the person; the end of their input ends the session."""
+        try:
+            return self.human.act(observation, rng)
+        except EOFError:
+            raise PlayerLeft from None
+
+
+def _entry(rules: Rules, specs: tuple[str, ...], seed: int, open_world: bool, game: int,
+           seat: HumanSeat, record: GameRecord | None) -> LogEntry:  # fmt: skip
+    n = rules.players
+    deal = derive_seed(seed, game)
+    if record is None:  # interrupted: count bouts and decisions from the actions
+        state, bouts, decisions = new_game(rules, deal), 0, [0] * n
+        for action in seat.actions:
+            bouts += not state.table
+            decisions[state.turn] += 1
+            state = step(state, action)
+        return LogEntry("play", rules, specs, seed, open_world, None, game, deal,
+                        tuple(range(n)), tuple(str(a) for a in seat.actions), "interrupted",
+                        None, bouts, tuple(decisions), (0.0,) * n, (0.0,) * n)  # fmt: skip
+    return LogEntry("play", rules, specs, seed, open_world, None, game, deal, tuple(range(n)),
+                    tuple(str(a) for a in record.actions),
+                    "finished" if record.forfeit is None else "forfeit", record.loser,
+                    record.bouts, record.decisions, record.think_time, record.max_think,
+                    record.forfeit)  # fmt: skip
+
+
+def play(
+    specs: Annotated[list[str], typer.Argument(
+        help="The opponents' agent specs, e.g. greedy 'mcts:limit=300'.", show_default=False)],
+    seat: Annotated[int, typer.Option(help="Your seat, from 0.", min=0)] = 0,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games in a row.")] = 1,
+    seed: Seed = None,
+    lowest_rank: LowestRank = 6,
+    hand_size: HandSize = 6,
+    no_trumps: NoTrumps = False,
+    variant: VariantOpt = Variant.podkidnoy,
+    throw_in: ThrowInOpt = ThrowIn.all,
+    bout_cap: BoutCap = 6,
+    first_bout_cap: FirstBoutCap = None,
+    open_world: OpenWorld = False,
+    log: Log = None,
+) -> None:
+    """Play against agents at the terminal.
+
+    Enter the number of an action, or the action itself (e.g. attack(6s), Take).  Ctrl-C
+    or the end of input stops; the game so far is saved to --log.
+    """
+    with user_errors():
+        rules = RulesOptions(None, lowest_rank, hand_size, no_trumps, variant, throw_in,
+                             bout_cap, first_bout_cap).rules(1 + len(specs))  # fmt: skip
+        if seat >= rules.players:
+            raise fail(f"--seat {seat} is not a seat of a {rules.players}-player game")
+        others = [make_agent(s) for s in specs]
+        writer = None if log is None else LogWriter(log)
+    the_seed = choose_seed(seed)
+    human = HumanSeat()
+    agents: list[Agent] = [*others[:seat], human, *others[seat:]]
+    names = (*specs[:seat], "human", *specs[seat:])
+    print(f"play: you are seat {seat} of {rules.players} · seed {the_seed} · "
+          f"{describe_rules(rules)}")  # fmt: skip
+    lost = 0
+    try:
+        for game in range(games):
+            try:
+                record = play_game(rules, agents, derive_seed(the_seed, game), open_world,
+                                   Referee())  # fmt: skip
+            except (KeyboardInterrupt, PlayerLeft) as stop:
+                entry = _entry(rules, names, the_seed, open_world, game, human, None)
+                if writer is not None:
+                    writer.write(entry)
+                saved = f"; the game so far is saved in {log}" if log is not None else ""
+                why = "interrupted" if isinstance(stop, KeyboardInterrupt) else "end of input"
+                print(f"\n{why} after {len(entry.actions)} moves{saved}", file=sys.stderr)
+                raise typer.Exit(INTERRUPTED if why == "interrupted" else 0) from None
+            if writer is not None:
+                writer.write(_entry(rules, names, the_seed, open_world, game, human, record))
+            if record.forfeit is not None:
+                print(f"{names[record.forfeit.seat]} forfeits: {record.forfeit.message}")
+            lost += record.loser == seat
+        if games > 1:
+            print(f"you were the durak in {lost} of {games} games")
+    finally:
+        if writer is not None:
+            writer.close()

@@ -1,0 +1,119 @@
+"""The tables of the ``durak`` commands: Zarlykov's (2023) statistics block for a match, the
+row-vs-column matrix and ranking of a tournament, and the table of a grid search.
+
+Machine-dependent figures (thinking times, wall time) are always the last columns of a
+table or a line of their own starting with ``time:``, so seed-determined output can be
+compared across runs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.table import Table
+
+from durak.arena.grid import GridResult
+from durak.arena.referee import FaultKind
+from durak.arena.results import MatchResult
+from durak.arena.tournament import TournamentResult
+
+
+def pct(x: float) -> str:
+    """``0.1234`` as ``12.3%``."""
+    return f"{x:.1%}"
+
+
+def ci(bounds: tuple[float, float]) -> str:
+    """An interval as ``10.1–14.9%``."""
+    return f"{bounds[0] * 100:.1f}–{bounds[1]:.1%}"
+
+
+def conf(confidence: float) -> str:
+    """``0.98`` as ``98%``."""
+    return f"{confidence * 100:g}%"
+
+
+def faults(counts: Counter[FaultKind]) -> str:
+    """Forfeit counts: ``0``, or ``3 (2 timeout, 1 error)``."""
+    total = sum(counts.values())
+    if not total:
+        return "0"
+    return f"{total} ({', '.join(f'{n} {k}' for k, n in counts.items())})"
+
+
+def match_table(result: MatchResult, confidence: float) -> Table:
+    """Per agent: wins and durak counts and rates with intervals, forfeits, time per move."""
+    c = conf(confidence)
+    table = Table("#", "agent", "wins", "win rate", f"{c} CI", "durak", "durak rate", f"{c} CI",
+                  "forfeits", "ms/move", "max ms",
+                  title=f"{' vs '.join(result.specs)}: {result.games} games, "
+                  f"{c} Wilson intervals")  # fmt: skip
+    for i, spec in enumerate(result.specs):
+        table.add_row(str(i), spec, str(result.wins(i)), pct(result.win_rate(i)),
+                      ci(result.win_interval(i, confidence)), str(result.durak_count(i)),
+                      pct(result.durak_rate(i)), ci(result.durak_interval(i, confidence)),
+                      faults(result.forfeits(i)), f"{result.mean_think(i) * 1000:.2f}",
+                      f"{result.max_think(i) * 1000:.0f}")  # fmt: skip
+    return table
+
+
+def match_summary(result: MatchResult, confidence: float) -> list[str]:
+    """The statistics block below the table: draws, bouts, moves, forfeits."""
+    lines = [f"games {result.games} · draws {result.draws} ({pct(result.draw_rate())}, "
+             f"{conf(confidence)} CI {ci(result.draw_interval(confidence))}) · "
+             f"{result.bouts_per_game():.2f} bouts per game · "
+             f"{result.moves_per_bout():.2f} moves per bout · "
+             f"{result.forfeit_count} forfeits"]  # fmt: skip
+    for i, spec in enumerate(result.specs):
+        first = result.first_forfeit(i)
+        if first is not None and first.forfeit is not None:
+            lines.append(f"forfeits of agent {i} ({spec}): {faults(result.forfeits(i))}; "
+                         f"first in game {first.game}: {first.forfeit.fault}: "
+                         f"{first.forfeit.message}")  # fmt: skip
+    return lines
+
+
+def timing_line(wall: float, games: int, jobs: int) -> str:
+    """``time: 1.84 s wall · 109 games/s · 2 jobs``."""
+    rate = f" · {games / wall:,.0f} games/s" if wall > 0 and games else ""
+    return f"time: {wall:.2f} s wall{rate} · {jobs} job{'s' if jobs > 1 else ''}"
+
+
+def tournament_matrix(result: TournamentResult, confidence: float) -> Table:
+    """Row-vs-column score rates (a draw counts half) with their intervals."""
+    specs = result.tournament.specs
+    table = Table("", *specs, title=f"score of row vs column (wins + ½ draws), "
+                  f"{conf(confidence)} Wilson intervals")  # fmt: skip
+    for i, spec in enumerate(specs):
+        cells = ["—" if i == j else f"{pct(result.score(i, j))} "
+                 f"({ci(result.score_interval(i, j, confidence))})"
+                 for j in range(len(specs))]  # fmt: skip
+        table.add_row(spec, *cells)
+    return table
+
+
+def ranking_table(result: TournamentResult, confidence: float) -> Table:
+    """The agents by mean score over their opponents."""
+    table = Table("rank", "agent", "score", f"{conf(confidence)} CI", "games", "W", "D", "L",
+                  "forfeits", "ms/move", title="ranking (mean score over opponents)")  # fmt: skip
+    for rank, s in enumerate(result.ranking(confidence), 1):
+        table.add_row(str(rank), s.spec, pct(s.score), ci((s.low, s.high)), str(s.games),
+                      str(s.wins), str(s.draws), str(s.losses), str(s.forfeits),
+                      f"{s.seconds_per_move * 1000:.2f}")  # fmt: skip
+    return table
+
+
+def grid_table(result: GridResult, confidence: float) -> Table:
+    """One row per setting: its score against the opponents with its interval."""
+    c = conf(confidence)
+    best = result.best()
+    table = Table("setting", "spec", "games", "W", "D", "durak", "score", f"{c} CI",
+                  "forfeits", "ms/move",
+                  title=f"vs {', '.join(result.grid.opponents)}: score (wins + ½ draws), "
+                  f"{c} Wilson intervals")  # fmt: skip
+    for k, (setting, m) in enumerate(zip(result.grid.settings(), result.matches, strict=True)):
+        table.add_row(setting.label + (" *" if k == best else ""), setting.spec, str(m.games),
+                      str(m.wins(0)), str(m.draws), str(m.durak_count(0)),
+                      pct(m.score_rate(0)), ci(m.score_interval(0, confidence)),
+                      faults(m.forfeits(0)), f"{m.mean_think(0) * 1000:.2f}")  # fmt: skip
+    return table

@@ -1,0 +1,172 @@
+"""The experiment commands ``durak match`` and ``durak tournament`` (Zarlykov's 2023 CLI
+and its ``-tournament``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from durak.arena.match import MatchPlan
+from durak.arena.report import (
+    match_report,
+    tournament_report,
+    tournament_rows,
+)
+from durak.arena.tournament import Tournament, TournamentResult
+from durak.cli.driver import (
+    RunSettings,
+    drive,
+    finish,
+    seed_line,
+    stderr_console,
+    stdout_console,
+    write_csv,
+    write_json,
+)
+from durak.cli.errors import user_errors
+from durak.cli.options import (
+    OUTPUT,
+    BoutCap,
+    Confidence,
+    CsvFile,
+    FirstBoutCap,
+    Games,
+    HandSize,
+    Jobs,
+    JsonFile,
+    Log,
+    LowestRank,
+    MoveTimeout,
+    NoTrumps,
+    OpenWorld,
+    Players,
+    Quiet,
+    Resume,
+    RulesOptions,
+    Seed,
+    Specs,
+    ThrowIn,
+    ThrowInOpt,
+    Variant,
+    VariantOpt,
+    Verbose,
+    describe_rules,
+)
+from durak.cli.render import (
+    match_summary,
+    match_table,
+    ranking_table,
+    tournament_matrix,
+)
+
+
+def match(
+    specs: Specs,
+    games: Games = 100,
+    seed: Seed = None,
+    players: Players = None,
+    lowest_rank: LowestRank = 6,
+    hand_size: HandSize = 6,
+    no_trumps: NoTrumps = False,
+    variant: VariantOpt = Variant.podkidnoy,
+    throw_in: ThrowInOpt = ThrowIn.all,
+    bout_cap: BoutCap = 6,
+    first_bout_cap: FirstBoutCap = None,
+    open_world: OpenWorld = False,
+    jobs: Jobs = None,
+    move_timeout: MoveTimeout = None,
+    log: Log = None,
+    resume: Resume = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the results as JSON instead of tables.",
+        rich_help_panel=OUTPUT)] = False,
+    confidence: Confidence = 0.98,
+    verbose: Verbose = 0,
+    quiet: Quiet = False,
+) -> None:
+    """Play a duplicate match between agents, one spec per seat.
+
+    Seats rotate so that each deal is played once per rotation (twice, seats swapped, with
+    two players).  Prints Zarlykov's statistics: win and durak rates with Wilson intervals,
+    draws, bouts per game, moves per bout, time per move, and forfeits.
+    """
+    with user_errors():
+        settings = RunSettings(games, seed, jobs, open_world, move_timeout, log, resume,
+                               confidence, verbose, quiet)  # fmt: skip
+        rules = RulesOptions(players, lowest_rank, hand_size, no_trumps, variant, throw_in,
+                             bout_cap, first_bout_cap).rules(len(specs))  # fmt: skip
+        the_seed = settings.the_seed()
+        plan = MatchPlan(rules, tuple(specs), the_seed, games, open_world, settings.referee())
+        run = settings.run([plan])
+    out = stderr_console() if as_json else stdout_console()
+    n = rules.players
+    deals = games // n
+    balance = f" = {deals} deal{'s' * (deals != 1)} × {n} seatings" if games % n == 0 else \
+        f" (not a multiple of {n}: seats are not balanced)"  # fmt: skip
+    out.print(f"match: {' vs '.join(specs)} · {seed_line(the_seed, seed)} · {games} games{balance}")
+    out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else "")
+              + ("" if move_timeout is None else f" · move limit {move_timeout:g} s"))
+    interrupted = drive(run, settings, out)
+    result = run.results()[0]
+    if as_json:
+        print(json.dumps({**match_report(result, confidence), "interrupted": interrupted},
+                         ensure_ascii=False, indent=2))  # fmt: skip
+    elif result.games:
+        out.print(match_table(result, confidence))
+        for line in match_summary(result, confidence):
+            out.print(line)
+    finish(run, settings, out, interrupted)
+
+
+def tournament(
+    specs: Specs,
+    games: Games = 100,
+    seed: Seed = None,
+    lowest_rank: LowestRank = 6,
+    hand_size: HandSize = 6,
+    no_trumps: NoTrumps = False,
+    variant: VariantOpt = Variant.podkidnoy,
+    throw_in: ThrowInOpt = ThrowIn.all,
+    bout_cap: BoutCap = 6,
+    first_bout_cap: FirstBoutCap = None,
+    open_world: OpenWorld = False,
+    jobs: Jobs = None,
+    move_timeout: MoveTimeout = None,
+    log: Log = None,
+    resume: Resume = False,
+    csv_file: CsvFile = None,
+    json_file: JsonFile = None,
+    confidence: Confidence = 0.98,
+    verbose: Verbose = 0,
+    quiet: Quiet = False,
+) -> None:
+    """Round robin: a two-player duplicate match for every pair of agents.
+
+    Every pair plays GAMES games on the same deals.  Prints the matrix of row-vs-column
+    scores (a draw counts half) with Wilson intervals, and the ranking by mean score.
+    """
+    with user_errors():
+        settings = RunSettings(games, seed, jobs, open_world, move_timeout, log, resume,
+                               confidence, verbose, quiet)  # fmt: skip
+        rules = RulesOptions(None, lowest_rank, hand_size, no_trumps, variant, throw_in,
+                             bout_cap, first_bout_cap).rules(2)  # fmt: skip
+        the_seed = settings.the_seed()
+        t = Tournament(rules, tuple(specs), the_seed, games, open_world, settings.referee())
+        run = settings.run(t.plans())
+    out = stdout_console()
+    out.print(f"tournament: {len(specs)} agents, {len(t.pairs)} pairings × {games} games · "
+              f"{seed_line(the_seed, seed)}")  # fmt: skip
+    out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else ""))
+    interrupted = drive(run, settings, out, pairing=True)
+    result = TournamentResult(t, tuple(run.results()))
+    out.print(tournament_matrix(result, confidence))
+    out.print(ranking_table(result, confidence))
+    with user_errors():
+        if csv_file is not None:
+            write_csv(csv_file, tournament_rows(result, confidence))
+        if json_file is not None:
+            write_json(json_file, {**tournament_report(result, confidence),
+                                   "interrupted": interrupted})  # fmt: skip
+    finish(run, settings, out, interrupted)

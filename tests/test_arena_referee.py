@@ -1,0 +1,146 @@
+"""Faulty agents: strict play raises; a refereed game is forfeited by the faulty seat."""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+
+import attrs
+import pytest
+
+from durak.agents import Agent, GreedyAgent, RandomAgent
+from durak.arena.referee import MoveTimeout, Referee, time_limit
+from durak.arena.runner import GameRecord, play_game
+from durak.rules import Action, IllegalActionError, Observation, Rules, is_terminal, legal_actions
+from faulty_agents import CrashAgent, HangAgent, HookCrashAgent, IllegalAgent, InterruptAgent
+
+RULES = Rules()
+
+
+def test_strict_play_raises_the_agents_errors() -> None:
+    illegal: list[Agent] = [GreedyAgent(), IllegalAgent()]
+    with pytest.raises(IllegalActionError, match="agent 'test-illegal' in seat 1"):
+        play_game(RULES, illegal, seed=1)
+    crash: list[Agent] = [CrashAgent(), GreedyAgent()]
+    with pytest.raises(RuntimeError, match="boom"):
+        play_game(RULES, crash, seed=1)
+
+
+def test_a_referee_changes_nothing_when_every_agent_behaves() -> None:
+    agents: list[Agent] = [RandomAgent(), GreedyAgent()]
+    strict = play_game(RULES, agents, seed=9)
+    refereed = play_game(RULES, agents, seed=9, referee=Referee(move_timeout=30))
+    assert (refereed.actions, refereed.loser, refereed.forfeit) == (strict.actions, strict.loser,
+                                                                    None)  # fmt: skip
+
+
+def _check_forfeit(record: GameRecord, seat: int, fault: str) -> None:
+    assert record.forfeit is not None
+    assert (record.loser, record.forfeit.seat, record.forfeit.fault) == (seat, seat, fault)
+    state = record.replay()  # the actions before the fault were all legal
+    assert not is_terminal(state) and state.turn == seat
+
+
+def test_an_agent_that_raises_forfeits() -> None:
+    record = play_game(RULES, [GreedyAgent(), CrashAgent(p=0.2)], seed=3, referee=Referee())
+    _check_forfeit(record, 1, "error")
+    assert record.forfeit is not None
+    assert record.forfeit.message == "RuntimeError: boom [on purpose]"
+    assert record.decisions[1] >= 1
+
+
+def test_an_illegal_action_forfeits_and_is_not_played() -> None:
+    record = play_game(RULES, [IllegalAgent(p=0.1), RandomAgent()], seed=4, referee=Referee())
+    assert len(record.actions) > 10  # a fault in mid-game
+    _check_forfeit(record, 0, "illegal")
+    assert record.forfeit is not None and record.forfeit.action is not None
+    assert record.forfeit.action.startswith("Attack(")
+    assert record.forfeit.action not in {str(a) for a in legal_actions(record.replay())}
+    assert "illegal action" in record.forfeit.message
+
+
+def test_a_stuck_agent_is_interrupted_by_the_move_timer() -> None:
+    finished = len(HangAgent.finished)
+    record = play_game(RULES, [GreedyAgent(), HangAgent(seconds=20)], seed=2,
+                       referee=Referee(move_timeout=0.05))  # fmt: skip
+    _check_forfeit(record, 1, "timeout")
+    assert record.forfeit is not None
+    assert record.forfeit.message == "no answer within the 0.05 s move limit"
+    assert len(HangAgent.finished) == finished  # the loop never ran to its end
+
+
+def test_off_the_main_thread_a_slow_move_is_judged_when_it_returns() -> None:
+    records: list[GameRecord] = []
+    agents: list[Agent] = [HangAgent(seconds=0.15), GreedyAgent()]
+    thread = threading.Thread(target=lambda: records.append(
+        play_game(RULES, agents, seed=2, referee=Referee(move_timeout=0.05))))  # fmt: skip
+    thread.start()
+    thread.join()
+    _check_forfeit(records[0], 0, "timeout")
+    assert records[0].forfeit is not None and "took" in records[0].forfeit.message
+
+
+def test_the_move_timer_restores_the_callers_timer_and_handler() -> None:
+    fired: list[int] = []
+
+    def outer(signum: int, frame: object) -> None:
+        fired.append(signum)
+
+    previous = signal.signal(signal.SIGALRM, outer)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 30)
+        with time_limit(5):
+            pass
+        assert signal.getsignal(signal.SIGALRM) is outer
+        assert 25 < signal.getitimer(signal.ITIMER_REAL)[0] <= 30
+        with pytest.raises(MoveTimeout), time_limit(0.01):
+            while True:
+                pass
+        assert signal.getsignal(signal.SIGALRM) is outer and not fired
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_ctrl_c_is_never_taken_for_a_fault() -> None:
+    agents: list[Agent] = [InterruptAgent(after=3), GreedyAgent()]
+    with pytest.raises(KeyboardInterrupt):
+        play_game(RULES, agents, seed=1, referee=Referee())
+
+
+@attrs.define
+class Listener:
+    """A greedy watcher that records the outcome it hears."""
+
+    name: str = "listener"
+    ended: list[int | None] = attrs.Factory(list)
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        return GreedyAgent().act(observation, rng)
+
+    def game_started(self, observation: Observation) -> None:
+        pass
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        pass
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        self.ended.append(loser)
+
+
+def test_a_faulty_watcher_forfeits_and_the_others_hear_the_end() -> None:
+    listener = Listener()
+    record = play_game(Rules(players=3), [listener, HookCrashAgent(), RandomAgent()], seed=4,
+                       referee=Referee())  # fmt: skip
+    assert record.forfeit is not None
+    assert (record.loser, record.forfeit.fault) == (1, "error")
+    assert record.forfeit.message == "ValueError: watcher failed"
+    assert listener.ended == [1]
+    assert len(record.actions) == 1  # the first action's hook already failed
+
+
+def test_a_referee_needs_a_positive_time_limit() -> None:
+    for bad in (0, -1.0):
+        with pytest.raises(ValueError, match="move_timeout must be positive"):
+            Referee(move_timeout=bad)
