@@ -94,7 +94,7 @@ def greedy_rollout(state: GameState, _: object = None) -> Action:
 
 def greedy_heuristic(state: GameState, legal: Sequence[Action]) -> Action:
     """The greedy agent's choice among ``legal`` (the actions of ``state``): the preferred
-    action of ISMCTS's progressive bias."""
+    action of the ``mcts`` and ``ismcts`` agents' progressive bias."""
     return greedy_choice(legal, state.trump_suit, len(state.talon))
 
 

@@ -7,6 +7,9 @@ They are thin wrappers over :mod:`durak.search` (which never sees these agents):
   "closed world sampling", PIMC after Long et al., AAAI 2010), combined by vote or mean;
 * ``maxn`` is Van Khan's (2024) max^n agent for 3-6 players, with the same sampling;
 * ``ismcts`` is Single-Observer ISMCTS (Cowling, Powley & Whitehouse, 2012);
+* ``mcts`` and ``ismcts`` add a progressive bias (Chaslot et al., 2008) toward the greedy
+  move (:func:`~durak.agents.evals.greedy_heuristic`), which measured clearly stronger
+  against ``greedy`` (``docs/agents.md``);
 * ``solver`` plays the exact alpha-beta move once every card is known (open world, or an
   empty talon in a two-player game), and defers to another agent before that.
 
@@ -80,15 +83,15 @@ def _sampled(
 
 @attrs.frozen
 class MctsAgent:
-    """UCT in each of ``samples`` sampled worlds (``limit`` iterations each), combined by
-    vote or by summed root visits."""
+    """UCT in each of ``samples`` sampled worlds (``limit`` iterations each), with a
+    progressive ``bias`` toward the greedy move, combined by vote or by summed root visits."""
 
     limit: int = 300
     c: float = SQRT2
     simulation: str = "greedy"
     samples: int = 3
     combine: str = "vote"
-    bias: float = 0.0
+    bias: float = 30.0
     seconds: float | None = None
     name: str = "mcts"
 
@@ -116,7 +119,7 @@ class IsmctsAgent:
     limit: int = 1000
     c: float = SQRT2
     simulation: str = "greedy"
-    bias: float = 0.0
+    bias: float = 20.0
     seconds: float | None = None
     name: str = "ismcts"
 
@@ -223,7 +226,8 @@ _SECONDS = Param("seconds", float, None, "time budget per decision (off: not rep
 _C = Param("c", float, SQRT2, "UCB exploration constant", 0, 100)
 _SIMULATION = Param("simulation", str, "greedy", "rollout policy", choices=tuple(ROLLOUTS))
 _EVAL = tuple(EVALS)
-_BIAS = Param("bias", float, 0.0, "progressive bias toward the greedy move", 0, 1000)
+def _bias(default: float) -> Param:
+    return Param("bias", float, default, "progressive bias toward the greedy move", 0, 1000)
 
 
 def _register(name: str, factory: Callable[..., Agent], text: str, *params: Param) -> None:
@@ -234,10 +238,10 @@ _register("mcts", MctsAgent, "Zarlykov's MCTS: UCT in sampled worlds, by vote or
           Param("limit", int, 300, "iterations per world", 1, 10**7), _C, _SIMULATION,
           Param("samples", int, 3, "worlds sampled per decision", 1, 10**4),
           Param("combine", str, "vote", "how worlds are combined", choices=("vote", "visits")),
-          _BIAS, _SECONDS)  # fmt: skip
+          _bias(30.0), _SECONDS)  # fmt: skip
 _register("ismcts", IsmctsAgent, "single-observer ISMCTS (Cowling et al. 2012)",
           Param("limit", int, 1000, "iterations", 1, 10**8), _C, _SIMULATION,
-          _BIAS, _SECONDS)  # fmt: skip
+          _bias(20.0), _SECONDS)  # fmt: skip
 _register("minimax", MinimaxAgent, "Zarlykov's minimax: alpha-beta in sampled worlds",
           Param("depth", int, 4, "plies", 1, 64),
           Param("eval", str, "basic", "frontier evaluation", choices=_EVAL),

@@ -74,8 +74,16 @@ def match_summary(result: MatchResult, confidence: float) -> list[str]:
 
 
 def timing_line(wall: float, games: int, jobs: int) -> str:
-    """``time: 1.84 s wall · 109 games/s · 2 jobs``."""
-    rate = f" · {games / wall:,.0f} games/s" if wall > 0 and games else ""
+    """``time: 1.84 s wall · 109 games/s · 2 jobs``; slow runs give s/game instead.
+
+    >>> timing_line(1.84, 200, 2), timing_line(735.3, 200, 1)
+    ('time: 1.84 s wall · 109 games/s · 2 jobs', 'time: 735.30 s wall · 3.68 s/game · 1 job')
+    """
+    rate = ""
+    if wall > 0 and games:
+        per_second = games / wall
+        rate = f" · {per_second:,.0f} games/s" if per_second >= 1 else \
+            f" · {wall / games:,.2f} s/game"  # fmt: skip
     return f"time: {wall:.2f} s wall{rate} · {jobs} job{'s' if jobs > 1 else ''}"
 
 
