@@ -560,6 +560,8 @@ def test_mcts_progressive_bias_steers_early_and_fades() -> None:
         def misleading(
             state: NimState, actions: Sequence[tuple[int, int]], worst: tuple[int, int] = worst
         ) -> tuple[int, int]:
+            # A heuristic may rely on the game's order (Durak's greedy move does).
+            assert list(actions) == list(nim.legal_actions(state))
             return worst if worst in actions else actions[0]
 
         budget = Budget(iterations=1500)
@@ -1020,6 +1022,7 @@ def test_ismcts_progressive_bias_steers_early_and_fades() -> None:
         worst = means[-1][1]
 
         def misleading(state: CardState, legal: Sequence[int], worst: int = worst) -> int:
+            assert list(legal) == list(CARDS.legal_actions(state))
             return worst if worst in legal else legal[-1]
 
         p = CARDS.current_player(s)

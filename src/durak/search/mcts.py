@@ -37,11 +37,14 @@ class Node(Generic[S, A]):
     """One tree node: a state, its untried actions and its expanded children.
 
     ``mover`` is the player who moved into this node (-1 at the root); ``value`` sums that
-    player's payoffs over the ``visits`` simulations through the node; ``bonus`` is the
-    progressive bias of the action into it (0 unless the parent's heuristic preferred it).
+    player's payoffs over the ``visits`` simulations through the node.  With progressive
+    bias, ``preferred`` is the heuristic's action here and ``bonus`` the bias of the action
+    into this node (0 unless the parent preferred it).
     """
 
-    __slots__ = ("bonus", "children", "mover", "payoff", "state", "untried", "value", "visits")
+    __slots__ = (
+        "bonus", "children", "mover", "payoff", "preferred", "state", "untried", "value", "visits"
+    )
 
     def __init__(self, state: S, mover: int, actions: Sequence[A]) -> None:
         self.state = state
@@ -50,6 +53,7 @@ class Node(Generic[S, A]):
         self.children: list[tuple[A, Node[S, A]]] = []
         self.visits = 0
         self.value = 0.0
+        self.preferred: A | None = None
         self.bonus = 0.0
         self.payoff: Sequence[float] | None = None  # the returns, once known terminal
 
@@ -150,8 +154,16 @@ class MCTS(Generic[S, A]):
                     return node
                 if d < self.reuse_depth:
                     queue.extend((child, d + 1) for _, child in node.children)
-        self.root = Node(state, -1, self.game.legal_actions(state))
+        self.root = self._node(state, -1)
         return self.root
+
+    def _node(self, state: S, mover: int) -> Node[S, A]:
+        """A new node; the heuristic sees the legal actions in ``legal_actions`` order."""
+        actions = self.game.legal_actions(state)
+        node = Node(state, mover, actions)
+        if self.heuristic is not None and actions:
+            node.preferred = self.heuristic(state, actions)
+        return node
 
     def _select_expand(self, root: Node[S, A], rng: random.Random) -> list[Node[S, A]]:
         """The path of one simulation: UCB1 down the tree, then one new node (if any)."""
@@ -173,26 +185,19 @@ class MCTS(Generic[S, A]):
         if not node.untried:
             return path  # ends at a terminal node
         untried = node.untried
-        heuristic = self.heuristic
-        preferred = None if heuristic is None else heuristic(node.state, self._legal(node))
+        preferred = node.preferred
         if preferred is not None and preferred in untried:
             i = untried.index(preferred)
         else:
             i = rng.randrange(len(untried))
         untried[i], untried[-1] = untried[-1], untried[i]
         action = untried.pop()
-        state = game.step(node.state, action)
-        child = Node(state, game.current_player(node.state), game.legal_actions(state))
+        child = self._node(game.step(node.state, action), game.current_player(node.state))
         if preferred is not None and action == preferred:
             child.bonus = self.bias
         node.children.append((action, child))
         path.append(child)
         return path
-
-    @staticmethod
-    def _legal(node: Node[S, A]) -> list[A]:
-        """The legal actions of ``node``'s state: its children's and the untried ones."""
-        return [a for a, _ in node.children] + node.untried
 
     def _simulate(self, leaf: Node[S, A], rng: random.Random) -> tuple[Sequence[float], int]:
         """The returns of one simulation from ``leaf`` and the states it visited beyond it."""
