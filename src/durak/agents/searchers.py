@@ -57,6 +57,10 @@ ROLLOUTS: dict[str, RolloutPolicy[GameState, Action] | None] = {
 }
 
 
+#: The agents' ``combine`` parameter values (checked by the registry) as PIMC's.
+_COMBINE: dict[str, Combine] = {"vote": "vote", "mean": "mean", "visits": "visits"}
+
+
 def _game(observation: Observation) -> DurakGame:
     return DurakGame(observation.rules, observation.hands is not None)
 
@@ -76,9 +80,8 @@ def _sampled(
     legal = observation.legal_actions
     if len(legal) == 1:
         return legal[0]
-    mode: Combine = "mean" if combine == "mean" else "visits" if combine == "visits" else "vote"
-    return pimc(_game(observation), observation, worlds=samples, search=search, combine=mode,
-                rng=rng).action  # fmt: skip
+    return pimc(_game(observation), observation, worlds=samples, search=search,
+                combine=_COMBINE[combine], rng=rng).action  # fmt: skip
 
 
 @attrs.frozen
@@ -226,6 +229,8 @@ _SECONDS = Param("seconds", float, None, "time budget per decision (off: not rep
 _C = Param("c", float, SQRT2, "UCB exploration constant", 0, 100)
 _SIMULATION = Param("simulation", str, "greedy", "rollout policy", choices=tuple(ROLLOUTS))
 _EVAL = tuple(EVALS)
+
+
 def _bias(default: float) -> Param:
     return Param("bias", float, default, "progressive bias toward the greedy move", 0, 1000)
 
