@@ -991,16 +991,24 @@ def test_ismcts_finds_the_move_that_is_best_in_every_world() -> None:
     assert found >= 10
 
 
+def clear_best_positions() -> Iterator[
+    tuple[CardState, CardObs, dict[int, list[float]], list[tuple[float, int]]]
+]:
+    """Forced-tail positions whose best action's expected payoff over the worlds beats the
+    next one by 0.25 or more; with the per-world values and the sorted (mean, action)."""
+    for s, obs in forced_tail_positions():
+        values = world_values(obs)
+        means = sorted(((sum(vs) / len(vs), a) for a, vs in values.items()), reverse=True)
+        if means[0][0] - means[1][0] >= 0.25:
+            yield s, obs, values, means
+
+
 def test_ismcts_finds_the_best_move_in_expectation_over_worlds() -> None:
     """Where the rest of the game is forced, each root action's payoff is a fixed function
     of the uniformly sampled world, so ISMCTS's means converge to the expectations over the
     consistent worlds: with a clear margin it must choose the best one."""
     tried = 0
-    for s, obs in forced_tail_positions():
-        values = world_values(obs)
-        means = sorted(((sum(vs) / len(vs), a) for a, vs in values.items()), reverse=True)
-        if means[0][0] - means[1][0] < 0.25:
-            continue
+    for s, obs, values, means in clear_best_positions():
         p = CARDS.current_player(s)
         result = ismcts(CARDS, obs, player=p, budget=Budget(iterations=1500), rng=tried)
         assert result.action == means[0][1], (obs, means, result)
@@ -1014,11 +1022,7 @@ def test_ismcts_progressive_bias_steers_early_and_fades() -> None:
     """A heuristic that prefers the worst move: an overwhelming bias makes ISMCTS follow it,
     a moderate one fades as visits grow (Chaslot et al. 2008), and bias 0 is plain ISMCTS."""
     tried = 0
-    for s, obs in forced_tail_positions():
-        values = world_values(obs)
-        means = sorted(((sum(vs) / len(vs), a) for a, vs in values.items()), reverse=True)
-        if means[0][0] - means[1][0] < 0.25:
-            continue
+    for s, obs, _, means in clear_best_positions():
         worst = means[-1][1]
 
         def misleading(state: CardState, legal: Sequence[int], worst: int = worst) -> int:
