@@ -8,6 +8,7 @@ its seed.  Spec strings follow the Zarlykov (2023) CLI style, e.g. ``"random"`` 
 
 from __future__ import annotations
 
+import importlib.metadata
 import math
 import random
 from collections.abc import Callable
@@ -148,8 +149,27 @@ def register(
     _REGISTRY[name] = AgentInfo(name, description, params, factory)
 
 
+_PLUGIN_GROUP = "durak.agents"
+_plugins_loaded = False
+
+
+def load_plugins() -> None:
+    """Import every module named in the ``durak.agents`` entry-point group, once.
+
+    Packages outside the core (such as :mod:`durak.learn`, whose ``qlearn`` and ``dqn``
+    agents register on import) declare their agents there, so the core never imports them.
+    """
+    global _plugins_loaded  # noqa: PLW0603 - a process-wide, load-once flag
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    for entry in importlib.metadata.entry_points(group=_PLUGIN_GROUP):
+        entry.load()
+
+
 def registry() -> dict[str, AgentInfo]:
-    """Every registered agent by name, in name order."""
+    """Every registered agent by name, in name order (plugins included)."""
+    load_plugins()
     return dict(sorted(_REGISTRY.items()))
 
 
@@ -171,18 +191,30 @@ def make_agent(spec: str) -> Agent:
     """Build an agent from a spec string; raises :class:`SpecError` naming the problem.
 
     Parameters not given take their defaults.  The built-in agents register themselves when
-    :mod:`durak.agents` is imported.
+    :mod:`durak.agents` is imported; a name not yet registered loads the plugins
+    (:func:`load_plugins`) first.
     """
     name, raw = parse_spec(spec)
+    if name not in _REGISTRY:
+        load_plugins()
     info = _REGISTRY.get(name)
     if info is None:
         known = ", ".join(sorted(_REGISTRY))
         raise SpecError(f"unknown agent {name!r} in spec {spec!r}; known agents: {known}")
-    by_name = {p.name: p for p in info.params}
+    return info.factory(**typed_params(name, info.params, raw))
+
+
+def typed_params(
+    name: str, params: tuple[Param, ...], raw: dict[str, str]
+) -> dict[str, ParamValue | None]:
+    """Every parameter of ``params`` by name: parsed from ``raw``, else its default.
+
+    Raises :class:`SpecError` naming ``name`` for a key of ``raw`` that is not a parameter
+    (listing the valid ones) or a value that does not parse or is out of range.
+    """
+    by_name = {p.name: p for p in params}
     for key in raw:
         if key not in by_name:
             valid = ", ".join(by_name) or "none"
             raise SpecError(f"{name}: unknown parameter {key!r}; valid parameters: {valid}")
-    kwargs = {p.name: p.parse(raw[p.name], name) if p.name in raw else p.default
-              for p in info.params}  # fmt: skip
-    return info.factory(**kwargs)
+    return {p.name: p.parse(raw[p.name], name) if p.name in raw else p.default for p in params}

@@ -3,8 +3,9 @@
 Commands: ``match`` and ``tournament`` (:mod:`durak.cli.runs`), ``grid``
 (:mod:`durak.cli.grid`), ``play``
 (:mod:`durak.cli.play`), ``replay`` (:mod:`durak.cli.replay`), ``agents`` and ``bench``
-(:mod:`durak.cli.info`).  Every usage error, bad option value included, is one line
-``error: ...`` on standard error with exit code 2; Ctrl-C exits with 130.
+(:mod:`durak.cli.info`), ``train`` and ``learners`` (:mod:`durak.cli.training`).  Every
+usage error, bad option value included, is one line ``error: ...`` on standard error with
+exit code 2; Ctrl-C exits with 130.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from durak.cli import grid, info, play, replay, runs
+from durak.cli import grid, info, play, replay, runs, training
 from durak.cli.errors import INTERRUPTED, USAGE, error
 
 
@@ -67,6 +68,8 @@ app.command()(play.play)
 app.command()(replay.replay)
 app.command()(info.agents)
 app.command()(info.bench)
+app.command()(training.train)
+app.command()(training.learners)
 
 
 def main() -> None:

@@ -1,0 +1,258 @@
+"""``durak train`` (train a learner against fixed agents, save it, write its learning curve)
+and ``durak learners`` (the registered learners and their parameters)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from pathlib import Path
+from typing import Annotated
+
+import attrs
+import typer
+from rich.console import Console
+from rich.table import Table
+
+import durak.learn  # noqa: F401 - registers the learners
+from durak.agents.base import Agent, load_plugins, make_agent
+from durak.cli.driver import seed_line, stderr_console, stdout_console
+from durak.cli.errors import INTERRUPTED, fail, user_errors
+from durak.cli.options import (
+    OUTPUT,
+    RUN,
+    BoutCap,
+    FirstBoutCap,
+    HandSize,
+    LowestRank,
+    NoTrumps,
+    Players,
+    Quiet,
+    RulesOptions,
+    Seed,
+    ThrowIn,
+    ThrowInOpt,
+    UsageError,
+    Variant,
+    VariantOpt,
+    choose_seed,
+    describe_rules,
+)
+from durak.cli.progress import wanted
+from durak.cli.training_output import (
+    IntervalCsv,
+    TrainProgress,
+    evaluate_command,
+    interval_line,
+)
+from durak.envs.solo import SoloStep, SoloTable
+from durak.learn.plot import MatplotlibMissingError, learning_curve
+from durak.learn.registry import SavableLearner, make_learner
+from durak.learn.registry import learners as registered_learners
+from durak.learn.train import IntervalStats
+from durak.learn.train import train as run_training
+from durak.rules import Action, Observation, is_terminal, loser
+
+
+@attrs.define
+class _Watched:
+    """The learner as :func:`~durak.learn.train` drives it, also reporting each finished
+    episode to the progress bar (won: the learner is not the durak; a draw is not a win,
+    as in :class:`IntervalStats`)."""
+
+    learner: SavableLearner
+    table: SoloTable
+    bar: TrainProgress
+    episodes: int = 0
+
+    def explore(self, observation: Observation, rng: random.Random) -> Action:
+        return self.learner.explore(observation, rng)
+
+    def update(
+        self, observation: Observation, action: Action, reward: float, after: SoloStep
+    ) -> None:
+        self.learner.update(observation, action, reward, after)
+
+    def end_episode(self) -> None:
+        self.learner.end_episode()
+        self.episodes += 1
+        state = self.table.state
+        durak_seat = loser(state) if is_terminal(state) else None
+        self.bar.episode(durak_seat is not None and durak_seat != self.table.learner)
+
+    def policy(self) -> Agent:
+        return self.learner.policy()
+
+
+def seat_opponents(vs: list[str], players: int | None) -> list[str]:
+    """One opponent spec per other seat: ``vs`` itself, or its single spec repeated when
+    ``--players`` asks for more seats.  :class:`UsageError` if the counts disagree."""
+    if players is None or len(vs) == players - 1:
+        return list(vs)
+    if len(vs) == 1 and players > 1:
+        return vs * (players - 1)
+    raise UsageError(f"--players {players} needs {players - 1} --vs opponents (or one, for "
+                     f"every other seat), got {len(vs)}")  # fmt: skip
+
+
+def _check_output(out: Path, csv_path: Path, plot: Path | None, force: bool) -> None:
+    """Refuse, before any training, outputs that could not be written at the end."""
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a directory")
+    if out.exists() and not force:
+        raise UsageError(f"--out {out} exists; pass --force to overwrite it")
+    for path in (out, csv_path, plot):
+        if path is not None and not path.parent.is_dir():
+            raise UsageError(f"{path}: no such directory {str(path.parent)!r}")
+    if out.resolve() in {csv_path.resolve(), plot.resolve() if plot else None}:
+        raise UsageError(f"--out {out} would be overwritten by the CSV or the plot")
+
+
+def train(
+    spec: Annotated[str, typer.Argument(
+        help="Learner spec, e.g. qlearn, 'qlearn:abstraction=plus,alpha=0.05', dqn "
+        "(see durak learners).", show_default=False)],
+    vs: Annotated[list[str], typer.Option(
+        help="Opponent spec, one per other seat (repeat --vs); a single --vs fills every "
+        "other seat of --players.", show_default=False)],
+    episodes: Annotated[int, typer.Option(
+        help="Training games.", rich_help_panel=RUN, show_default=False)],
+    out: Annotated[Path, typer.Option(
+        help="Save the trained learner here (a Q-table JSON, a DQN model file).",
+        rich_help_panel=OUTPUT, show_default=False, dir_okay=False)],
+    seed: Seed = None,
+    interval: Annotated[int, typer.Option(
+        help="Episodes per reported interval (a line, a CSV row, a point of the curve).",
+        rich_help_panel=RUN)] = 1000,
+    players: Players = None,
+    lowest_rank: LowestRank = 6,
+    hand_size: HandSize = 6,
+    no_trumps: NoTrumps = False,
+    variant: VariantOpt = Variant.podkidnoy,
+    throw_in: ThrowInOpt = ThrowIn.all,
+    bout_cap: BoutCap = 6,
+    first_bout_cap: FirstBoutCap = None,
+    csv_file: Annotated[Path | None, typer.Option(
+        "--csv", help="The intervals as CSV (default: --out with the suffix .csv).",
+        rich_help_panel=OUTPUT, show_default=False, dir_okay=False)] = None,
+    plot: Annotated[Path | None, typer.Option(
+        help="The learning curve as PNG (default: --out with the suffix .png).",
+        rich_help_panel=OUTPUT, show_default=False, dir_okay=False)] = None,
+    no_plot: Annotated[bool, typer.Option(
+        "--no-plot", help="Do not draw the learning curve.", rich_help_panel=OUTPUT)] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Overwrite an existing --out.", rich_help_panel=OUTPUT)] = False,
+    quiet: Quiet = False,
+) -> None:
+    """Train a learner against fixed opponents, save it, and write its learning curve.
+
+    Plays EPISODES games with the learner in a seat drawn from each deal's seed, reporting
+    the win rate and mean reward every INTERVAL episodes (lines, CSV, PNG), then saves the
+    learner to --out and prints the durak match command that evaluates it.
+    """
+    with user_errors():
+        if episodes <= 0 or interval <= 0:
+            raise UsageError(f"--episodes and --interval must be positive, got {episodes} "
+                             f"and {interval}")  # fmt: skip
+        opponents = seat_opponents(vs, players)
+        rules = RulesOptions(players, lowest_rank, hand_size, no_trumps, variant, throw_in,
+                             bout_cap, first_bout_cap).rules(1 + len(opponents))  # fmt: skip
+        csv_path = csv_file or out.with_suffix(".csv")
+        png = None if no_plot else plot or out.with_suffix(".png")
+        _check_output(out, csv_path, png, force)
+        load_plugins()  # third-party packages may add learners through agent plugins
+        learner = make_learner(spec, rules)
+        table = SoloTable(rules, [make_agent(v) for v in opponents])
+        the_seed = choose_seed(seed)
+        log = IntervalCsv(csv_path)
+    console = stdout_console()
+    console.print(f"train: {spec} vs {', '.join(opponents)} · {episodes:,} episodes · "
+                  f"{seed_line(the_seed, seed)} · interval {interval:,}")  # fmt: skip
+    console.print(f"rules: {describe_rules(rules)}")
+    stats: list[IntervalStats] = []
+    started = time.perf_counter()
+    interrupted = False
+    # An opponent that cannot play these rules (say a Q-table of other rules) raises
+    # ValueError mid-run: a one-line error, and nothing saved.
+    with user_errors(), TrainProgress(episodes, wanted(quiet), console) as bar:
+        watched = _Watched(learner, table, bar)
+        run = run_training(watched, table, episodes=episodes, seed=the_seed,
+                           rewards=learner.rewards, interval=interval)  # fmt: skip
+        try:
+            for s in run:
+                stats.append(s)
+                log.write(s)
+                bar.interval(interval_line(s, episodes))
+        except KeyboardInterrupt:
+            interrupted = True  # Ctrl-C: keep what was learned (saved below)
+        finally:
+            log.close()
+    wall = time.perf_counter() - started
+    with user_errors():
+        _save(learner, out)
+    title = f"durak train {spec} vs {', '.join(opponents)} (seed {the_seed})"
+    _finish(console, watched.episodes, wall, out, csv_path, png, stats, title)
+    if interrupted:
+        stderr_console().print(f"interrupted: saved the learner after {watched.episodes:,} of "
+                               f"{episodes:,} episodes (the CSV has the finished intervals)")
+        raise typer.Exit(INTERRUPTED)
+    console.print(f"evaluate: {evaluate_command(spec, out, opponents, rules, the_seed + 1)}")
+
+
+def _save(learner: SavableLearner, out: Path) -> None:
+    """``learner.save(out)``, atomically whatever the learner: a failed or interrupted save
+    leaves any old ``out`` whole (with --force, it is replaced only by a complete file)."""
+    partial = out.with_name(out.name + ".partial")
+    try:
+        learner.save(partial)
+        os.replace(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _finish(console: Console, done: int, wall: float, out: Path, csv_path: Path,
+            png: Path | None, stats: list[IntervalStats], title: str) -> None:  # fmt: skip
+    """The timing line, the learning curve and the list of files written."""
+    console.print(f"trained: {done:,} episodes in {wall:.1f} s · "
+                  f"{done / wall if wall > 0 else 0:,.0f} episodes/s")  # fmt: skip
+    written = [str(out), str(csv_path)]
+    if png is not None and stats:
+        try:
+            learning_curve(stats, png, title)
+            written.append(str(png))
+        except MatplotlibMissingError as e:
+            stderr_console().print(f"warning: {e}; skipped {png}")
+        except OSError as e:
+            stderr_console().print(f"warning: cannot write {png}: {e.strerror or e}")
+    console.print(f"wrote: {', '.join(written)}")
+
+
+def learners(
+    name: Annotated[str | None, typer.Argument(
+        help="Show only this learner.", show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead.")] = False,
+) -> None:
+    """List the learners of durak train with their parameters and defaults.
+
+    A spec is NAME or NAME:key=value,... e.g. 'qlearn:abstraction=plus,alpha=0.05'.
+    """
+    load_plugins()
+    known = registered_learners()
+    if name is not None and name not in known:
+        raise fail(f"unknown learner {name!r}; known learners: {', '.join(known)}")
+    chosen = [known[name]] if name is not None else list(known.values())
+    if as_json:
+        listing = [{"name": t.name, "description": t.description,
+                    "params": [{"name": p.name, "type": p.kind.__name__, "default": p.default,
+                                "low": p.low, "high": p.high, "choices": list(p.choices),
+                                "help": p.help} for p in t.params]} for t in chosen]  # fmt: skip
+        print(json.dumps(listing, indent=2))
+        return
+    table = Table("learner", "description", "parameters (name: type = default, range - meaning)",
+                  title="learners: durak train NAME or NAME:key=value,...",
+                  show_lines=True)  # fmt: skip
+    for info in chosen:
+        table.add_row(info.name, info.description,
+                      "\n".join(p.describe() for p in info.params) or "(none)")  # fmt: skip
+    stdout_console().print(table)

@@ -1,0 +1,168 @@
+"""What ``durak train`` shows and writes: the progress bar, one line per interval, the CSV of
+the intervals, and the ``durak match`` command that evaluates the trained learner."""
+
+from __future__ import annotations
+
+import csv
+import shlex
+from pathlib import Path
+from types import TracebackType
+from typing import TextIO
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from durak.agents.base import parse_spec, registry
+from durak.learn.train import IntervalStats
+from durak.rules import Rules
+
+#: The CSV header, one row per interval (the columns of :class:`IntervalStats`).
+CSV_COLUMNS = ("episodes", "games", "wins", "losses", "draws", "win_rate", "mean_reward",
+               "episodes_per_second")  # fmt: skip
+
+
+class _Speed(ProgressColumn):
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.0f} episodes/s")
+
+
+class TrainProgress:
+    """A context manager counting episodes toward ``total`` on a bar (standard error) that
+    also shows the win rate of the interval in progress and the episodes per second.
+
+    When disabled, every method does nothing except :meth:`print`, which writes to
+    ``console``.
+    """
+
+    def __init__(self, total: int, enabled: bool, console: Console) -> None:
+        self.console = console
+        self._last = 0.0
+        self._games = self._wins = 0
+        self._bar: Progress | None = None
+        if enabled:
+            self._bar = Progress(
+                BarColumn(bar_width=20), MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"), _Speed(), TimeElapsedColumn(),
+                TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True),
+                auto_refresh=False, transient=True,
+            )  # fmt: skip
+            self._task = self._bar.add_task("episodes", total=total, rate="")
+
+    def __enter__(self) -> TrainProgress:
+        if self._bar is not None:
+            self._bar.start()
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+    def episode(self, won: bool) -> None:
+        """Count one finished episode, won (the learner is not the durak) or not."""
+        if self._bar is None:
+            return
+        self._games += 1
+        self._wins += won
+        self._bar.update(self._task, advance=1,
+                         rate=f"win {self._wins / self._games:.1%}")  # fmt: skip
+        # Refresh at most ten times a second: drawing costs more than an episode.
+        now = self._bar.get_time()
+        if now - self._last >= 0.1:
+            self._last = now
+            self._bar.refresh()
+
+    def interval(self, line: str) -> None:
+        """Print ``line`` above the bar and start counting the next interval's win rate."""
+        self._games = self._wins = 0
+        self.print(line)
+
+    def print(self, line: str) -> None:
+        """A line of output above the bar."""
+        console = self.console if self._bar is None else self._bar.console
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def interval_line(s: IntervalStats, total: int) -> str:
+    """One interval in a line: episodes so far, win rate with wins-losses-draws, mean
+    reward, and speed."""
+    width = len(f"{total:,}")
+    return (f"episodes {s.episodes:>{width},}/{total:,} · win rate {s.win_rate:6.1%} "
+            f"({s.wins}-{s.losses}-{s.draws}) · mean reward {s.mean_reward:+.3f} · "
+            f"{s.episodes_per_second:,.0f} episodes/s")  # fmt: skip
+
+
+def csv_row(s: IntervalStats) -> list[str]:
+    """The CSV cells of one interval, in :data:`CSV_COLUMNS` order."""
+    counts = [s.episodes, s.games, s.wins, s.losses, s.draws]
+    return [*map(str, counts), f"{s.win_rate:.6g}", f"{s.mean_reward:.6g}",
+            f"{s.episodes_per_second:.1f}"]  # fmt: skip
+
+
+class IntervalCsv:
+    """The CSV file of the intervals, opened (and its header written) on construction and a
+    row appended and flushed per interval, so a stopped run keeps the rows so far."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._file: TextIO = path.open("w", encoding="utf-8", newline="")
+        self._writer = csv.writer(self._file, lineterminator="\n")
+        self._writer.writerow(CSV_COLUMNS)
+        self._file.flush()
+
+    def write(self, s: IntervalStats) -> None:
+        """Append the row of ``s``."""
+        self._writer.writerow(csv_row(s))
+        self._file.flush()
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
+
+
+def rules_flags(rules: Rules) -> list[str]:
+    """The ``durak match`` rules options that give ``rules`` with one spec per player (the
+    options whose value is not the default)."""
+    default = Rules()
+    flags: list[str] = []
+    for option, value, usual in (("--lowest-rank", rules.lowest_rank, default.lowest_rank),
+                                 ("--hand-size", rules.hand_size, default.hand_size),
+                                 ("--bout-cap", rules.bout_cap, default.bout_cap),
+                                 ("--first-bout-cap", rules.first_bout_cap,
+                                  default.first_bout_cap),
+                                 ("--throw-in", rules.throw_in, default.throw_in)):  # fmt: skip
+        if value != usual:
+            flags += [option, str(value)]
+    if rules.transfer:
+        flags += ["--variant", "perevodnoy"]
+    if not rules.trumps:
+        flags.append("--no-trumps")
+    return flags
+
+
+def evaluate_command(spec: str, out: Path, opponents: list[str], rules: Rules, seed: int) -> str:
+    """The ``durak match`` command that plays the learner saved at ``out`` (as the agent of
+    the learner's name) against ``opponents`` under ``rules``.
+
+    Parameters of the learner ``spec`` that the agent also takes (such as qlearn's
+    ``min_visits``) are passed on, so the agent plays as the learner was trained to.
+    """
+    name, raw = parse_spec(spec)
+    info = registry().get(name)
+    shared = {p.name for p in info.params} - {"path"} if info is not None else set()
+    carried = "".join(f",{k}={v}" for k, v in raw.items() if k in shared)
+    words = ["durak", "match", f"{name}:path={out}{carried}", *opponents, "--games", "1000",
+             "--seed", str(seed), *rules_flags(rules)]  # fmt: skip
+    return shlex.join(words)

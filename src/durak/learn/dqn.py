@@ -1,0 +1,117 @@
+"""A deep Q-network for Durak, after Crampton's study (Durham), and the ``dqn`` agent.
+
+DQN (Mnih et al., "Human-level control through deep reinforcement learning", Nature
+2015): an MLP maps :func:`~durak.encoding.encode_observation` to one Q-value per index of
+the fixed :class:`~durak.encoding.ActionSpace`; it learns from minibatches of an
+experience-replay buffer against a periodically synced target network, with the Huber
+loss and Adam.  By default the bootstrap is double DQN (van Hasselt, Guez & Silver, AAAI
+2016): the online network picks the next action, the target network values it.  Illegal
+actions never count: acting, and the max (or argmax) of the bootstrap target, run over the
+legal actions only (a mask setting the others to ``-inf``).  Exploration is
+epsilon-greedy (a uniform legal action), epsilon decayed geometrically per episode.
+Rewards follow Crampton's scheme (:class:`~durak.learn.rewards.RewardScheme`), but with
+the hand-strength shaping weighted 1 rather than 0.05 by default: the shaping is
+potential-based, so it leaves the optimal policy alone, and in our short runs the network
+learned faster with it (the outcome arrives only after some 45 decisions).
+
+Importing this module registers the ``dqn`` learner (``durak train dqn``) and the ``dqn``
+agent (``dqn:path=model.pt``) without importing PyTorch or numpy, so the core library
+works without them; the work is in :mod:`durak.learn.dqn_net` (network, model file,
+agent) and :mod:`durak.learn.dqn_learner` (replay, learner), imported on first use.
+Without PyTorch, building either raises :class:`TorchMissingError`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from durak.agents.base import Param, SpecError, register
+from durak.learn.registry import register_learner
+from durak.rules import Rules
+
+if TYPE_CHECKING:
+    from durak.learn.dqn_learner import DqnLearner
+    from durak.learn.dqn_net import DqnAgent, DqnModelError, load_model
+
+__all__ = ["DqnAgent", "DqnLearner", "DqnModelError", "TorchMissingError", "load_model",
+           "require_torch"]  # fmt: skip
+
+MISSING_TORCH = "dqn needs PyTorch: pip install 'durak-lab[dqn]'"
+
+
+class TorchMissingError(SpecError, ImportError):
+    """PyTorch is not installed.  Both a :class:`~durak.agents.SpecError` (so a spec such
+    as ``dqn:path=m.pt`` fails like any bad spec) and an ``ImportError``."""
+
+
+def require_torch() -> Any:
+    """The ``torch`` module; :class:`TorchMissingError` (with the install hint) if it is
+    not installed."""
+    try:
+        import torch  # noqa: PLC0415 - optional dependency, imported on use
+    except ImportError:
+        raise TorchMissingError(MISSING_TORCH) from None
+    return torch
+
+
+# The classes live in modules that import PyTorch; `from durak.learn.dqn import DqnLearner`
+# still works, importing them on first access (PEP 562).
+_LAZY = {"DqnLearner": "durak.learn.dqn_learner", "DqnAgent": "durak.learn.dqn_net",
+         "DqnModelError": "durak.learn.dqn_net", "load_model": "durak.learn.dqn_net"}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    require_torch()
+    return getattr(importlib.import_module(_LAZY[name]), name)
+
+
+def _learner(rules: Rules, *, hidden: int, layers: int, **settings: Any) -> DqnLearner:
+    """``durak train dqn``: a fresh learner; ``hidden``/``layers`` give the MLP's shape."""
+    require_torch()
+    from durak.learn.dqn_learner import DqnLearner  # noqa: PLC0415 - needs torch
+
+    return DqnLearner(rules, hidden=(hidden,) * layers, **settings)
+
+
+def _agent(path: str | None) -> DqnAgent:
+    """``dqn:path=FILE``: the greedy agent of a saved model."""
+    if not path:
+        raise SpecError("dqn: give the model file, e.g. dqn:path=model.pt")
+    require_torch()
+    from durak.learn.dqn_net import DqnAgent, DqnModelError, load_model  # noqa: PLC0415
+
+    try:
+        return DqnAgent(load_model(path))
+    except DqnModelError as e:
+        raise SpecError(f"dqn: {e}") from None
+
+
+register("dqn", _agent, "greedy play of a trained DQN (durak train dqn; needs torch)",
+         (Param("path", str, None, "the model file written by durak train dqn"),))  # fmt: skip
+
+register_learner(
+    "dqn",
+    _learner,
+    "deep Q-network (Mnih et al. 2015) with replay, target net, double DQN; needs torch",
+    (
+        Param("lr", float, 5e-4, "Adam learning rate", 1e-7, 1),
+        Param("gamma", float, 0.99, "discount", 0, 1),
+        Param("batch", int, 64, "minibatch size", 1, 4096),
+        Param("buffer", int, 50_000, "replay buffer capacity (transitions)", 1, 10**7),
+        Param("learn_start", int, 1_000, "transitions stored before learning starts", 1),
+        Param("train_every", int, 4, "decisions between gradient steps", 1),
+        Param("target_every", int, 1_000, "decisions between target-network syncs", 1),
+        Param("eps_start", float, 1.0, "initial exploration rate", 0, 1),
+        Param("eps_end", float, 0.05, "final exploration rate", 0, 1),
+        Param("eps_decay", float, 0.999, "per-episode epsilon factor", 1e-6, 1),
+        Param("hidden", int, 256, "units per hidden layer", 1, 8192),
+        Param("layers", int, 2, "hidden layers", 1, 16),
+        Param("double", bool, True, "double DQN targets (van Hasselt et al. 2016)"),
+        Param("shaping", float, 1.0, "weight of the hand-strength shaping", 0, 10),
+        Param("defence_penalty", float, 0.0, "penalty for an inefficient defence", 0, 10),
+        Param("seed", int, 0, "seeds the network's initial weights and the minibatches", 0),
+    ),
+)  # fmt: skip

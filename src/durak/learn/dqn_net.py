@@ -1,0 +1,168 @@
+"""The DQN's network, its model file, and the ``dqn`` agent (needs PyTorch and numpy).
+
+The network is an MLP: ``observation_size(rules)`` inputs, ReLU hidden layers, one
+Q-value per index of ``ActionSpace(rules)`` (CPU only).  The model file is ``torch.save``
+of a plain dict, read back with ``torch.load(weights_only=True)``, which never unpickles
+arbitrary objects::
+
+    {"format": "durak-dqn", "version": 1, "rules": {...attrs fields of Rules...},
+     "observation_size": 273, "action_size": 1334, "hidden": [256, 256],
+     "state_dict": {...tensors...}, "meta": {...training settings, for the record...}}
+
+Loading checks every field and raises :class:`DqnModelError` naming the file and the
+problem.  The module imports without PyTorch (so the core's test collection needs no
+torch); each function fetches it on use and raises
+:class:`~durak.learn.dqn.TorchMissingError` without it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+import numpy as np
+from numpy.typing import NDArray
+
+from durak.encoding import ActionSpace, action_space_size, encode_observation, observation_size
+from durak.learn.dqn import require_torch
+from durak.rules import Action, Observation, Rules
+
+__all__ = ["FORMAT", "VERSION", "DqnAgent", "DqnModel", "DqnModelError", "build_network",
+           "greedy_action", "load_model", "save_model"]  # fmt: skip
+
+FORMAT = "durak-dqn"
+VERSION = 1
+
+
+class DqnModelError(ValueError):
+    """A model file that cannot be used: unreadable, corrupt, of another format or version,
+    or with weights that do not fit the network it describes."""
+
+
+def build_network(rules: Rules, hidden: Sequence[int]) -> Any:
+    """A fresh ``torch.nn.Sequential``: ``observation_size(rules)`` inputs, a ReLU layer of
+    each width in ``hidden``, ``action_space_size(rules)`` outputs, all near 0 at first;
+    weights from torch's global generator (seed it first for a reproducible network)."""
+    torch = require_torch()
+    widths = [observation_size(rules), *hidden]
+    layers: list[Any] = []
+    for a, b in itertools.pairwise(widths):
+        layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
+    out = torch.nn.Linear(widths[-1], action_space_size(rules))
+    # Q-values start near 0: with the default scale the bootstrap's max over many legal
+    # actions (a big hand) beats the max over few by noise alone, which biases play toward
+    # taking cards.  Not exactly 0: ties would all go to the first legal action, a strong
+    # hand-made policy ("play the lowest card") that an untrained network should not have.
+    with torch.no_grad():
+        out.weight.mul_(0.01)
+        out.bias.zero_()
+    return torch.nn.Sequential(*layers, out)
+
+
+def greedy_action(net: Any, observation: Observation, features: NDArray[np.float32]) -> Action:
+    """The legal action of ``observation`` with the highest Q-value under ``net`` (the
+    first in canonical order on ties), ``features`` being its encoding.
+
+    Taking the argmax over the legal indices only is the masked argmax (every illegal
+    Q-value set to ``-inf``) without building the mask, so it can never return an illegal
+    action, even if the network outputs NaN.
+    """
+    torch = require_torch()
+    legal = observation.legal_actions
+    indices = ActionSpace(observation.rules).encode_all(legal)
+    with torch.inference_mode():
+        q = net(torch.from_numpy(features)).numpy()
+    return legal[int(np.argmax(q[indices]))]
+
+
+@attrs.frozen(eq=False)
+class DqnModel:
+    """A loaded (or trained) network with the ``rules`` and ``hidden`` widths it was built
+    for, and the file's free-form ``meta`` record."""
+
+    net: Any
+    rules: Rules
+    hidden: tuple[int, ...]
+    meta: Mapping[str, Any] = attrs.Factory(dict)
+
+
+def _shapes(rules: Rules, hidden: Sequence[int]) -> dict[str, tuple[int, ...]]:
+    """The parameter shapes of ``build_network(rules, hidden)`` by state-dict key."""
+    widths = [observation_size(rules), *hidden, action_space_size(rules)]
+    shapes: dict[str, tuple[int, ...]] = {}
+    for i, (a, b) in enumerate(itertools.pairwise(widths)):
+        shapes[f"{2 * i}.weight"], shapes[f"{2 * i}.bias"] = (b, a), (b,)
+    return shapes
+
+
+def save_model(path: str | os.PathLike[str], model: DqnModel) -> None:
+    """Write ``model`` to ``path`` in the versioned format of the module doc."""
+    data = {"format": FORMAT, "version": VERSION, "rules": attrs.asdict(model.rules),
+            "observation_size": observation_size(model.rules),
+            "action_size": action_space_size(model.rules), "hidden": list(model.hidden),
+            "state_dict": model.net.state_dict(), "meta": dict(model.meta)}  # fmt: skip
+    require_torch().save(data, Path(path))
+
+
+def load_model(path: str | os.PathLike[str]) -> DqnModel:
+    """The model in ``path``; :class:`DqnModelError` naming the file and the problem."""
+
+    def bad(problem: str) -> DqnModelError:
+        return DqnModelError(f"{path}: {problem}")
+
+    torch = require_torch()
+    try:
+        data = torch.load(Path(path), map_location="cpu", weights_only=True)
+    except OSError as e:
+        raise bad(f"cannot read the model file ({e.strerror or e})") from None
+    except Exception as e:  # torch reports a corrupt file with many exception types
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise bad(f"not a readable {FORMAT} model file ({first})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise bad(f"not a {FORMAT} model file")
+    if data.get("version") != VERSION:
+        raise bad(f"unsupported {FORMAT} version {data.get('version')!r} (expected {VERSION})")
+    try:
+        rules = Rules(**data["rules"])
+        hidden = tuple(int(h) for h in data["hidden"])
+        sizes = (int(data["observation_size"]), int(data["action_size"]))
+        state = data["state_dict"]
+    except (KeyError, TypeError, ValueError) as e:
+        raise bad(f"bad or missing field ({e})") from None
+    if sizes != (observation_size(rules), action_space_size(rules)):
+        raise bad(f"sizes {sizes} do not fit the rules (expected "
+                  f"{(observation_size(rules), action_space_size(rules))})")  # fmt: skip
+    # Compare shapes before building, so that a file cannot make us allocate a network of
+    # any size it likes.
+    entries = state.items() if isinstance(state, dict) else ()
+    shapes = {k: tuple(v.shape) for k, v in entries if isinstance(v, torch.Tensor)}
+    if not hidden or min(hidden) < 1 or shapes != _shapes(rules, hidden):
+        raise bad(f"weights do not match the network of hidden widths {list(hidden)}")
+    net = build_network(rules, hidden)
+    try:
+        net.load_state_dict(state)
+    except (RuntimeError, TypeError) as e:
+        raise bad(f"weights do not match the network ({str(e).splitlines()[0]})") from None
+    meta = data.get("meta")
+    return DqnModel(net.eval(), rules, hidden, meta if isinstance(meta, dict) else {})
+
+
+@attrs.frozen(eq=False)
+class DqnAgent:
+    """Plays the masked argmax of a trained DQN (see :func:`greedy_action`); never explores
+    and ignores ``rng``."""
+
+    model: DqnModel
+    name: str = "dqn"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The greedy legal action; ``ValueError`` if the game's rules are not the model's."""
+        rules = self.model.rules
+        if observation.rules is not rules and observation.rules != rules:
+            raise ValueError(f"this DQN was trained for {rules}, not for {observation.rules}")
+        return greedy_action(self.model.net, observation, encode_observation(observation))

@@ -1,0 +1,208 @@
+"""Tabular Q-learning for Durak, after Crampton's study (Durham), and the ``qlearn`` agent.
+
+Watkins' Q-learning (Watkins & Dayan, Machine Learning 1992) over an abstract state and
+grouped actions (:mod:`durak.learn.abstraction`): after each decision,
+``Q(s, a) += alpha * (r + gamma * max_a' Q(s', a') - Q(s, a))``, where ``s'`` is the
+learner's next decision point (the opponents' moves are part of the environment) and the
+max runs over the groups legal there; at the end of the game the target is ``r``.
+Exploration is epsilon-greedy over the legal groups, with epsilon decayed geometrically
+per episode from ``eps_start`` to ``eps_end``.  Rewards follow Crampton's scheme
+(:class:`~durak.learn.rewards.RewardScheme`).
+
+Greedy play breaks ties, and plays unvisited states, with the group of the weakest legal
+card play (the ``lowest`` agent's choice), so an untrained table plays like ``lowest``.
+
+Importing this module registers the ``qlearn`` learner (``durak train qlearn``) and the
+``qlearn`` agent (``qlearn:path=q.json``).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import attrs
+
+from durak.agents.base import Param, SpecError, register
+from durak.agents.tactics import lowest_play
+from durak.envs.solo import SoloStep
+from durak.learn.abstraction import ABSTRACTIONS, GROUPINGS
+from durak.learn.qtable import QTable, QTableError
+from durak.learn.registry import register_learner
+from durak.learn.rewards import RewardScheme
+from durak.rules import Action, Observation, Rules
+
+__all__ = ["QAgent", "QLearner", "greedy_group"]
+
+
+def greedy_group(
+    table: QTable, state: str, groups: dict[str, Action], o: Observation, min_visits: int
+) -> str:
+    """The legal group of ``state`` with the highest learned value.
+
+    The default group is that of the weakest legal card play (the ``lowest`` agent's
+    choice), else the first.  Another group replaces it only if it was updated at least
+    ``min_visits`` times and its value is higher: a value from a few noisy +-1 outcomes is
+    not yet knowledge, and taking the max over many such values would pick the luckiest
+    (the maximisation bias of van Hasselt, NeurIPS 2010).  An unvisited default counts as
+    the lowest value.
+    """
+    fallback = lowest_play(o.legal_actions, o.trump_suit)
+    best_key = next((k for k, a in groups.items() if a is fallback), next(iter(groups)))
+    q = table.q.get(state)
+    if not q:
+        return best_key
+    visits = table.visits.get(state, {})
+    best = q.get(best_key)
+    for k in groups:
+        v = q.get(k)
+        if v is not None and visits.get(k, 0) >= min_visits and (best is None or v > best):
+            best_key, best = k, v
+    return best_key
+
+
+class QLearner:
+    """An epsilon-greedy tabular Q-learner (implements :class:`~durak.learn.train.Learner`).
+
+    Settings (keyword-only): ``abstraction`` (a key of ``ABSTRACTIONS``); ``alpha`` in
+    (0, 1]; ``gamma`` in [0, 1]; ``eps_start`` >= ``eps_end`` in [0, 1]; ``eps_decay`` in
+    (0, 1], the per-episode factor; ``shaping`` and ``defence_penalty`` for the
+    :class:`RewardScheme`.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        abstraction: str = "crampton",
+        alpha: float = 0.1,
+        gamma: float = 0.95,
+        eps_start: float = 0.3,
+        eps_end: float = 0.01,
+        eps_decay: float = 0.9999,
+        shaping: float = 0.05,
+        defence_penalty: float = 0.0,
+        min_visits: int = 30,
+    ) -> None:
+        if abstraction not in ABSTRACTIONS:
+            raise SpecError(f"qlearn: abstraction must be one of {', '.join(ABSTRACTIONS)}, "
+                            f"got {abstraction!r}")  # fmt: skip
+        if not 0 <= eps_end <= eps_start <= 1 or not 0 < eps_decay <= 1 or not 0 < alpha <= 1:
+            raise SpecError("qlearn: need 0 <= eps_end <= eps_start <= 1, 0 < eps_decay <= 1 "
+                            "and 0 < alpha <= 1")  # fmt: skip
+        self.settings = {"abstraction": abstraction, "alpha": alpha, "gamma": gamma,
+                         "eps_start": eps_start, "eps_end": eps_end, "eps_decay": eps_decay,
+                         "shaping": shaping, "defence_penalty": defence_penalty,
+                         "min_visits": min_visits}  # fmt: skip
+        self.table = QTable(rules, abstraction, settings=self.settings)
+        self._key = ABSTRACTIONS[abstraction]
+        self._groups = GROUPINGS[abstraction]
+        self.alpha, self.gamma, self.eps_end, self.eps_decay = alpha, gamma, eps_end, eps_decay
+        self.epsilon = eps_start
+        self.min_visits = min_visits
+        self._rewards = RewardScheme(shaping=shaping, defence_penalty=defence_penalty,
+                                     gamma=gamma)  # fmt: skip
+        self._chosen: tuple[str, str] | None = None
+
+    @property
+    def rewards(self) -> RewardScheme:
+        """The reward scheme to train with (shares ``gamma``)."""
+        return self._rewards
+
+    def explore(self, observation: Observation, rng: random.Random) -> Action:
+        """A random legal group with probability epsilon, else the greedy one; returns that
+        group's action and remembers the choice for :meth:`update`."""
+        groups = self._groups(observation)
+        state = self._key(observation)
+        if rng.random() < self.epsilon:
+            key = list(groups)[int(rng.random() * len(groups))]
+        else:
+            key = greedy_group(self.table, state, groups, observation, self.min_visits)
+        self._chosen = (state, key)
+        return groups[key]
+
+    def update(
+        self, observation: Observation, action: Action, reward: float, after: SoloStep
+    ) -> None:
+        """The Q-learning update for the decision :meth:`explore` just made."""
+        if self._chosen is None:
+            raise RuntimeError("update() needs a preceding explore()")
+        state, key = self._chosen
+        self._chosen = None
+        target = reward
+        if not after.done:
+            # Bootstrap from the greedy policy's own choice, with its trust threshold.
+            o = after.observation
+            nxt = self._key(o)
+            target += self.gamma * self.table.q.get(nxt, {}).get(
+                greedy_group(self.table, nxt, self._groups(o), o, self.min_visits), 0.0)
+        row = self.table.q.setdefault(state, {})
+        counts = self.table.visits.setdefault(state, {})
+        n = counts[key] = counts.get(key, 0) + 1
+        old = row.get(key, 0.0)
+        # Sample averages at first (step 1/n), then the constant floor ``alpha``: with
+        # aliased abstract states and +-1 outcomes, a constant small step learns too slowly.
+        row[key] = old + max(self.alpha, 1.0 / n) * (target - old)
+
+    def end_episode(self) -> None:
+        """Count the game and decay epsilon."""
+        self.table.episodes += 1
+        self.epsilon = max(self.eps_end, self.epsilon * self.eps_decay)
+
+    def policy(self) -> QAgent:
+        """The greedy policy of the current table (shares it, so it follows learning)."""
+        return QAgent(self.table, self.min_visits)
+
+    def save(self, path: Path) -> None:
+        """Write the Q-table to ``path`` (versioned JSON)."""
+        self.table.save(path)
+
+
+@attrs.frozen
+class QAgent:
+    """Plays the greedy group of a Q-table (see :func:`greedy_group`); never explores."""
+
+    table: QTable
+    min_visits: int = 30
+    name: str = "qlearn"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The greedy action; ``ValueError`` if the game's rules are not the table's."""
+        if observation.rules != self.table.rules:
+            raise ValueError(f"this Q-table was trained for {self.table.rules}, "
+                             f"not for {observation.rules}")  # fmt: skip
+        groups = GROUPINGS[self.table.abstraction](observation)
+        state = ABSTRACTIONS[self.table.abstraction](observation)
+        return groups[greedy_group(self.table, state, groups, observation, self.min_visits)]
+
+
+def _agent(path: str | None, min_visits: int) -> QAgent:
+    if not path:
+        raise SpecError("qlearn: give the Q-table file, e.g. qlearn:path=q.json")
+    try:
+        return QAgent(QTable.load(Path(path)), min_visits)
+    except QTableError as e:
+        raise SpecError(f"qlearn: {e}") from None
+
+
+register("qlearn", _agent, "greedy play of a trained Q-table (durak train qlearn)",
+         (Param("path", str, None, "the Q-table JSON file written by durak train"),
+          Param("min_visits", int, 30, "updates before a learned value overrides", 0)))  # fmt: skip
+
+register_learner(
+    "qlearn",
+    QLearner,
+    "tabular Q-learning over Crampton's abstract state (or 'plus')",
+    (
+        Param("abstraction", str, "crampton", "the state abstraction",
+              choices=tuple(ABSTRACTIONS)),
+        Param("alpha", float, 0.1, "learning rate", 1e-6, 1),
+        Param("gamma", float, 0.95, "discount", 0, 1),
+        Param("eps_start", float, 0.3, "initial exploration rate", 0, 1),
+        Param("eps_end", float, 0.01, "final exploration rate", 0, 1),
+        Param("eps_decay", float, 0.9999, "per-episode epsilon factor", 1e-6, 1),
+        Param("shaping", float, 0.05, "weight of the hand-strength shaping", 0, 10),
+        Param("defence_penalty", float, 0.0, "penalty for an inefficient defence", 0, 10),
+        Param("min_visits", int, 30, "updates before a learned value overrides", 0),
+    ),
+)  # fmt: skip
