@@ -5,26 +5,27 @@
 trump or not, each count capped at 3), whether an opponent holds more cards, the role, the
 number of undefended cards (0, 1, 2+) and whether the talon still has cards.
 
-``plus`` is our refinement: it adds the bucketed sizes of the talon and of both hands, the
-number of cards on the table, and how many trumps the opponents are known to hold.
+``plus`` is our refinement.  Its state is the role, the bucketed sizes of the talon and of
+both hands, the learner's trumps and high non-trumps, the opponents' known trumps, the
+cards on the table and undefended, and what beating the first open card would cost.  Its
+actions are relative to the hand (see :func:`relative_groups`): the weakest plain card,
+the weakest card of a pair, the weakest trump, Take and Pass.
 
-Both abstract the *actions* the same way, since a Q-table over exact cards would not
-generalise across abstract states: an action's key is its kind (Attack, Defend, Transfer,
-Take, Pass) with the played card's rank third and trumpness, and a key stands for the
-weakest legal action with that key (the "lowest card of the group").  Every legal action
-maps to a key, so the learner can always choose among all kinds of play.  Keys are short
+``crampton`` groups actions by kind, rank third and trumpness (:func:`action_groups`).
+A Q-table over exact cards would not generalise across abstract states, so in both a
+group's key stands for the weakest legal action with that key.  Every legal action belongs
+to a group, so the learner can always choose among all kinds of play.  Keys are short
 strings so that Q-tables save to JSON as they are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from durak.agents.tactics import action_card, power
 from durak.rules import Action, Attack, Card, Defend, Observation, Pass, Take, Transfer
 
-__all__ = ["ABSTRACTIONS", "GROUPINGS", "Abstraction", "action_groups", "relative_groups"]
+__all__ = ["ABSTRACTIONS", "GROUPINGS", "action_groups", "relative_groups"]
 
 _KIND: dict[type, str] = {Attack: "A", Defend: "D", Transfer: "X", Take: "T", Pass: "P"}
 
@@ -139,14 +140,6 @@ def _plus(o: Observation) -> str:
 
 def _tier_of(rank: int, lowest_rank: int) -> int:
     return (rank - lowest_rank) * 3 // (15 - lowest_rank)
-
-
-class Abstraction(Protocol):
-    """Maps an observation to a state key (a string)."""
-
-    def __call__(self, observation: Observation) -> str:
-        """The key of the learner's abstract state."""
-        ...
 
 
 #: The state abstractions by name (``qlearn:abstraction=NAME``).

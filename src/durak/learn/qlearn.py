@@ -2,15 +2,18 @@
 
 Watkins' Q-learning (Watkins & Dayan, Machine Learning 1992) over an abstract state and
 grouped actions (:mod:`durak.learn.abstraction`): after each decision,
-``Q(s, a) += alpha * (r + gamma * max_a' Q(s', a') - Q(s, a))``, where ``s'`` is the
-learner's next decision point (the opponents' moves are part of the environment) and the
-max runs over the groups legal there; at the end of the game the target is ``r``.
-Exploration is epsilon-greedy over the legal groups, with epsilon decayed geometrically
-per episode from ``eps_start`` to ``eps_end``.  Rewards follow Crampton's scheme
-(:class:`~durak.learn.rewards.RewardScheme`).
+``Q(s, a) += step * (r + gamma * Q(s', g(s')) - Q(s, a))``, where ``s'`` is the learner's
+next decision point (the opponents' moves are part of the environment) and ``g`` the
+greedy choice there; at the end of the game the target is ``r``.  The step is
+``max(alpha, 1/n)`` for the ``n``-th update of the entry: sample averages first, then a
+constant floor.  Exploration is epsilon-greedy over the legal groups, with epsilon decayed
+geometrically per episode from ``eps_start`` to ``eps_end``.  Rewards follow Crampton's
+scheme (:class:`~durak.learn.rewards.RewardScheme`).
 
-Greedy play breaks ties, and plays unvisited states, with the group of the weakest legal
-card play (the ``lowest`` agent's choice), so an untrained table plays like ``lowest``.
+The greedy choice (:func:`greedy_group`) starts from the group of the weakest legal card
+play (the ``lowest`` agent's move) and leaves it only for a group updated at least
+``min_visits`` times with a higher value, so an untrained table plays like ``lowest`` and
+a few lucky outcomes do not make a move look best (the maximisation bias).
 
 Importing this module registers the ``qlearn`` learner (``durak train qlearn``) and the
 ``qlearn`` agent (``qlearn:path=q.json``).
@@ -65,9 +68,11 @@ class QLearner:
     """An epsilon-greedy tabular Q-learner (implements :class:`~durak.learn.train.Learner`).
 
     Settings (keyword-only): ``abstraction`` (a key of ``ABSTRACTIONS``); ``alpha`` in
-    (0, 1]; ``gamma`` in [0, 1]; ``eps_start`` >= ``eps_end`` in [0, 1]; ``eps_decay`` in
-    (0, 1], the per-episode factor; ``shaping`` and ``defence_penalty`` for the
-    :class:`RewardScheme`.
+    (0, 1], the floor of the step size ``max(alpha, 1/visits)``; ``gamma`` in [0, 1];
+    ``eps_start`` >= ``eps_end`` in [0, 1]; ``eps_decay`` in (0, 1], the per-episode
+    factor; ``shaping`` and ``defence_penalty`` for the :class:`RewardScheme`;
+    ``min_visits``, the updates before a learned value may override the default move
+    (:func:`greedy_group`).
     """
 
     def __init__(
@@ -75,11 +80,11 @@ class QLearner:
         rules: Rules,
         *,
         abstraction: str = "crampton",
-        alpha: float = 0.1,
-        gamma: float = 0.95,
+        alpha: float = 0.05,
+        gamma: float = 1.0,
         eps_start: float = 0.3,
         eps_end: float = 0.01,
-        eps_decay: float = 0.9999,
+        eps_decay: float = 0.99997,
         shaping: float = 0.05,
         defence_penalty: float = 0.0,
         min_visits: int = 30,
@@ -196,11 +201,11 @@ register_learner(
     (
         Param("abstraction", str, "crampton", "the state abstraction",
               choices=tuple(ABSTRACTIONS)),
-        Param("alpha", float, 0.1, "learning rate", 1e-6, 1),
-        Param("gamma", float, 0.95, "discount", 0, 1),
+        Param("alpha", float, 0.05, "floor of the step size 1/visits", 1e-6, 1),
+        Param("gamma", float, 1.0, "discount", 0, 1),
         Param("eps_start", float, 0.3, "initial exploration rate", 0, 1),
         Param("eps_end", float, 0.01, "final exploration rate", 0, 1),
-        Param("eps_decay", float, 0.9999, "per-episode epsilon factor", 1e-6, 1),
+        Param("eps_decay", float, 0.99997, "per-episode epsilon factor", 1e-6, 1),
         Param("shaping", float, 0.05, "weight of the hand-strength shaping", 0, 10),
         Param("defence_penalty", float, 0.0, "penalty for an inefficient defence", 0, 10),
         Param("min_visits", int, 30, "updates before a learned value overrides", 0),
