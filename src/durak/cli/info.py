@@ -4,12 +4,14 @@ bench`` (engine and search speed, the figures of the README's "Speed" section)."
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, Protocol
 
 import typer
 from rich.table import Table
 
 from durak.agents import registry
+from durak.agents.base import Param
 from durak.arena.bench import bench_alphabeta, bench_engine, bench_mcts
 from durak.cli.driver import stdout_console
 from durak.cli.errors import fail
@@ -26,9 +28,36 @@ def agents(
     A spec is NAME or NAME:key=value,key=value, e.g. 'mcts:limit=300,c=1.4'; parameters
     not given take their defaults.
     """
-    known = registry()
+    print_listing(registry(), name, "agent", "agents: use NAME or NAME:key=value,... as a spec",
+                  as_json)  # fmt: skip
+
+
+class Listed(Protocol):
+    """A registry entry: an agent (``AgentInfo``) or a learner (``TrainerInfo``)."""
+
+    @property
+    def name(self) -> str:
+        """The spec name."""
+        ...
+
+    @property
+    def description(self) -> str:
+        """A one-line description."""
+        ...
+
+    @property
+    def params(self) -> tuple[Param, ...]:
+        """The typed parameters."""
+        ...
+
+
+def print_listing(
+    known: Mapping[str, Listed], name: str | None, kind: str, title: str, as_json: bool
+) -> None:
+    """Print the entries of ``known`` (only ``name``, if given) with their parameters, as a
+    table or as JSON; an unknown ``name`` is a usage error listing the known ones."""
     if name is not None and name not in known:
-        raise fail(f"unknown agent {name!r}; known agents: {', '.join(known)}")
+        raise fail(f"unknown {kind} {name!r}; known {kind}s: {', '.join(known)}")
     chosen = [known[name]] if name is not None else list(known.values())
     if as_json:
         listing = [{"name": a.name, "description": a.description,
@@ -37,9 +66,8 @@ def agents(
                                 "help": p.help} for p in a.params]} for a in chosen]  # fmt: skip
         print(json.dumps(listing, indent=2))
         return
-    table = Table("agent", "description", "parameters (name: type = default, range - meaning)",
-                  title="agents: use NAME or NAME:key=value,... as a spec",
-                  show_lines=True)  # fmt: skip
+    table = Table(kind, "description", "parameters (name: type = default, range - meaning)",
+                  title=title, show_lines=True)  # fmt: skip
     for info in chosen:
         params = "\n".join(p.describe() for p in info.params) or "(none)"
         table.add_row(info.name, info.description, params)

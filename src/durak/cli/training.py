@@ -3,7 +3,6 @@ and ``durak learners`` (the registered learners and their parameters)."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import time
@@ -13,12 +12,12 @@ from typing import Annotated
 import attrs
 import typer
 from rich.console import Console
-from rich.table import Table
 
 import durak.learn  # noqa: F401 - registers the learners
 from durak.agents.base import Agent, load_plugins, make_agent
 from durak.cli.driver import seed_line, stderr_console, stdout_console
-from durak.cli.errors import INTERRUPTED, fail, user_errors
+from durak.cli.errors import INTERRUPTED, user_errors
+from durak.cli.info import print_listing
 from durak.cli.options import (
     OUTPUT,
     RUN,
@@ -238,21 +237,5 @@ def learners(
     A spec is NAME or NAME:key=value,... e.g. 'qlearn:abstraction=plus,alpha=0.05'.
     """
     load_plugins()
-    known = registered_learners()
-    if name is not None and name not in known:
-        raise fail(f"unknown learner {name!r}; known learners: {', '.join(known)}")
-    chosen = [known[name]] if name is not None else list(known.values())
-    if as_json:
-        listing = [{"name": t.name, "description": t.description,
-                    "params": [{"name": p.name, "type": p.kind.__name__, "default": p.default,
-                                "low": p.low, "high": p.high, "choices": list(p.choices),
-                                "help": p.help} for p in t.params]} for t in chosen]  # fmt: skip
-        print(json.dumps(listing, indent=2))
-        return
-    table = Table("learner", "description", "parameters (name: type = default, range - meaning)",
-                  title="learners: durak train NAME or NAME:key=value,...",
-                  show_lines=True)  # fmt: skip
-    for info in chosen:
-        table.add_row(info.name, info.description,
-                      "\n".join(p.describe() for p in info.params) or "(none)")  # fmt: skip
-    stdout_console().print(table)
+    print_listing(registered_learners(), name, "learner",
+                  "learners: durak train NAME or NAME:key=value,...", as_json)  # fmt: skip
