@@ -182,3 +182,18 @@ def test_a_good_file_loads_and_garbage_does_not(tmp_path: Path) -> None:
         QTable.load(tmp_path / "missing.json")
     with pytest.raises(SpecError, match="give the Q-table file"):
         make_agent("qlearn")
+
+
+def test_monte_carlo_targets_learn_every_decision_from_the_games_return() -> None:
+    rules = Rules()
+    learner = QLearner(rules, target="mc", shaping=0.0, eps_start=1.0, eps_end=1.0)
+    table = SoloTable(rules, [make_agent("lowest")], learner_seat=1)
+    outcomes = set()
+    for stats in train(learner, table, episodes=1, seed=2, rewards=learner.rewards):
+        outcomes.add((stats.wins - stats.losses) * 1.0)
+    # Without shaping every decision's return is the outcome, so every value equals it.
+    values = {v for row in learner.table.q.values() for v in row.values()}
+    assert values == outcomes
+    assert sum(n for row in learner.table.visits.values() for n in row.values()) > 5
+    with pytest.raises(SpecError, match="target must be td or mc"):
+        QLearner(rules, target="sarsa")

@@ -72,7 +72,10 @@ class QLearner:
     ``eps_start`` >= ``eps_end`` in [0, 1]; ``eps_decay`` in (0, 1], the per-episode
     factor; ``shaping`` and ``defence_penalty`` for the :class:`RewardScheme`;
     ``min_visits``, the updates before a learned value may override the default move
-    (:func:`greedy_group`).
+    (:func:`greedy_group`); ``target``, ``"td"`` for Q-learning's one-step bootstrap or
+    ``"mc"`` for every-visit Monte Carlo control, which learns each decision from the
+    game's actual return (unbiased when the abstract state aliases true states: Singh,
+    Jaakkola & Jordan, ICML 1994).
     """
 
     def __init__(
@@ -88,23 +91,28 @@ class QLearner:
         shaping: float = 0.05,
         defence_penalty: float = 0.0,
         min_visits: int = 30,
+        target: str = "td",
     ) -> None:
         if abstraction not in ABSTRACTIONS:
             raise SpecError(f"qlearn: abstraction must be one of {', '.join(ABSTRACTIONS)}, "
                             f"got {abstraction!r}")  # fmt: skip
+        if target not in ("td", "mc"):
+            raise SpecError(f"qlearn: target must be td or mc, got {target!r}")
         if not 0 <= eps_end <= eps_start <= 1 or not 0 < eps_decay <= 1 or not 0 < alpha <= 1:
             raise SpecError("qlearn: need 0 <= eps_end <= eps_start <= 1, 0 < eps_decay <= 1 "
                             "and 0 < alpha <= 1")  # fmt: skip
         self.settings = {"abstraction": abstraction, "alpha": alpha, "gamma": gamma,
                          "eps_start": eps_start, "eps_end": eps_end, "eps_decay": eps_decay,
                          "shaping": shaping, "defence_penalty": defence_penalty,
-                         "min_visits": min_visits}  # fmt: skip
+                         "min_visits": min_visits, "target": target}  # fmt: skip
         self.table = QTable(rules, abstraction, settings=self.settings)
         self._key = ABSTRACTIONS[abstraction]
         self._groups = GROUPINGS[abstraction]
         self.alpha, self.gamma, self.eps_end, self.eps_decay = alpha, gamma, eps_end, eps_decay
         self.epsilon = eps_start
         self.min_visits = min_visits
+        self.target = target
+        self._episode: list[tuple[str, str, float]] = []
         self._rewards = RewardScheme(shaping=shaping, defence_penalty=defence_penalty,
                                      gamma=gamma)  # fmt: skip
         self._chosen: tuple[str, str] | None = None
@@ -129,11 +137,15 @@ class QLearner:
     def update(
         self, observation: Observation, action: Action, reward: float, after: SoloStep
     ) -> None:
-        """The Q-learning update for the decision :meth:`explore` just made."""
+        """Learn from the decision :meth:`explore` just made: at once for ``target="td"``,
+        at the end of the game for ``target="mc"``."""
         if self._chosen is None:
             raise RuntimeError("update() needs a preceding explore()")
         state, key = self._chosen
         self._chosen = None
+        if self.target == "mc":
+            self._episode.append((state, key, reward))
+            return
         target = reward
         if not after.done:
             # Bootstrap from the greedy policy's own choice, with its trust threshold.
@@ -141,6 +153,20 @@ class QLearner:
             nxt = self._key(o)
             target += self.gamma * self.table.q.get(nxt, {}).get(
                 greedy_group(self.table, nxt, self._groups(o), o, self.min_visits), 0.0)
+        self._learn(state, key, target)
+
+    def end_episode(self) -> None:
+        """Count the game, decay epsilon, and for ``target="mc"`` learn every decision of
+        the game from its return."""
+        ret = 0.0
+        for state, key, reward in reversed(self._episode):
+            ret = reward + self.gamma * ret
+            self._learn(state, key, ret)
+        self._episode.clear()
+        self.table.episodes += 1
+        self.epsilon = max(self.eps_end, self.epsilon * self.eps_decay)
+
+    def _learn(self, state: str, key: str, target: float) -> None:
         row = self.table.q.setdefault(state, {})
         counts = self.table.visits.setdefault(state, {})
         n = counts[key] = counts.get(key, 0) + 1
@@ -148,11 +174,6 @@ class QLearner:
         # Sample averages at first (step 1/n), then the constant floor ``alpha``: with
         # aliased abstract states and +-1 outcomes, a constant small step learns too slowly.
         row[key] = old + max(self.alpha, 1.0 / n) * (target - old)
-
-    def end_episode(self) -> None:
-        """Count the game and decay epsilon."""
-        self.table.episodes += 1
-        self.epsilon = max(self.eps_end, self.epsilon * self.eps_decay)
 
     def policy(self) -> QAgent:
         """The greedy policy of the current table (shares it, so it follows learning)."""
@@ -209,5 +230,7 @@ register_learner(
         Param("shaping", float, 0.05, "weight of the hand-strength shaping", 0, 10),
         Param("defence_penalty", float, 0.0, "penalty for an inefficient defence", 0, 10),
         Param("min_visits", int, 30, "updates before a learned value overrides", 0),
+        Param("target", str, "td", "td: Q-learning's bootstrap; mc: the game's return",
+              choices=("td", "mc")),
     ),
 )  # fmt: skip
