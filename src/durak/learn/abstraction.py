@@ -109,7 +109,7 @@ def _bucket(n: int, edges: tuple[int, ...]) -> int:
 def _plus(o: Observation) -> str:
     others = max(s for p, s in enumerate(o.hand_sizes) if p != o.player)
     trump = o.trump_suit
-    mine = [c for c in o.hand]
+    mine = list(o.hand)
     trumps = sum(1 for c in mine if c.suit is trump)
     high = sum(1 for c in mine if c.suit is not trump and _tier(c, o.rules.lowest_rank) == 2)
     known_trumps = sum(1 for p in range(o.rules.players) if p != o.player
