@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -197,3 +199,20 @@ def test_monte_carlo_targets_learn_every_decision_from_the_games_return() -> Non
     assert sum(n for row in learner.table.visits.values() for n in row.values()) > 5
     with pytest.raises(SpecError, match="target must be td or mc"):
         QLearner(rules, target="sarsa")
+
+
+def test_qlearn_specs_load_the_plugin_without_importing_durak_learn_first(tmp_path: Path) -> None:
+    path = tmp_path / "q.json"
+    QTable(Rules(), "plus").save(path)
+    code = (
+        "import sys\n"
+        "from durak.agents import make_agent, registry\n"
+        "assert 'durak.learn' not in sys.modules, 'the core imported durak.learn'\n"
+        f"agent = make_agent('qlearn:path={path}')\n"
+        "assert 'durak.learn' in sys.modules and {'qlearn', 'dqn'} <= set(registry())\n"
+        "print(type(agent).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "QAgent"
