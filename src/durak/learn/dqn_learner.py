@@ -25,6 +25,7 @@ from durak.envs.solo import SoloStep
 from durak.learn.dqn import require_torch
 from durak.learn.dqn_net import DqnAgent, DqnModel, build_network, greedy_action, save_model
 from durak.learn.rewards import RewardScheme
+from durak.learn.train import Epsilon
 from durak.rules import Action, Observation, Rules
 
 __all__ = ["DqnLearner", "ReplayBuffer", "td_targets"]
@@ -121,9 +122,9 @@ class DqnLearner:
         seed: int = 0,
     ) -> None:
         torch = require_torch()
-        if not 0 <= eps_end <= eps_start <= 1 or not 0 < eps_decay <= 1 or not 0 <= gamma <= 1:
-            raise SpecError("dqn: need 0 <= eps_end <= eps_start <= 1, 0 < eps_decay <= 1 "
-                            "and 0 <= gamma <= 1")  # fmt: skip
+        self.exploration = Epsilon(eps_start, eps_end, eps_decay, owner="dqn")
+        if not 0 <= gamma <= 1:
+            raise SpecError(f"dqn: need 0 <= gamma <= 1, got {gamma}")
         if not hidden or min(lr, batch, buffer, learn_start, train_every, target_every,
                              *hidden) <= 0:  # fmt: skip
             raise SpecError("dqn: lr, batch, buffer, learn_start, train_every, target_every "
@@ -138,7 +139,6 @@ class DqnLearner:
         self.gamma, self.batch, self.double = gamma, batch, double
         self.learn_start, self.train_every = learn_start, train_every
         self.target_every = target_every
-        self.eps_end, self.eps_decay, self.epsilon = eps_end, eps_decay, eps_start
         self._rewards = RewardScheme(shaping=shaping, defence_penalty=defence_penalty,
                                      gamma=gamma)  # fmt: skip
         with torch.random.fork_rng(devices=[]):
@@ -163,7 +163,7 @@ class DqnLearner:
         """With probability epsilon a uniformly random legal action (drawn from ``rng``),
         else the network's masked argmax."""
         legal = observation.legal_actions
-        if rng.random() < self.epsilon:
+        if self.exploration.explores(rng):
             return legal[int(rng.random() * len(legal))]
         return greedy_action(self.net, observation, self._encode(observation))
 
@@ -208,7 +208,7 @@ class DqnLearner:
     def end_episode(self) -> None:
         """Count the game and decay epsilon."""
         self.episodes += 1
-        self.epsilon = max(self.eps_end, self.epsilon * self.eps_decay)
+        self.exploration.step()
 
     def model(self) -> DqnModel:
         """The current network (a copy) with its rules, widths and training record."""

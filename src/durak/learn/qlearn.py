@@ -33,6 +33,7 @@ from durak.learn.abstraction import ABSTRACTIONS, GROUPINGS
 from durak.learn.qtable import QTable, QTableError
 from durak.learn.registry import register_learner
 from durak.learn.rewards import RewardScheme
+from durak.learn.train import Epsilon
 from durak.rules import Action, Observation, Rules
 
 __all__ = ["QAgent", "QLearner", "greedy_group"]
@@ -98,9 +99,9 @@ class QLearner:
                             f"got {abstraction!r}")  # fmt: skip
         if target not in ("td", "mc"):
             raise SpecError(f"qlearn: target must be td or mc, got {target!r}")
-        if not 0 <= eps_end <= eps_start <= 1 or not 0 < eps_decay <= 1 or not 0 < alpha <= 1:
-            raise SpecError("qlearn: need 0 <= eps_end <= eps_start <= 1, 0 < eps_decay <= 1 "
-                            "and 0 < alpha <= 1")  # fmt: skip
+        if not 0 < alpha <= 1:
+            raise SpecError(f"qlearn: need 0 < alpha <= 1, got {alpha}")
+        self.exploration = Epsilon(eps_start, eps_end, eps_decay, owner="qlearn")
         self.settings = {"abstraction": abstraction, "alpha": alpha, "gamma": gamma,
                          "eps_start": eps_start, "eps_end": eps_end, "eps_decay": eps_decay,
                          "shaping": shaping, "defence_penalty": defence_penalty,
@@ -108,8 +109,7 @@ class QLearner:
         self.table = QTable(rules, abstraction, settings=self.settings)
         self._key = ABSTRACTIONS[abstraction]
         self._groups = GROUPINGS[abstraction]
-        self.alpha, self.gamma, self.eps_end, self.eps_decay = alpha, gamma, eps_end, eps_decay
-        self.epsilon = eps_start
+        self.alpha, self.gamma = alpha, gamma
         self.min_visits = min_visits
         self.target = target
         self._episode: list[tuple[str, str, float]] = []
@@ -127,7 +127,7 @@ class QLearner:
         group's action and remembers the choice for :meth:`update`."""
         groups = self._groups(observation)
         state = self._key(observation)
-        if rng.random() < self.epsilon:
+        if self.exploration.explores(rng):
             key = list(groups)[int(rng.random() * len(groups))]
         else:
             key = greedy_group(self.table, state, groups, observation, self.min_visits)
@@ -164,7 +164,7 @@ class QLearner:
             self._learn(state, key, ret)
         self._episode.clear()
         self.table.episodes += 1
-        self.epsilon = max(self.eps_end, self.epsilon * self.eps_decay)
+        self.exploration.step()
 
     def _learn(self, state: str, key: str, target: float) -> None:
         row = self.table.q.setdefault(state, {})

@@ -17,13 +17,36 @@ from typing import Protocol
 
 import attrs
 
-from durak.agents.base import Agent
+from durak.agents.base import Agent, SpecError
 from durak.arena.runner import derive_seed
 from durak.envs.solo import SoloStep, SoloTable
 from durak.learn.rewards import RewardScheme
 from durak.rules import Action, Observation
 
-__all__ = ["IntervalStats", "Learner", "train"]
+__all__ = ["Epsilon", "IntervalStats", "Learner", "train"]
+
+
+class Epsilon:
+    """Epsilon-greedy exploration, decayed geometrically per episode from ``start`` to
+    ``end`` by the factor ``decay``.
+
+    Raises :class:`~durak.agents.SpecError` naming ``owner`` unless
+    ``0 <= end <= start <= 1`` and ``0 < decay <= 1``.
+    """
+
+    def __init__(self, start: float, end: float, decay: float, *, owner: str) -> None:
+        if not 0 <= end <= start <= 1 or not 0 < decay <= 1:
+            raise SpecError(f"{owner}: need 0 <= eps_end <= eps_start <= 1 and "
+                            "0 < eps_decay <= 1")  # fmt: skip
+        self.value, self.end, self.decay = start, end, decay
+
+    def explores(self, rng: random.Random) -> bool:
+        """Whether this decision explores (probability :attr:`value`, drawn from ``rng``)."""
+        return rng.random() < self.value
+
+    def step(self) -> None:
+        """Decay after one episode, never below ``end``."""
+        self.value = max(self.end, self.value * self.decay)
 
 
 class Learner(Protocol):
