@@ -12,11 +12,13 @@ from hypothesis import strategies as st
 from durak.agents import evals, make_agent
 from durak.agents.base import Agent
 from durak.agents.searchers import SolverAgent
-from durak.agents.tactics import weak_mask
+from durak.agents.tactics import action_card, play_key, weak_mask
 from durak.rules import (
+    Action,
     Card,
     DurakGame,
     GameState,
+    Observation,
     Rules,
     Suit,
     is_terminal,
@@ -172,31 +174,75 @@ def test_weak_mask_marks_cards_the_opponent_can_beat() -> None:
     assert weak_mask(hand, 1 << trump_seven.index, Suit.S) == hand
 
 
+class _Recorder:
+    """A fallback that plays the last legal action and counts its calls."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        self.calls += 1
+        return observation.legal_actions[-1]
+
+
+def _recording_solver(nodes: int) -> tuple[SolverAgent, _Recorder]:
+    agent = SolverAgent(nodes=nodes, fallback="random")
+    recorder = _Recorder()
+    object.__setattr__(agent, "backup", recorder)
+    return agent, recorder
+
+
+def _won_and_lost_positions() -> tuple[GameState, GameState]:
+    """A position won and one lost for the player to move, every card known."""
+    rules = Rules(lowest_rank=12)  # every card is dealt: the talon is empty from the start
+    game = DurakGame(rules)
+    found: dict[bool, GameState] = {}
+    for seed in range(40):
+        state = new_game(rules, seed)
+        for _ in range(3):
+            state = step(state, legal_actions(state)[0])
+        if not is_terminal(state) and len(legal_actions(state)) > 1:
+            value = exact_solve(game, state).value
+            if value != 0:  # a draw is neither
+                found.setdefault(value > 0, state)
+    return found[True], found[False]
+
+
 def test_solver_defers_to_its_fallback_before_all_is_known_or_over_budget() -> None:
-    calls: list[int] = []
-
-    class Recorder:
-        """A fallback that plays the first legal action and counts its calls."""
-
-        name = "recorder"
-
-        def act(self, observation: object, rng: random.Random) -> object:
-            calls.append(1)
-            return observation.legal_actions[0]  # type: ignore[attr-defined]
-
-    def solver(nodes: int) -> SolverAgent:
-        agent = SolverAgent(nodes=nodes, fallback="random")
-        object.__setattr__(agent, "backup", Recorder())
-        return agent
-
+    won, _ = _won_and_lost_positions()
     hidden = new_game(Rules(), 1)  # a full talon: the opponent's hand is unknown
-    solver(10**6).act(observe(hidden, hidden.turn), random.Random(0))
-    assert len(calls) == 1
-    known = new_game(Rules(lowest_rank=12), 1)  # all dealt: known by deduction
-    solver(10**8).act(observe(known, known.turn), random.Random(0))
-    assert len(calls) == 1
-    solver(5).act(observe(known, known.turn), random.Random(0))  # budget far too small
-    assert len(calls) == 2
+    agent, recorder = _recording_solver(10**6)
+    agent.act(observe(hidden, hidden.turn), random.Random(0))
+    assert recorder.calls == 1
+    agent, recorder = _recording_solver(10**8)
+    agent.act(observe(won, won.turn), random.Random(0))
+    assert recorder.calls == 0
+    agent, recorder = _recording_solver(5)  # budget far too small
+    agent.act(observe(won, won.turn), random.Random(0))
+    assert recorder.calls == 1
+
+
+def test_solver_plays_the_fallback_move_in_a_lost_position() -> None:
+    _, lost = _won_and_lost_positions()
+    agent, recorder = _recording_solver(10**8)
+    action = agent.act(observe(lost, lost.turn), random.Random(0))
+    assert recorder.calls == 1
+    assert action == legal_actions(lost)[-1]
+
+
+def test_cheap_first_orders_card_plays_by_power_then_take_or_pass() -> None:
+    state = new_game(Rules(), 3)
+    for _ in range(2):  # an attack, then the defender's options: Defend/Transfer and Take
+        state = step(state, legal_actions(state)[0])
+    legal = legal_actions(state)
+    ordered = evals.cheap_first(state, legal)
+    assert sorted(ordered, key=legal.index) == list(legal)
+    plays = [a for a in ordered if action_card(a) is not None]
+    keys = [play_key(a, state.trump_suit) for a in plays]
+    assert keys == sorted(keys)
+    assert all(action_card(a) is None for a in ordered[len(plays) :])
 
 
 @settings(max_examples=30, deadline=None)

@@ -11,7 +11,8 @@ They are thin wrappers over :mod:`durak.search` (which never sees these agents):
   move (:func:`~durak.agents.evals.greedy_heuristic`), which measured clearly stronger
   against ``greedy`` (``docs/agents.md``);
 * ``solver`` plays the exact alpha-beta move once every card is known (open world, or an
-  empty talon in a two-player game), and defers to another agent before that.
+  empty talon in a two-player game), and defers to another agent before that and in lost
+  positions.
 
 Every agent sees only the :class:`~durak.rules.Observation`, answers a forced decision (one
 legal action) at once, ends a tree search as soon as its decision is settled, draws
@@ -197,9 +198,12 @@ def determined(observation: Observation) -> bool:
 
 @attrs.frozen
 class SolverAgent:
-    """The exact alpha-beta move once every card is known; ``fallback`` before that, or
-    when the solve needs more than ``nodes`` nodes.  ``fallback`` is an agent spec with
-    ``;`` between its parameters (``mcts:limit=100;samples=2``)."""
+    """The exact alpha-beta move once every card is known; ``fallback`` before that, when
+    the solve needs more than ``nodes`` nodes, and in a position lost against perfect play
+    (every move loses, so the fallback's move keeps the chances an opponent's mistake
+    offers).  ``fallback`` is an agent spec with ``;`` between its parameters
+    (``mcts:limit=100;samples=2``).  The solve tries the weakest cards first
+    (:func:`~durak.agents.evals.cheap_first`)."""
 
     nodes: int = 200_000
     fallback: str = "mcts"
@@ -218,9 +222,13 @@ class SolverAgent:
             game = _game(observation)
             world = game.sample_world(observation, rng)
             try:
-                return solve(game, world, budget=Budget(nodes=self.nodes)).action
+                budget = Budget(nodes=self.nodes)
+                solved = solve(game, world, order=evals.cheap_first, budget=budget)
             except BudgetExhausted:
                 pass
+            else:
+                if solved.value >= 0:
+                    return solved.action
         return self.backup.act(observation, rng)
 
 
