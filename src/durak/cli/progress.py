@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from types import TracebackType
+from typing import Self
 
 from rich.console import Console
 from rich.progress import (
@@ -26,10 +27,18 @@ from rich.progress import (
 from rich.text import Text
 
 
-class _Speed(ProgressColumn):
+class Speed(ProgressColumn):
+    """The finished or current rate of a task, in ``unit`` per second."""
+
+    def __init__(self, unit: str, digits: int) -> None:
+        super().__init__()
+        self.unit = unit
+        self.digits = digits
+
     def render(self, task: Task) -> Text:
+        """``"12.3 games/s"``, or nothing before the rate is known."""
         speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:,.1f} games/s")
+        return Text("" if speed is None else f"{speed:,.{self.digits}f} {self.unit}/s")
 
 
 def wanted(quiet: bool) -> bool:
@@ -37,27 +46,19 @@ def wanted(quiet: bool) -> bool:
     return not quiet and sys.stdout.isatty() and sys.stderr.isatty()
 
 
-class GameProgress:
-    """A context manager counting finished games toward ``total`` (``done`` already).
+class BarProgress:
+    """A context manager around an optional ``rich`` bar on standard error.
 
-    When disabled every method does nothing except :meth:`print`, which writes to
-    ``console``.
+    ``bar`` is ``None`` when disabled: then nothing is drawn and :meth:`print` writes to
+    ``console``.  Subclasses count their units and call :meth:`refresh`.
     """
 
-    def __init__(self, total: int, done: int, enabled: bool, console: Console) -> None:
+    def __init__(self, bar: Progress | None, console: Console) -> None:
         self.console = console
+        self._bar = bar
         self._last = 0.0
-        self._bar: Progress | None = None
-        if enabled:
-            self._bar = Progress(
-                TextColumn("[progress.description]{task.description}"), BarColumn(),
-                MofNCompleteColumn(), _Speed(), TimeElapsedColumn(), TextColumn("eta"),
-                TimeRemainingColumn(), console=Console(stderr=True), auto_refresh=False,
-                transient=True,
-            )  # fmt: skip
-            self._task = self._bar.add_task("games", total=total, completed=done)
 
-    def __enter__(self) -> GameProgress:
+    def __enter__(self) -> Self:
         if self._bar is not None:
             self._bar.start()
         return self
@@ -68,10 +69,9 @@ class GameProgress:
         if self._bar is not None:
             self._bar.stop()
 
-    def advance(self) -> None:
-        """Count one finished game."""
+    def refresh(self) -> None:
+        """Redraw the bar, at most ten times a second: drawing costs more than a unit."""
         if self._bar is not None:
-            self._bar.advance(self._task)
             now = time.monotonic()
             if now - self._last >= 0.1:
                 self._last = now
@@ -79,7 +79,27 @@ class GameProgress:
 
     def print(self, line: str) -> None:
         """A line of output above the bar."""
+        console = self.console if self._bar is None else self._bar.console
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+class GameProgress(BarProgress):
+    """Counts finished games toward ``total`` (``done`` already); see :class:`BarProgress`."""
+
+    def __init__(self, total: int, done: int, enabled: bool, console: Console) -> None:
+        bar = None
+        if enabled:
+            bar = Progress(
+                TextColumn("[progress.description]{task.description}"), BarColumn(),
+                MofNCompleteColumn(), Speed("games", 1), TimeElapsedColumn(), TextColumn("eta"),
+                TimeRemainingColumn(), console=Console(stderr=True), auto_refresh=False,
+                transient=True,
+            )  # fmt: skip
+            self._task = bar.add_task("games", total=total, completed=done)
+        super().__init__(bar, console)
+
+    def advance(self) -> None:
+        """Count one finished game."""
         if self._bar is not None:
-            self._bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
-        else:
-            self.console.print(line, markup=False, highlight=False, soft_wrap=True)
+            self._bar.advance(self._task)
+            self.refresh()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import shlex
 from pathlib import Path
-from types import TracebackType
 from typing import TextIO
 
 from rich.console import Console
@@ -14,15 +13,13 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
-    ProgressColumn,
-    Task,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.text import Text
 
 from durak.agents.base import parse_spec, registry
+from durak.cli.progress import BarProgress, Speed
 from durak.learn.train import IntervalStats
 from durak.rules import Rules
 
@@ -31,44 +28,22 @@ CSV_COLUMNS = ("episodes", "games", "wins", "losses", "draws", "win_rate", "mean
                "episodes_per_second")  # fmt: skip
 
 
-class _Speed(ProgressColumn):
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:,.0f} episodes/s")
-
-
-class TrainProgress:
-    """A context manager counting episodes toward ``total`` on a bar (standard error) that
-    also shows the win rate of the interval in progress and the episodes per second.
-
-    When disabled, every method does nothing except :meth:`print`, which writes to
-    ``console``.
-    """
+class TrainProgress(BarProgress):
+    """Counts episodes toward ``total`` on a bar that also shows the win rate of the interval
+    in progress and the episodes per second; see :class:`~durak.cli.progress.BarProgress`."""
 
     def __init__(self, total: int, enabled: bool, console: Console) -> None:
-        self.console = console
-        self._last = 0.0
         self._games = self._wins = 0
-        self._bar: Progress | None = None
+        bar = None
         if enabled:
-            self._bar = Progress(
+            bar = Progress(
                 BarColumn(bar_width=20), MofNCompleteColumn(),
-                TextColumn("{task.fields[rate]}"), _Speed(), TimeElapsedColumn(),
+                TextColumn("{task.fields[rate]}"), Speed("episodes", 0), TimeElapsedColumn(),
                 TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True),
                 auto_refresh=False, transient=True,
             )  # fmt: skip
-            self._task = self._bar.add_task("episodes", total=total, rate="")
-
-    def __enter__(self) -> TrainProgress:
-        if self._bar is not None:
-            self._bar.start()
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        if self._bar is not None:
-            self._bar.stop()
+            self._task = bar.add_task("episodes", total=total, rate="")
+        super().__init__(bar, console)
 
     def episode(self, won: bool) -> None:
         """Count one finished episode, won (the learner is not the durak) or not."""
@@ -78,21 +53,12 @@ class TrainProgress:
         self._wins += won
         self._bar.update(self._task, advance=1,
                          rate=f"win {self._wins / self._games:.1%}")  # fmt: skip
-        # Refresh at most ten times a second: drawing costs more than an episode.
-        now = self._bar.get_time()
-        if now - self._last >= 0.1:
-            self._last = now
-            self._bar.refresh()
+        self.refresh()
 
     def interval(self, line: str) -> None:
         """Print ``line`` above the bar and start counting the next interval's win rate."""
         self._games = self._wins = 0
         self.print(line)
-
-    def print(self, line: str) -> None:
-        """A line of output above the bar."""
-        console = self.console if self._bar is None else self._bar.console
-        console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def interval_line(s: IntervalStats, total: int) -> str:
