@@ -1,9 +1,10 @@
-"""How move ordering changes the exact solver's reach: the ``docs/agents.md`` figure.
+"""How move ordering and the value range change the exact solver's reach (``docs/agents.md``).
 
 For each deal (seeds 0..N-1) it plays greedy against greedy to the position at which the
-talon runs out and solves it with :func:`durak.search.solve`, once in the canonical action
-order and once with :func:`durak.agents.evals.cheap_first` (the ``solver`` agent's order).
-It prints, per order, the positions solved within the node budget and their median nodes.
+talon runs out and solves it with :func:`durak.search.solve`: in the canonical action
+order, with :func:`durak.agents.evals.cheap_first`, and with ``cheap_first`` and the
+game's ``value_range`` (the ``solver`` agent's settings).  It prints, per setting, the
+positions solved within the node budget, their median nodes and the seconds taken.
 
 Usage: ``python benchmarks/solver_order.py [games] [node budget]`` (default 40, 100000).
 """
@@ -11,6 +12,7 @@ Usage: ``python benchmarks/solver_order.py [games] [node budget]`` (default 40, 
 from __future__ import annotations
 
 import sys
+import time
 
 from durak.agents.evals import cheap_first, greedy_rollout
 from durak.rules import Action, DurakGame, GameState, Rules, new_game, step
@@ -32,21 +34,26 @@ def main(games: int, nodes: int) -> None:
     rules = Rules(players=2)
     game = DurakGame(rules, True)
     positions = [p for p in (talon_out(rules, seed) for seed in range(games)) if p is not None]
-    orders: dict[str, MoveOrder[GameState, Action] | None] = {
-        "canonical": None,
-        "cheap_first": cheap_first,
+    settings: dict[str, tuple[MoveOrder[GameState, Action] | None, tuple[float, float] | None]] = {
+        "canonical": (None, None),
+        "cheap_first": (cheap_first, None),
+        "cheap_first + value_range": (cheap_first, game.value_range),
     }
-    for name, order in orders.items():
+    for name, (order, value_range) in settings.items():
         used: list[int] = []
+        start = time.perf_counter()
         for position in positions:
             try:
-                result = solve(game, position, order=order, budget=Budget(nodes=nodes))
+                result = solve(game, position, order=order, budget=Budget(nodes=nodes),
+                               value_range=value_range)  # fmt: skip
             except BudgetExhausted:
                 continue
             used.append(result.stats.nodes)
         used.sort()
         median = used[len(used) // 2] if used else 0
-        print(f"{name}: solved {len(used)} of {len(positions)}, nodes median {median}")
+        took = time.perf_counter() - start
+        print(f"{name}: solved {len(used)} of {len(positions)}, nodes median {median}, "
+              f"{took:.1f} s")  # fmt: skip
 
 
 if __name__ == "__main__":

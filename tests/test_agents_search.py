@@ -13,6 +13,7 @@ from durak.agents import evals, make_agent
 from durak.agents.base import Agent
 from durak.agents.searchers import SolverAgent
 from durak.agents.tactics import action_card, play_key, weak_mask
+from durak.arena.runner import play_game
 from durak.rules import (
     Action,
     Card,
@@ -230,6 +231,44 @@ def test_solver_plays_the_fallback_move_in_a_lost_position() -> None:
     action = agent.act(observe(lost, lost.turn), random.Random(0))
     assert recorder.calls == 1
     assert action == legal_actions(lost)[-1]
+
+
+class _Watching(_Recorder):
+    """A fallback that also records the hooks it hears."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.heard: list[str] = []
+
+    def game_started(self, observation: Observation) -> None:
+        self.heard.append("started")
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        self.heard.append(str(action))
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        self.heard.append("ended")
+
+
+def test_solver_keeps_its_table_for_one_game_and_tells_its_fallback() -> None:
+    rules = Rules(lowest_rank=12)  # every card known from the start: the solver plays
+    agent = SolverAgent(nodes=10**8, fallback="random")
+    watching = _Watching()
+    object.__setattr__(agent, "backup", watching)
+    sizes: list[int] = []
+
+    class Probe:
+        name = "probe"
+
+        def act(self, observation: Observation, rng: random.Random) -> Action:
+            sizes.append(len(agent.endgame.table))
+            return observation.legal_actions[0]
+
+    record = play_game(rules, [agent, Probe()], 4)
+    assert max(sizes) > 0 and len(agent.endgame.table) == 0  # kept in the game, then freed
+    assert watching.heard == ["started", *map(str, record.actions), "ended"]
+    again = play_game(rules, [agent, Probe()], 4)
+    assert again.actions == record.actions  # a fresh table each game: the same play
 
 
 def test_cheap_first_orders_card_plays_by_power_then_take_or_pass() -> None:

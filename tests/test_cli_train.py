@@ -134,6 +134,27 @@ def test_one_vs_fills_every_seat_and_the_rules_reach_the_evaluation(tmp_path: Pa
     assert "perevodnoy" in match.stdout and "0 forfeits" in match.stdout
 
 
+def test_solve_endgame_trains_the_fallback_of_the_solver_agent(tmp_path: Path) -> None:
+    def run(out: Path, *extra: str) -> Result:
+        return invoke("train", "qlearn:min_visits=5", "--vs", "lowest", "--episodes", "40",
+                      "--interval", "20", "--seed", "3", "--out", out, "--no-plot",
+                      "--lowest-rank", "10", "--hand-size", "4", *extra)  # fmt: skip
+
+    out, plain = tmp_path / "q.json", tmp_path / "plain.json"
+    result, without = run(out, "--solve-endgame", "5000"), run(plain)
+    assert result.exit_code == 0 and without.exit_code == 0, result.output + without.output
+    # The learner makes fewer decisions of its own, so it learns other values.
+    assert QTable.load(out).q != QTable.load(plain).q
+    line = next(x for x in result.stdout.splitlines() if x.startswith("evaluate: "))
+    words = shlex.split(line.removeprefix("evaluate: "))
+    assert words[2:4] == [f"solver:nodes=5000,fallback=qlearn:path={out};min_visits=5",
+                          "lowest"]  # fmt: skip
+    words[words.index("--games") + 1] = "4"
+    match = invoke(*words[1:], "-j", "1")
+    assert match.exit_code == 0, match.output
+    assert "0 forfeits" in match.stdout
+
+
 def test_an_existing_out_needs_force(trained: tuple[Path, Result], tmp_path: Path) -> None:
     out = tmp_path / "q.json"
     out.write_text("keep me", encoding="utf-8")
@@ -161,6 +182,9 @@ def test_an_existing_out_needs_force(trained: tuple[Path, Result], tmp_path: Pat
         (["qlearn", "--vs", "random", "--out", "/no/such/dir/q.json"], "no such directory"),
         (["qlearn", "--vs", "random", "--csv", "{out}"], "would be overwritten by the CSV"),
         (["qlearn"], "Missing option '--vs'"),
+        (["qlearn", "--vs", "random", "--players", "3", "--solve-endgame", "100"],
+         "--solve-endgame needs 2 players (every card is known only then), got 3"),
+        (["qlearn", "--vs", "random", "--solve-endgame", "0"], "Invalid value for"),
     ],
 )  # fmt: skip
 def test_errors_are_one_line_with_exit_code_2(

@@ -41,6 +41,7 @@ from durak.search import (
     MCTS,
     Budget,
     SearchResult,
+    TranspositionTable,
     alphabeta,
     ismcts,
     maxn,
@@ -155,12 +156,33 @@ def test_solve_agrees_with_brute_force_on_endgames(rules: Rules, count: int) -> 
         check_exact(game, bf, s, solve(game, s))
         check_exact(game, bf, s, solve(game, s, transpositions=False, order=order))
         check_exact(game, bf, s, alphabeta(game, s, iterative=False))
+        check_exact(game, bf, s, solve(game, s, order=order, value_range=game.value_range))
         if i % 5 == 0:
-            result = solve(game, s, root_values=True, order=order)
+            result = solve(game, s, root_values=True, order=order, value_range=game.value_range)
             check_exact(game, bf, s, result)
             expected = bf.action_values(s)
             assert len(result.action_values) == len(expected)
             assert dict(result.action_values) == dict(expected)
+
+
+def test_a_kept_table_makes_the_later_solves_of_a_game_nearly_free() -> None:
+    rules = Rules(lowest_rank=12)  # complete deals: every card is known from the start
+    game = DurakGame(rules)
+    kept_nodes = fresh_nodes = 0
+    for seed in range(10):
+        s = new_game(rules, seed)
+        table = TranspositionTable()
+        solved_for: set[int] = set()  # each player's first solve finds its table empty
+        while not game.is_terminal(s):
+            kept = solve(game, s, transpositions=table, value_range=game.value_range)
+            fresh = solve(game, s, value_range=game.value_range)
+            assert kept.value == fresh.value
+            if kept.player in solved_for:
+                kept_nodes += kept.stats.nodes
+                fresh_nodes += fresh.stats.nodes
+            solved_for.add(kept.player)
+            s = game.step(s, kept.action)
+    assert kept_nodes < 0.2 * fresh_nodes
 
 
 def test_depth_limited_alphabeta_agrees_with_brute_force_on_endgames() -> None:

@@ -29,6 +29,7 @@ from durak.search import (
     Game,
     SearchError,
     SearchResult,
+    TranspositionTable,
     alphabeta,
     ismcts,
     maxn,
@@ -163,6 +164,95 @@ def test_alphabeta_is_the_paranoid_value_with_three_players(game: RandomTree, se
         return
     for kwargs in settings_grid(seed):
         check_minimax_result(game, bf, root, alphabeta(game, root, **kwargs))
+
+
+# --------------------------------------------------------------------------------------
+# Alpha-beta: a known value range
+
+RANGE = (-1.0, 1.0)  # every payoff of Nim, tic-tac-toe and the zero-sum random trees
+
+
+@settings(max_examples=100)
+@given(random_trees(), st.integers(0, 2**16), st.sampled_from([None, 1, 3]))
+def test_a_value_range_keeps_alphabeta_exact(
+    game: RandomTree, seed: int, depth: int | None
+) -> None:
+    evaluate = random_evaluator(seed)
+    bf: BruteForce[RTState, int] = BruteForce(game, evaluate)
+    for s in some_positions(game, 3, seed):
+        if game.is_terminal(s):
+            continue
+        for kwargs in settings_grid(seed):
+            result = alphabeta(game, s, depth=depth, evaluate=evaluate, value_range=RANGE,
+                               **kwargs)  # fmt: skip
+            check_minimax_result(game, bf, s, result, depth)
+        every = alphabeta(game, s, depth=depth, evaluate=evaluate, value_range=RANGE,
+                          root_values=True)  # fmt: skip
+        player = game.current_player(s)
+        below = None if depth is None else depth - 1
+        assert dict(every.action_values) == {
+            a: bf.minimax(game.step(s, a), player, below) for a in game.legal_actions(s)
+        }
+
+
+def test_a_value_range_stops_at_a_proven_win() -> None:
+    bf: BruteForce[tuple[int, ...], int] = BruteForce(TTT)
+    states = nonterminal(TTT, TTT.initial())
+    with_range = without = 0
+    for s in states:
+        bounded, unbounded = solve(TTT, s, value_range=RANGE), solve(TTT, s)
+        check_minimax_result(TTT, bf, s, bounded)
+        assert bounded.action == unbounded.action  # the first best move in search order
+        with_range += bounded.stats.nodes
+        without += unbounded.stats.nodes
+    assert with_range < 0.8 * without
+    # X to move can win at once in cell 0, the first legal move: nothing else is searched.
+    s = (0, 1, 1, 2, 2, 0, 0, 0, 0)
+    assert solve(TTT, s, value_range=RANGE).stats.nodes == 2
+    assert solve(TTT, s).stats.nodes > 2
+
+
+def test_a_kept_transposition_table_stays_exact_and_saves_work() -> None:
+    """Solving the positions of a game one after another with one kept table, as solving
+    agents do: every value and move is still exact, and the later solves reuse the earlier
+    ones.  Both players' solves share the table: their entries must not mix."""
+    bf: BruteForce[tuple[int, ...], int] = BruteForce(TTT)
+    openings = [TTT.step(TTT.step(TTT.initial(), a), b) for a in range(9) for b in range(9)
+                if a != b]  # fmt: skip
+    kept_nodes = fresh_nodes = 0
+    for opening in openings:
+        s = opening
+        table = TranspositionTable()
+        solved_for: set[int] = set()  # each player's first solve finds its table empty
+        while not TTT.is_terminal(s):
+            kept = solve(TTT, s, transpositions=table, value_range=RANGE)
+            check_minimax_result(TTT, bf, s, kept)
+            if kept.player in solved_for:
+                kept_nodes += kept.stats.nodes
+                fresh_nodes += solve(TTT, s, value_range=RANGE).stats.nodes
+            solved_for.add(kept.player)
+            s = TTT.step(s, kept.action)
+        assert len(table) > 0
+        table.clear()
+        assert len(table) == 0
+    # Most tic-tac-toe positions are draws, whose entries are mostly bounds that a new
+    # root's window needs re-searched; in won positions the saving is far larger.
+    assert kept_nodes < 0.8 * fresh_nodes
+
+
+@pytest.mark.parametrize("bad", [(1.0, -1.0), (-math.inf, 1.0), (0.0,), (-1.0, math.nan)])
+def test_a_bad_value_range_is_rejected(bad: Any) -> None:
+    with pytest.raises(SearchError, match="value_range"):
+        solve(TTT, TTT.initial(), value_range=bad)
+
+
+def test_a_value_outside_the_value_range_is_an_error() -> None:
+    game = Nim((3, 4))
+    with pytest.raises(SearchError, match=r"returns gave -?1\.0 .* outside value_range"):
+        solve(game, game.initial(), value_range=(-0.5, 0.5))
+    with pytest.raises(SearchError, match="evaluate gave"):
+        alphabeta(game, game.initial(), depth=2, evaluate=lambda s: (2.0, -2.0),
+                  value_range=RANGE)  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------

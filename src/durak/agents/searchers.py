@@ -28,7 +28,7 @@ from collections.abc import Callable
 import attrs
 
 from durak.agents import evals
-from durak.agents.base import Agent, Param, make_agent, register
+from durak.agents.base import Agent, Param, Watcher, make_agent, register
 from durak.rules import Action, DurakGame, GameState, Observation
 from durak.search import (
     SQRT2,
@@ -37,6 +37,7 @@ from durak.search import (
     Combine,
     RolloutPolicy,
     SearchResult,
+    TranspositionTable,
     alphabeta,
     ismcts,
     maxn,
@@ -196,40 +197,113 @@ def determined(observation: Observation) -> bool:
     return hidden_talon == 0 and len(unseen) <= 1
 
 
+def solved_move(
+    observation: Observation,
+    rng: random.Random,
+    *,
+    nodes: int,
+    table: TranspositionTable | None = None,
+) -> Action | None:
+    """The exact move of a two-player position in which every card is known, solved within
+    ``nodes`` nodes and not lost against perfect play; else ``None``.
+
+    The solve tries the weakest cards first (:func:`~durak.agents.evals.cheap_first`) and
+    starts from the game's value range, so a proven win ends a node's search at once; a
+    ``table`` carries solved positions over to the next decision.  It reads only the
+    observation (the one world consistent with it).
+    """
+    if observation.rules.players != 2 or not determined(observation):
+        return None
+    game = _game(observation)
+    world = game.sample_world(observation, rng)
+    try:
+        solved = solve(game, world, order=evals.cheap_first, budget=Budget(nodes=nodes),
+                       value_range=game.value_range,
+                       transpositions=True if table is None else table)  # fmt: skip
+    except BudgetExhausted:
+        return None
+    return solved.action if solved.value >= 0 else None
+
+
+@attrs.frozen
+class ExactEndgame:
+    """:func:`solved_move` with one transposition table kept through a game, so each
+    decision of an endgame reuses the positions the earlier ones solved.
+
+    It is a :class:`~durak.agents.Watcher`: the table is cleared when a game starts and
+    ends, so a game's moves depend only on that game.
+    Used by ``solver`` and as the learner's autopilot in ``durak train --solve-endgame``.
+    """
+
+    nodes: int
+    table: TranspositionTable = attrs.field(factory=TranspositionTable, eq=False, repr=False)
+
+    def __call__(self, observation: Observation, rng: random.Random) -> Action | None:
+        """:func:`solved_move` with the kept table (cleared once it holds more than twice
+        ``nodes`` entries, which bounds memory when solves keep running out of budget)."""
+        move = solved_move(observation, rng, nodes=self.nodes, table=self.table)
+        if len(self.table) > 2 * self.nodes:
+            self.table.clear()
+        return move
+
+    def game_started(self, observation: Observation) -> None:
+        """Forget the previous game's solves."""
+        self.table.clear()
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        """Nothing: the table is keyed by full states."""
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        """Free the table."""
+        self.table.clear()
+
+
 @attrs.frozen
 class SolverAgent:
     """The exact alpha-beta move once every card is known; ``fallback`` before that, when
     the solve needs more than ``nodes`` nodes, and in a position lost against perfect play
     (every move loses, so the fallback's move keeps the chances an opponent's mistake
     offers).  ``fallback`` is an agent spec with ``;`` between its parameters
-    (``mcts:limit=100;samples=2``).  The solve tries the weakest cards first
-    (:func:`~durak.agents.evals.cheap_first`)."""
+    (``mcts:limit=100;samples=2``).  The solve is :class:`ExactEndgame`'s: it keeps its
+    table through a game, and it hears the game's progress (as the fallback does, if it is
+    a :class:`~durak.agents.Watcher`)."""
 
     nodes: int = 200_000
     fallback: str = "mcts"
     name: str = "solver"
     backup: Agent = attrs.field(init=False)
+    endgame: ExactEndgame = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "backup", make_agent(self.fallback.replace(";", ",")))
+        object.__setattr__(self, "endgame", ExactEndgame(self.nodes))
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The solved move, or the fallback agent's."""
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
-        if observation.rules.players == 2 and determined(observation):
-            game = _game(observation)
-            world = game.sample_world(observation, rng)
-            try:
-                budget = Budget(nodes=self.nodes)
-                solved = solve(game, world, order=evals.cheap_first, budget=budget)
-            except BudgetExhausted:
-                pass
-            else:
-                if solved.value >= 0:
-                    return solved.action
-        return self.backup.act(observation, rng)
+        solved = self.endgame(observation, rng)
+        return self.backup.act(observation, rng) if solved is None else solved
+
+    def _listeners(self) -> list[Watcher]:
+        backup = self.backup
+        return [self.endgame, *([backup] if isinstance(backup, Watcher) else [])]
+
+    def game_started(self, observation: Observation) -> None:
+        """Start a fresh endgame table; tell the fallback."""
+        for w in self._listeners():
+            w.game_started(observation)
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        """Tell the fallback."""
+        for w in self._listeners():
+            w.action_taken(player, action, observation)
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        """Free the endgame table; tell the fallback."""
+        for w in self._listeners():
+            w.game_ended(observation, loser)
 
 
 _SECONDS = Param("seconds", float, None, "time budget per decision (off: not reproducible)",

@@ -15,6 +15,7 @@ from rich.console import Console
 
 import durak.learn  # noqa: F401 - registers the learners
 from durak.agents.base import Agent, load_plugins, make_agent
+from durak.agents.searchers import ExactEndgame
 from durak.cli.driver import seed_line, stderr_console, stdout_console
 from durak.cli.errors import INTERRUPTED, user_errors
 from durak.cli.info import print_listing
@@ -142,6 +143,11 @@ def train(
         "--no-plot", help="Do not draw the learning curve.", rich_help_panel=OUTPUT)] = False,
     force: Annotated[bool, typer.Option(
         "--force", help="Overwrite an existing --out.", rich_help_panel=OUTPUT)] = False,
+    solve_endgame: Annotated[int | None, typer.Option(
+        help="Play the learner's exact endgame moves (2 players, once every card is known) "
+        "with a solve of at most this many nodes, as solver:nodes=N,fallback=... plays them; "
+        "the learner learns the other decisions.", rich_help_panel=RUN, min=1,
+        show_default=False)] = None,
     quiet: Quiet = False,
 ) -> None:
     """Train a learner against fixed opponents, save it, and write its learning curve.
@@ -157,12 +163,16 @@ def train(
         opponents = seat_opponents(vs, players)
         rules = RulesOptions(players, lowest_rank, hand_size, no_trumps, variant, throw_in,
                              bout_cap, first_bout_cap).rules(1 + len(opponents))  # fmt: skip
+        if solve_endgame is not None and rules.players != 2:
+            raise UsageError(f"--solve-endgame needs 2 players (every card is known only "
+                             f"then), got {rules.players}")  # fmt: skip
         csv_path = csv_file or out.with_suffix(".csv")
         png = None if no_plot else plot or out.with_suffix(".png")
         _check_output(out, csv_path, png, force)
         load_plugins()  # third-party packages may add learners through agent plugins
         learner = make_learner(spec, rules)
-        table = SoloTable(rules, [make_agent(v) for v in opponents])
+        pilot = None if solve_endgame is None else ExactEndgame(solve_endgame)
+        table = SoloTable(rules, [make_agent(v) for v in opponents], autopilot=pilot)
         the_seed = choose_seed(seed)
         log = IntervalCsv(csv_path)
     console = stdout_console()
@@ -196,7 +206,8 @@ def train(
         stderr_console().print(f"interrupted: saved the learner after {watched.episodes:,} of "
                                f"{episodes:,} episodes (the CSV has the finished intervals)")
         raise typer.Exit(INTERRUPTED)
-    console.print(f"evaluate: {evaluate_command(spec, out, opponents, rules, the_seed + 1)}")
+    command = evaluate_command(spec, out, opponents, rules, the_seed + 1, solve_endgame)
+    console.print(f"evaluate: {command}")
 
 
 def _save(learner: SavableLearner, out: Path) -> None:

@@ -118,17 +118,24 @@ def rules_flags(rules: Rules) -> list[str]:
     return flags
 
 
-def evaluate_command(spec: str, out: Path, opponents: list[str], rules: Rules, seed: int) -> str:
+def evaluate_command(
+    spec: str, out: Path, opponents: list[str], rules: Rules, seed: int,
+    solve_endgame: int | None = None,
+) -> str:  # fmt: skip
     """The ``durak match`` command that plays the learner saved at ``out`` (as the agent of
     the learner's name) against ``opponents`` under ``rules``.
 
     Parameters of the learner ``spec`` that the agent also takes (such as qlearn's
-    ``min_visits``) are passed on, so the agent plays as the learner was trained to.
+    ``min_visits``) are passed on, so the agent plays as the learner was trained to; a
+    learner trained with ``--solve-endgame N`` is the fallback of ``solver:nodes=N``.
     """
     name, raw = parse_spec(spec)
     info = registry().get(name)
     shared = {p.name for p in info.params} - {"path"} if info is not None else set()
     carried = "".join(f",{k}={v}" for k, v in raw.items() if k in shared)
-    words = ["durak", "match", f"{name}:path={out}{carried}", *opponents, "--games", "1000",
+    agent = f"{name}:path={out}{carried}"
+    if solve_endgame is not None:
+        agent = f"solver:nodes={solve_endgame},fallback={agent.replace(',', ';')}"
+    words = ["durak", "match", agent, *opponents, "--games", "1000",
              "--seed", str(seed), *rules_flags(rules)]  # fmt: skip
     return shlex.join(words)

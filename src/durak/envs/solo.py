@@ -13,7 +13,7 @@ is O(1) in the game (it copies the opponents' random streams, not the state).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -32,7 +32,11 @@ from durak.rules import (
     step,
 )
 
-__all__ = ["SoloStep", "SoloTable"]
+__all__ = ["Autopilot", "SoloStep", "SoloTable"]
+
+#: Moves the learner's seat makes without the learner: an action, or ``None`` to let the
+#: learner decide (e.g. the exact endgame of :func:`durak.agents.searchers.solved_move`).
+Autopilot = Callable[[Observation, random.Random], Action | None]
 
 
 @attrs.frozen(slots=True)
@@ -63,6 +67,11 @@ class SoloTable:
     Opponent ``i`` draws from ``Random(derive_seed(seed, 1 + seat))``, so an episode is a
     function of its seed and of the learner's actions.  Opponents that are
     :class:`~durak.agents.Watcher` hear every action, as in :func:`~durak.arena.play_game`.
+
+    An ``autopilot`` plays the learner's seat wherever it returns an action (drawing from
+    ``Random(derive_seed(seed, 1 + players))``), so the learner sees only the decisions left
+    to it: train with the autopilot the learned policy will be played with.  An autopilot
+    that is a :class:`~durak.agents.Watcher` hears the game like the opponents do.
     """
 
     def __init__(
@@ -72,6 +81,7 @@ class SoloTable:
         *,
         learner_seat: int | None = None,
         open_world: bool = False,
+        autopilot: Autopilot | None = None,
     ) -> None:
         if len(opponents) != rules.players - 1:
             raise ValueError(
@@ -84,6 +94,8 @@ class SoloTable:
         self.opponents = tuple(opponents)
         self.fixed_seat = learner_seat
         self.open_world = open_world
+        self.autopilot = autopilot
+        self._pilot_rng = random.Random()
         self._state: GameState | None = None
         self._seat = 0
         self._seats: dict[int, Agent] = {}
@@ -110,10 +122,10 @@ class SoloTable:
         self._seat = seat
         self._seats = dict(zip(others, self.opponents, strict=True))
         self._rngs = {p: random.Random(derive_seed(seed, 1 + p)) for p in others}
+        self._pilot_rng = random.Random(derive_seed(seed, 1 + players))
         self._state = new_game(self.rules, seed)
-        for p, agent in self._seats.items():
-            if isinstance(agent, Watcher):
-                agent.game_started(observe(self._state, p, self.open_world))
+        for p, watcher in self._watchers():
+            watcher.game_started(observe(self._state, p, self.open_world))
         return self._advance()
 
     def step(self, action: Action) -> SoloStep:
@@ -132,30 +144,52 @@ class SoloTable:
         game: the state is shared, the random streams are copied).  The opponents are
         shared, so it suits stateless opponents (every built-in agent but ``human``)."""
         twin = SoloTable(self.rules, self.opponents, learner_seat=self.fixed_seat,
-                         open_world=self.open_world)  # fmt: skip
+                         open_world=self.open_world, autopilot=self.autopilot)  # fmt: skip
         twin._state, twin._seat, twin._seats = self._state, self._seat, self._seats
         for p, rng in self._rngs.items():
-            twin._rngs[p] = copy = random.Random()
-            copy.setstate(rng.getstate())
+            twin._rngs[p] = _copy(rng)
+        twin._pilot_rng = _copy(self._pilot_rng)
         return twin
 
     def _advance(self) -> SoloStep:
         state = self.state
-        while not is_terminal(state) and state.turn != self._seat:
+        seat, pilot = self._seat, self.autopilot
+        while not is_terminal(state):
             p = state.turn
-            action = self._seats[p].act(observe(state, p, self.open_world), self._rngs[p])
+            if p != seat:
+                action = self._seats[p].act(observe(state, p, self.open_world), self._rngs[p])
+            elif pilot is None:
+                break
+            else:
+                piloted = pilot(observe(state, p, self.open_world), self._pilot_rng)
+                if piloted is None:
+                    break
+                action = piloted
             self._state = state = step(state, action)
             self._tell(p, action)
         done = is_terminal(state)
         lost = loser(state) if done else None
         if done:
-            for p, agent in self._seats.items():
-                if isinstance(agent, Watcher):
-                    agent.game_ended(observe(state, p, self.open_world), lost)
+            for p, watcher in self._watchers():
+                watcher.game_ended(observe(state, p, self.open_world), lost)
         reward = returns(state)[self._seat]
         return SoloStep(observe(state, self._seat, self.open_world), reward, done, lost)
 
+    def _watchers(self) -> list[tuple[int, Watcher]]:
+        """The opponents and the autopilot that follow the game, with their seats."""
+        found: list[tuple[int, Watcher]] = [
+            (p, a) for p, a in self._seats.items() if isinstance(a, Watcher)
+        ]
+        if isinstance(self.autopilot, Watcher):
+            found.append((self._seat, self.autopilot))
+        return found
+
     def _tell(self, player: int, action: Action) -> None:
-        for p, agent in self._seats.items():
-            if isinstance(agent, Watcher):
-                agent.action_taken(player, action, observe(self.state, p, self.open_world))
+        for p, watcher in self._watchers():
+            watcher.action_taken(player, action, observe(self.state, p, self.open_world))
+
+
+def _copy(rng: random.Random) -> random.Random:
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return twin

@@ -47,6 +47,12 @@ class DurakGame:
         """``(min_value, max_sum)``: the durak gets -1 and payoffs always sum to 0."""
         return (-1.0, 0.0)
 
+    @property
+    def value_range(self) -> tuple[float, float]:
+        """``(lo, hi)`` for :func:`durak.search.alphabeta`: a player's payoff is -1 (the
+        durak), 0 (a draw) or ``1 / (players - 1)``."""
+        return (-1.0, 1.0 / (self.rules.players - 1))
+
     def observe(self, state: GameState, player: int) -> Observation:
         """``player``'s :class:`Observation`, a hashable information-state key."""
         return observe(state, player, self.open_world)

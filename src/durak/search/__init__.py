@@ -11,7 +11,7 @@ from durak.search.budget import NO_LIMIT, Budget, BudgetExhausted, SearchError, 
 from durak.search.ismcts import ismcts
 from durak.search.maxn import maxn
 from durak.search.mcts import MCTS, SQRT2, mcts, playout
-from durak.search.minimax import alphabeta, solve
+from durak.search.minimax import TranspositionTable, alphabeta, solve
 from durak.search.pimc import Combine, WorldSearch, pimc
 from durak.search.protocol import (
     Evaluator,
@@ -39,6 +39,7 @@ __all__ = [
     "SearchError",
     "SearchResult",
     "SearchStats",
+    "TranspositionTable",
     "WorldSearch",
     "alphabeta",
     "as_rng",
