@@ -109,6 +109,47 @@ def _trained(episodes: int, seed: int, spec: str = "qlearn") -> QLearner:
     return learner
 
 
+def test_init_continues_training_from_a_saved_table(tmp_path: Path) -> None:
+    """30 episodes, saved, then 30 more from the file: the run starts from the saved values,
+    visits and episode count, and the result differs both from them and from 30 fresh
+    episodes on the same deals."""
+    flat = "qlearn:abstraction=plus,eps_start=0.1,eps_end=0.1"
+    first = _trained(30, 5, flat)
+    path = tmp_path / "q.json"
+    first.save(path)
+    more = make_learner(f"{flat},init={path}", Rules())
+    assert isinstance(more, QLearner)
+    assert more.table.q == first.table.q and more.table.episodes == 30
+    assert more.table.settings["init"] == str(path)
+    rules = Rules()
+    fresh = _trained(30, 6, flat)  # different deals: the values differ from the continued
+    for _ in train(more, SoloTable(rules, [make_agent("random")]), episodes=30, seed=6,
+                   rewards=more.rewards, interval=30):  # fmt: skip
+        pass
+    assert more.table.episodes == 60
+    assert more.table.q not in (fresh.table.q, first.table.q)
+    for state, row in first.table.visits.items():  # counts only grow
+        for key, n in row.items():
+            assert more.table.visits[state][key] >= n
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("qlearn:init={path}", "uses abstraction 'plus', not 'crampton'"),
+        ("qlearn:abstraction=plus,init={other}", "was trained for"),
+        ("qlearn:init={missing}", "qlearn: init: "),
+    ],
+)
+def test_init_rejects_a_table_of_other_settings(tmp_path: Path, spec: str, message: str) -> None:
+    path, other = tmp_path / "q.json", tmp_path / "other.json"
+    _trained(5, 1, "qlearn:abstraction=plus").save(path)
+    QTable(Rules(lowest_rank=10), "plus").save(other)
+    given = spec.format(path=path, other=other, missing=tmp_path / "none.json")
+    with pytest.raises(SpecError, match=message):
+        make_learner(given, Rules())
+
+
 def test_training_is_deterministic_and_saves_and_loads(tmp_path: Path) -> None:
     a, b = _trained(60, 5, "qlearn:abstraction=plus"), _trained(60, 5, "qlearn:abstraction=plus")
     assert a.table.q == b.table.q and a.table.q

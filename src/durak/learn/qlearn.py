@@ -76,7 +76,8 @@ class QLearner:
     (:func:`greedy_group`); ``target``, ``"td"`` for Q-learning's one-step bootstrap or
     ``"mc"`` for every-visit Monte Carlo control, which learns each decision from the
     game's actual return (unbiased when the abstract state aliases true states: Singh,
-    Jaakkola & Jordan, ICML 1994).
+    Jaakkola & Jordan, ICML 1994); ``init``, a Q-table file of the same rules and
+    abstraction to continue training from (its values, visits and episode count).
     """
 
     def __init__(
@@ -93,6 +94,7 @@ class QLearner:
         defence_penalty: float = 0.0,
         min_visits: int = 30,
         target: str = "td",
+        init: str | None = None,
     ) -> None:
         if abstraction not in ABSTRACTIONS:
             raise SpecError(f"qlearn: abstraction must be one of {', '.join(ABSTRACTIONS)}, "
@@ -107,6 +109,9 @@ class QLearner:
                          "shaping": shaping, "defence_penalty": defence_penalty,
                          "min_visits": min_visits, "target": target}  # fmt: skip
         self.table = QTable(rules, abstraction, settings=self.settings)
+        if init:
+            self.settings["init"] = init
+            self._start_from(Path(init))
         self._key = ABSTRACTIONS[abstraction]
         self._groups = GROUPINGS[abstraction]
         self.alpha, self.gamma = alpha, gamma
@@ -116,6 +121,21 @@ class QLearner:
         self._rewards = RewardScheme(shaping=shaping, defence_penalty=defence_penalty,
                                      gamma=gamma)  # fmt: skip
         self._chosen: tuple[str, str] | None = None
+
+    def _start_from(self, path: Path) -> None:
+        """Continue from the Q-table at ``path``: its values, visit counts and episodes."""
+        try:
+            start = QTable.load(path)
+        except QTableError as e:
+            raise SpecError(f"qlearn: init: {e}") from None
+        table = self.table
+        if start.rules != table.rules:
+            raise SpecError(f"qlearn: init: {path} was trained for {start.rules}, "
+                            f"not for {table.rules}")  # fmt: skip
+        if start.abstraction != table.abstraction:
+            raise SpecError(f"qlearn: init: {path} uses abstraction {start.abstraction!r}, "
+                            f"not {table.abstraction!r}")  # fmt: skip
+        table.q, table.visits, table.episodes = start.q, start.visits, start.episodes
 
     @property
     def rewards(self) -> RewardScheme:
@@ -232,5 +252,6 @@ register_learner(
         Param("min_visits", int, 30, "updates before a learned value overrides", 0),
         Param("target", str, "td", "td: Q-learning's bootstrap; mc: the game's return",
               choices=("td", "mc")),
+        Param("init", str, None, "a Q-table file to continue training from"),
     ),
 )  # fmt: skip
