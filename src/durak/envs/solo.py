@@ -35,7 +35,7 @@ from durak.rules import (
 __all__ = ["Autopilot", "SoloStep", "SoloTable"]
 
 #: Moves the learner's seat makes without the learner: an action, or ``None`` to let the
-#: learner decide (e.g. the exact endgame of :func:`durak.agents.searchers.solved_move`).
+#: learner decide (e.g. :class:`durak.agents.searchers.ExactEndgame`).
 Autopilot = Callable[[Observation, random.Random], Action | None]
 
 
@@ -141,8 +141,10 @@ class SoloTable:
 
     def clone(self) -> SoloTable:
         """An independent copy that continues exactly as this table would (O(1) in the
-        game: the state is shared, the random streams are copied).  The opponents are
-        shared, so it suits stateless opponents (every built-in agent but ``human``)."""
+        game: the state is shared, the random streams are copied).  The opponents and the
+        autopilot are shared, so it suits stateless ones: every built-in agent but
+        ``human``; an ``ExactEndgame`` autopilot's kept table would serve both tables, which
+        can change which of several equally good moves it finds."""
         twin = SoloTable(self.rules, self.opponents, learner_seat=self.fixed_seat,
                          open_world=self.open_world, autopilot=self.autopilot)  # fmt: skip
         twin._state, twin._seat, twin._seats = self._state, self._seat, self._seats
