@@ -225,6 +225,9 @@ def test_maxn_with_pruning_agrees_with_brute_force_on_three_player_endgames() ->
         assert (result.vector, result.action) == (vector, action)
         paranoid = maxn(game, s, paranoid=True)
         assert paranoid.value == plain.minimax(s, game.current_player(s))
+        # The paranoid value lies in the game's value range (-1 to 1/2 with three players).
+        assert solve(game, s, value_range=game.value_range).value == paranoid.value
+    assert game.value_range == (-1.0, 0.5)
     assert pruned_nodes < full_nodes
 
 
