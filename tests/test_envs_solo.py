@@ -45,7 +45,6 @@ def test_an_autopilot_that_declines_changes_nothing() -> None:
 
 
 def test_the_endgame_autopilot_leaves_only_what_the_solver_defers() -> None:
-    piloted = 0
     pilot_calls: list[bool] = []
 
     def pilot(o: Observation, rng: random.Random) -> Action | None:
