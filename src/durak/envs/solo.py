@@ -100,6 +100,7 @@ class SoloTable:
         self._seat = 0
         self._seats: dict[int, Agent] = {}
         self._rngs: dict[int, random.Random] = {}
+        self._watching: list[tuple[int, Watcher]] = []
 
     @property
     def state(self) -> GameState:
@@ -121,10 +122,11 @@ class SoloTable:
         others = [p for p in range(players) if p != seat]
         self._seat = seat
         self._seats = dict(zip(others, self.opponents, strict=True))
+        self._watching = self._watchers()  # once per game: the Protocol check is slow
         self._rngs = {p: random.Random(derive_seed(seed, 1 + p)) for p in others}
         self._pilot_rng = random.Random(derive_seed(seed, 1 + players))
         self._state = new_game(self.rules, seed)
-        for p, watcher in self._watchers():
+        for p, watcher in self._watching:
             watcher.game_started(observe(self._state, p, self.open_world))
         return self._advance()
 
@@ -148,6 +150,7 @@ class SoloTable:
         twin = SoloTable(self.rules, self.opponents, learner_seat=self.fixed_seat,
                          open_world=self.open_world, autopilot=self.autopilot)  # fmt: skip
         twin._state, twin._seat, twin._seats = self._state, self._seat, self._seats
+        twin._watching = self._watching
         for p, rng in self._rngs.items():
             twin._rngs[p] = _copy(rng)
         twin._pilot_rng = _copy(self._pilot_rng)
@@ -172,7 +175,7 @@ class SoloTable:
         done = is_terminal(state)
         lost = loser(state) if done else None
         if done:
-            for p, watcher in self._watchers():
+            for p, watcher in self._watching:
                 watcher.game_ended(observe(state, p, self.open_world), lost)
         reward = returns(state)[self._seat]
         return SoloStep(observe(state, self._seat, self.open_world), reward, done, lost)
@@ -187,7 +190,7 @@ class SoloTable:
         return found
 
     def _tell(self, player: int, action: Action) -> None:
-        for p, watcher in self._watchers():
+        for p, watcher in self._watching:
             watcher.action_taken(player, action, observe(self.state, p, self.open_world))
 
 
