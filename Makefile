@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make demo   - create .venv, install, play a short tournament (random, greedy, mcts)
-#   make test   - create .venv, install, run ruff, mypy --strict and pytest
+#   make test   - create .venv, install, run ruff, mypy --strict (src, tests, benchmarks) and pytest
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -22,7 +22,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src tests
+	$(BIN)/mypy --strict src tests benchmarks
 
 pytest: $(STAMP)
 	$(BIN)/pytest
