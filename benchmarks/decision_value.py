@@ -45,6 +45,8 @@ class Mixed:
 
     def __init__(self, base: Agent, strong: Agent, kinds: frozenset[str]) -> None:
         self.base, self.strong, self.kinds = base, strong, kinds
+        # Found once: the Protocol check is slow, and it is needed at every action.
+        self._watchers = [a for a in (base, strong) if isinstance(a, Watcher)]
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """``strong``'s action for a chosen kind while the talon has 2+ cards, else ``base``'s."""
@@ -52,22 +54,19 @@ class Mixed:
             return self.strong.act(observation, rng)
         return self.base.act(observation, rng)
 
-    def _watchers(self) -> list[Watcher]:
-        return [a for a in (self.base, self.strong) if isinstance(a, Watcher)]
-
     def game_started(self, observation: Observation) -> None:
         """Passes the hook on to both agents."""
-        for w in self._watchers():
+        for w in self._watchers:
             w.game_started(observation)
 
     def action_taken(self, player: int, action: Action, observation: Observation) -> None:
         """Passes the hook on to both agents."""
-        for w in self._watchers():
+        for w in self._watchers:
             w.action_taken(player, action, observation)
 
     def game_ended(self, observation: Observation, loser: int | None) -> None:
         """Passes the hook on to both agents."""
-        for w in self._watchers():
+        for w in self._watchers:
             w.game_ended(observation, loser)
 
 
