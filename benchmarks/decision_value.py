@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 import sys
 
-from durak.agents import Agent, Watcher, make_agent
+from durak.agents import Agent, make_agent
+from durak.agents.base import Relay, watchers_among
 from durak.arena.runner import play_game
 from durak.arena.stats import wilson
 from durak.rules import Action, Observation, Rules
@@ -36,7 +37,7 @@ def kind(o: Observation) -> str:
     return "throw" if o.table else "lead"
 
 
-class Mixed:
+class Mixed(Relay):
     """``strong``'s move in the decisions of ``kinds`` before the endgame, else ``base``'s.
 
     Both agents hear every watcher hook, so each follows the whole game."""
@@ -45,29 +46,13 @@ class Mixed:
 
     def __init__(self, base: Agent, strong: Agent, kinds: frozenset[str]) -> None:
         self.base, self.strong, self.kinds = base, strong, kinds
-        # Found once: the Protocol check is slow, and it is needed at every action.
-        self._watchers = [a for a in (base, strong) if isinstance(a, Watcher)]
+        self.watchers = watchers_among(base, strong)
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """``strong``'s action for a chosen kind while the talon has 2+ cards, else ``base``'s."""
         if observation.talon_size > 1 and kind(observation) in self.kinds:
             return self.strong.act(observation, rng)
         return self.base.act(observation, rng)
-
-    def game_started(self, observation: Observation) -> None:
-        """Passes the hook on to both agents."""
-        for w in self._watchers:
-            w.game_started(observation)
-
-    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
-        """Passes the hook on to both agents."""
-        for w in self._watchers:
-            w.action_taken(player, action, observation)
-
-    def game_ended(self, observation: Observation, loser: int | None) -> None:
-        """Passes the hook on to both agents."""
-        for w in self._watchers:
-            w.game_ended(observation, loser)
 
 
 def main(kinds: str, games: int, seed: int, base: str, strong: str, opponent: str) -> None:

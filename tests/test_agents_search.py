@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from durak.agents import evals, make_agent
-from durak.agents.base import Agent
+from durak.agents.base import Agent, Relay, Watcher, watchers_among
 from durak.agents.searchers import SolverAgent
 from durak.agents.tactics import action_card, play_key, weak_mask
 from durak.arena.runner import play_game
@@ -255,6 +255,7 @@ def test_solver_keeps_its_table_for_one_game_and_tells_its_fallback() -> None:
     agent = SolverAgent(nodes=10**8, fallback="random")
     watching = _Watching()
     object.__setattr__(agent, "backup", watching)
+    object.__setattr__(agent, "watchers", watchers_among(agent.endgame, watching))
     sizes: list[int] = []
 
     class Probe:
@@ -269,6 +270,27 @@ def test_solver_keeps_its_table_for_one_game_and_tells_its_fallback() -> None:
     assert watching.heard == ["started", *map(str, record.actions), "ended"]
     again = play_game(rules, [agent, Probe()], 4)
     assert again.actions == record.actions  # a fresh table each game: the same play
+
+
+def test_relay_passes_every_hook_on_to_the_watchers_among_its_agents_in_order() -> None:
+    first, second = _Watching(), _Watching()
+    found = watchers_among(first, make_agent("random"), second)
+    assert found == (first, second)  # the random agent has no hooks
+
+    class Both(Relay):
+        name = "both"
+
+        def __init__(self) -> None:
+            self.watchers = found
+
+        def act(self, observation: Observation, rng: random.Random) -> Action:
+            return observation.legal_actions[0]
+
+    relay = Both()
+    assert isinstance(relay, Watcher)
+    record = play_game(Rules(), [relay, make_agent("lowest")], 5)
+    heard = ["started", *map(str, record.actions), "ended"]
+    assert first.heard == heard and second.heard == heard
 
 
 def test_cheap_first_orders_card_plays_by_power_then_take_or_pass() -> None:

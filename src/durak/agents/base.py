@@ -56,6 +56,34 @@ class Watcher(Protocol):
         ...
 
 
+def watchers_among(*agents: object) -> tuple[Watcher, ...]:
+    """Those of ``agents`` that are :class:`Watcher`\\ s, in order: find them once, since the
+    Protocol check is slow and a relay would otherwise repeat it at every action."""
+    return tuple(a for a in agents if isinstance(a, Watcher))
+
+
+class Relay:
+    """A :class:`Watcher` that passes each hook on to ``watchers``, in order: for an agent
+    built from other agents (say a search with a fallback), so each hears the whole game."""
+
+    watchers: tuple[Watcher, ...]
+
+    def game_started(self, observation: Observation) -> None:
+        """Passes the hook on to every watcher."""
+        for w in self.watchers:
+            w.game_started(observation)
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        """Passes the hook on to every watcher."""
+        for w in self.watchers:
+            w.action_taken(player, action, observation)
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        """Passes the hook on to every watcher."""
+        for w in self.watchers:
+            w.game_ended(observation, loser)
+
+
 class SpecError(ValueError):
     """A bad agent spec: unknown agent or parameter, or a value of the wrong type or range."""
 

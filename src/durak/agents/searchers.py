@@ -28,7 +28,15 @@ from collections.abc import Callable
 import attrs
 
 from durak.agents import evals
-from durak.agents.base import Agent, Param, Watcher, make_agent, register
+from durak.agents.base import (
+    Agent,
+    Param,
+    Relay,
+    Watcher,
+    make_agent,
+    register,
+    watchers_among,
+)
 from durak.rules import Action, DurakGame, GameState, Observation
 from durak.search import (
     SQRT2,
@@ -259,24 +267,29 @@ class ExactEndgame:
 
 
 @attrs.frozen
-class SolverAgent:
+class SolverAgent(Relay):
     """The exact alpha-beta move once every card is known; ``fallback`` before that, when
     the solve needs more than ``nodes`` nodes, and in a position lost against perfect play
     (every move loses, so the fallback's move keeps the chances an opponent's mistake
     offers).  ``fallback`` is an agent spec with ``;`` between its parameters
     (``mcts:limit=100;samples=2``).  The solve is :class:`ExactEndgame`'s: it keeps its
     table through a game, and it hears the game's progress (as the fallback does, if it is
-    a :class:`~durak.agents.Watcher`)."""
+    a :class:`~durak.agents.Watcher`): a fresh table when a game starts, freed when it
+    ends."""
 
     nodes: int = 200_000
     fallback: str = "mcts"
     name: str = "solver"
     backup: Agent = attrs.field(init=False)
     endgame: ExactEndgame = attrs.field(init=False, eq=False, repr=False)
+    watchers: tuple[Watcher, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "backup", make_agent(self.fallback.replace(";", ",")))
-        object.__setattr__(self, "endgame", ExactEndgame(self.nodes))
+        backup = make_agent(self.fallback.replace(";", ","))
+        endgame = ExactEndgame(self.nodes)
+        object.__setattr__(self, "backup", backup)
+        object.__setattr__(self, "endgame", endgame)
+        object.__setattr__(self, "watchers", watchers_among(endgame, backup))
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The solved move, or the fallback agent's."""
@@ -285,25 +298,6 @@ class SolverAgent:
             return legal[0]
         solved = self.endgame(observation, rng)
         return self.backup.act(observation, rng) if solved is None else solved
-
-    def _listeners(self) -> list[Watcher]:
-        backup = self.backup
-        return [self.endgame, *([backup] if isinstance(backup, Watcher) else [])]
-
-    def game_started(self, observation: Observation) -> None:
-        """Start a fresh endgame table; tell the fallback."""
-        for w in self._listeners():
-            w.game_started(observation)
-
-    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
-        """Tell the fallback."""
-        for w in self._listeners():
-            w.action_taken(player, action, observation)
-
-    def game_ended(self, observation: Observation, loser: int | None) -> None:
-        """Free the endgame table; tell the fallback."""
-        for w in self._listeners():
-            w.game_ended(observation, loser)
 
 
 _SECONDS = Param("seconds", float, None, "time budget per decision (off: not reproducible)",
