@@ -1,9 +1,10 @@
 """Where an agent wins and loses: before the talon runs out, or in the exact endgame.
 
 It reads a two-player ``durak match --log`` file, replays each game to the first position
-with an empty talon, solves it with :func:`durak.search.solve` (the ``solver`` agent's
-order and value range) and counts the games by that position's value for the agent (won,
-drawn or lost against perfect play, or not solved within the budget) and by the result.
+with an empty talon, solves it as the ``solver`` agent does
+(:func:`durak.agents.searchers.solve_endgame`) and counts the games by that position's
+value for the agent (won, drawn or lost against perfect play, or not solved within the
+budget) and by the result.
 A game lost from a won endgame was lost in the endgame; a game won from a lost one was
 saved by an opponent's mistake.  The ``docs/learning.md`` breakdown of the hybrid agent.
 
@@ -16,11 +17,11 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from durak.agents.evals import cheap_first
+from durak.agents.searchers import solve_endgame
 from durak.arena.logs import read_log
 from durak.arena.replay import replay_entry
 from durak.rules import DurakGame
-from durak.search import Budget, BudgetExhausted, solve
+from durak.search import BudgetExhausted
 
 _VALUE = {1.0: "won", 0.0: "drawn", -1.0: "lost"}
 
@@ -39,8 +40,7 @@ def main(path: str, agent: int, nodes: int) -> None:
             value = "no endgame"
         else:
             try:
-                result = solve(game, start, order=cheap_first, budget=Budget(nodes=nodes),
-                               value_range=game.value_range)  # fmt: skip
+                result = solve_endgame(game, start, nodes=nodes)
             except BudgetExhausted:
                 value = "unsolved"
             else:

@@ -205,6 +205,18 @@ def determined(observation: Observation) -> bool:
     return hidden_talon == 0 and len(unseen) <= 1
 
 
+def solve_endgame(
+    game: DurakGame, state: GameState, *, nodes: int, table: TranspositionTable | None = None
+) -> SearchResult[Action]:
+    """The exact solve of ``state`` as the ``solver`` agent runs it: the weakest cards first
+    (:func:`~durak.agents.evals.cheap_first`), from the game's value range, so a proven win
+    ends a node's search at once, within ``nodes`` nodes (else :class:`BudgetExhausted`);
+    a ``table`` carries solved positions over to the next solve."""
+    return solve(game, state, order=evals.cheap_first, budget=Budget(nodes=nodes),
+                 value_range=game.value_range,
+                 transpositions=True if table is None else table)  # fmt: skip
+
+
 def solved_move(
     observation: Observation,
     rng: random.Random,
@@ -215,19 +227,15 @@ def solved_move(
     """The exact move of a two-player position in which every card is known, solved within
     ``nodes`` nodes and not lost against perfect play; else ``None``.
 
-    The solve tries the weakest cards first (:func:`~durak.agents.evals.cheap_first`) and
-    starts from the game's value range, so a proven win ends a node's search at once; a
-    ``table`` carries solved positions over to the next decision.  It reads only the
-    observation (the one world consistent with it).
+    The solve is :func:`solve_endgame`'s; a ``table`` carries solved positions over to the
+    next decision.  It reads only the observation (the one world consistent with it).
     """
     if observation.rules.players != 2 or not determined(observation):
         return None
     game = _game(observation)
     world = game.sample_world(observation, rng)
     try:
-        solved = solve(game, world, order=evals.cheap_first, budget=Budget(nodes=nodes),
-                       value_range=game.value_range,
-                       transpositions=True if table is None else table)  # fmt: skip
+        solved = solve_endgame(game, world, nodes=nodes, table=table)
     except BudgetExhausted:
         return None
     return solved.action if solved.value >= 0 else None
