@@ -36,6 +36,7 @@ CHEAP = {
     "mcts": "mcts:limit=20,samples=2",
     "mcts-greedy": "mcts:limit=20,samples=1,simulation=greedy",
     "mcts-visits": "mcts:limit=20,samples=3,combine=visits,bias=3",
+    "mcts-infer": "mcts:limit=20,samples=2,infer=greedy",
     "minimax-playout": "minimax:depth=1,samples=1,eval=playout",
     "ismcts": "ismcts:limit=40",
     "ismcts-bias": "ismcts:limit=40,bias=5",

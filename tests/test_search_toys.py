@@ -960,6 +960,29 @@ def test_pimc_sees_only_the_observation(combine: Literal["vote", "mean", "visits
         assert same(results[0], results[1])
 
 
+def test_pimc_draws_its_worlds_from_the_sampler_it_is_given() -> None:
+    positions = [(s, o) for s, o in card_positions() if len(CARDS.worlds(o)) >= 2][::9]
+    assert positions
+    for _, obs in positions:
+        chosen = CARDS.worlds(obs)[-1]
+        asked: list[CardObs] = []
+        searched: list[CardState] = []
+
+        def sample(o: CardObs, r: random.Random, chosen: CardState = chosen) -> CardState:
+            asked.append(o)  # noqa: B023 (used before the next iteration)
+            return chosen
+
+        def world_search(w: CardState, r: random.Random) -> SearchResult[int]:
+            searched.append(w)  # noqa: B023 (used before the next iteration)
+            return alphabeta(CARDS, w, root_values=True)
+
+        result = pimc(CARDS, obs, worlds=5, search=world_search, combine="mean", rng=2,
+                      sample=sample)  # fmt: skip
+        assert asked == [obs] * 5 and all(w is chosen for w in searched)
+        exact = alphabeta(CARDS, chosen, root_values=True)
+        assert dict(result.action_values) == pytest.approx(dict(exact.action_values))
+
+
 def test_ismcts_sees_only_the_observation() -> None:
     for s, obs in card_positions()[::5]:
         if len(CARDS.worlds(obs)) < 2:

@@ -10,6 +10,8 @@ They are thin wrappers over :mod:`durak.search` (which never sees these agents):
 * ``mcts`` and ``ismcts`` add a progressive bias (Chaslot et al., 2008) toward the greedy
   move (:func:`~durak.agents.evals.greedy_heuristic`), which measured clearly stronger
   against ``greedy`` (``docs/agents.md``);
+* ``mcts:infer=greedy`` samples only worlds in which the opponents' moves of the current
+  bout are greedy's (:mod:`durak.agents.inference`);
 * ``solver`` plays the exact alpha-beta move once every card is known (open world, or an
   empty talon in a two-player game), and defers to another agent before that and in lost
   positions.
@@ -27,7 +29,7 @@ from collections.abc import Callable
 
 import attrs
 
-from durak.agents import evals
+from durak.agents import evals, inference
 from durak.agents.base import (
     Agent,
     Param,
@@ -79,25 +81,45 @@ def _per_world(seconds: float | None, samples: int) -> float | None:
     return None if seconds is None else seconds / samples
 
 
+#: Draws per world when inferring: enough that a fitting world is almost always found.
+INFER_TRIES = 200
+
+
+def _sampler(
+    observation: Observation, infer: str
+) -> Callable[[Observation, random.Random], GameState] | None:
+    """How PIMC draws worlds: uniformly (``infer="none"``), or only worlds where the
+    opponents' moves of this bout fit the greedy model (:mod:`durak.agents.inference`)."""
+    if infer == "none":
+        return None
+    excluded = inference.bout_exclusions(observation)
+    if not excluded:
+        return None
+    return lambda o, r: inference.sample_fitting(o, r, excluded, tries=INFER_TRIES)
+
+
 def _sampled(
     observation: Observation,
     rng: random.Random,
     samples: int,
     combine: str,
     search: Callable[[GameState, random.Random], SearchResult[Action]],
+    infer: str = "none",
 ) -> Action:
     """PIMC over ``samples`` worlds; a forced move is returned at once."""
     legal = observation.legal_actions
     if len(legal) == 1:
         return legal[0]
     return pimc(_game(observation), observation, worlds=samples, search=search,
-                combine=_COMBINE[combine], rng=rng).action  # fmt: skip
+                combine=_COMBINE[combine], rng=rng,
+                sample=_sampler(observation, infer)).action  # fmt: skip
 
 
 @attrs.frozen
 class MctsAgent:
     """UCT in each of ``samples`` sampled worlds (``limit`` iterations each), with a
-    progressive ``bias`` toward the greedy move, combined by vote or by summed root visits."""
+    progressive ``bias`` toward the greedy move, combined by vote or by summed root visits;
+    ``infer="greedy"`` draws only worlds that fit the opponents' bout moves to greedy."""
 
     limit: int = 300
     c: float = SQRT2
@@ -105,6 +127,7 @@ class MctsAgent:
     samples: int = 3
     combine: str = "vote"
     bias: float = 30.0
+    infer: str = "none"
     seconds: float | None = None
     name: str = "mcts"
 
@@ -121,7 +144,7 @@ class MctsAgent:
                         heuristic=evals.greedy_heuristic, bias=self.bias,
                         stop_early=stop_early)  # fmt: skip
 
-        return _sampled(observation, rng, self.samples, self.combine, search)
+        return _sampled(observation, rng, self.samples, self.combine, search, self.infer)
 
 
 @attrs.frozen
@@ -313,6 +336,8 @@ _SECONDS = Param("seconds", float, None, "time budget per decision (off: not rep
 _C = Param("c", float, SQRT2, "UCB exploration constant", 0, 100)
 _SIMULATION = Param("simulation", str, "greedy", "rollout policy", choices=tuple(ROLLOUTS))
 _EVAL = tuple(EVALS)
+_INFER = Param("infer", str, "none", "worlds fit the opponents' bout moves to a model",
+               choices=("none", "greedy"))
 
 
 def _bias(default: float) -> Param:
@@ -327,7 +352,7 @@ _register("mcts", MctsAgent, "Zarlykov's MCTS: UCT in sampled worlds, by vote or
           Param("limit", int, 300, "iterations per world", 1, 10**7), _C, _SIMULATION,
           Param("samples", int, 3, "worlds sampled per decision", 1, 10**4),
           Param("combine", str, "vote", "how worlds are combined", choices=("vote", "visits")),
-          _bias(30.0), _SECONDS)  # fmt: skip
+          _bias(30.0), _INFER, _SECONDS)  # fmt: skip
 _register("ismcts", IsmctsAgent, "single-observer ISMCTS (Cowling et al. 2012)",
           Param("limit", int, 1000, "iterations", 1, 10**8), _C, _SIMULATION,
           _bias(20.0), _SECONDS)  # fmt: skip

@@ -37,6 +37,7 @@ def pimc(
     search: WorldSearch[S, A],
     combine: Combine = "vote",
     rng: random.Random | int,
+    sample: Callable[[O, random.Random], S] | None = None,
 ) -> SearchResult[A]:
     """The decision for the owner of ``observation`` from ``worlds`` sampled worlds.
 
@@ -52,6 +53,9 @@ def pimc(
       ``"visits"`` picks the most root visits summed over the worlds (ties: higher mean
       value, then legal order) and needs a search that reports visits (MCTS), else
       :class:`SearchError`.
+    * ``sample``: how a world is drawn, ``(observation, rng) -> state``; by default
+      ``game.sample_world``.  Another sampler (for example one that infers from the
+      opponents' moves) must still return worlds consistent with ``observation``.
 
     The result lists mean values (over the worlds that valued the action) and, per legal
     action, its votes (summed visits with ``"visits"``); ``stats`` adds up the per-world
@@ -69,8 +73,9 @@ def pimc(
     sums: dict[A, float] = {}
     counts: dict[A, int] = {}
     nodes = depth = tree_size = 0
+    draw = game.sample_world if sample is None else sample
     for _ in range(worlds):
-        world = game.sample_world(observation, rng)
+        world = draw(observation, rng)
         result = search(world, random.Random(rng.getrandbits(64)))
         actions = game.legal_actions(world)
         if not legal:
