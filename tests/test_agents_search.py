@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from durak.agents import evals, make_agent
+from durak.agents import evals, make_agent, searchers
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
 from durak.agents.searchers import SolverAgent
 from durak.agents.tactics import action_card, play_key, weak_mask
@@ -37,6 +37,7 @@ CHEAP = {
     "mcts-greedy": "mcts:limit=20,samples=1,simulation=greedy",
     "mcts-visits": "mcts:limit=20,samples=3,combine=visits,bias=3",
     "mcts-infer": "mcts:limit=20,samples=2,infer=greedy",
+    "mcts-fixed": "mcts:limit=20,samples=2,talon=fixed",
     "minimax-playout": "minimax:depth=1,samples=1,eval=playout",
     "ismcts": "ismcts:limit=40",
     "ismcts-bias": "ismcts:limit=40,bias=5",
@@ -109,6 +110,30 @@ def test_forced_moves_return_at_once_without_search() -> None:
         assert make_agent(spec).act(observe(state, state.turn), random.Random(0)) in legal_actions(
             state
         )
+
+
+@pytest.mark.parametrize("talon", ["fixed", "sampled"])
+def test_mcts_talon_fixes_the_hands_and_fixes_or_redraws_the_talon(
+    talon: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[GameState] = []
+
+    def spy(state: GameState, rng: random.Random) -> Action:
+        seen.append(state)
+        return evals.greedy_rollout(state, rng)
+
+    monkeypatch.setitem(searchers.ROLLOUTS, "greedy", spy)
+    state = new_game(Rules(), 4)
+    while len(legal_actions(state)) < 3:
+        state = step(state, legal_actions(state)[0])
+    agent = make_agent(f"mcts:limit=60,samples=1,talon={talon}")
+    agent.act(observe(state, state.turn), random.Random(1))
+    # Before any draw every searched state is of one world: the same cards in the talon.
+    undrawn = [s for s in seen if len(s.talon) == len(state.talon)]
+    assert len(undrawn) > 10
+    assert len({frozenset(s.talon) for s in undrawn}) == 1, "the hands must stay the world's"
+    orders = {s.talon for s in undrawn}
+    assert (len(orders) == 1) == (talon == "fixed")
 
 
 def test_solver_plays_a_move_of_the_exact_value_once_all_is_known() -> None:

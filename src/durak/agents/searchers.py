@@ -12,6 +12,8 @@ They are thin wrappers over :mod:`durak.search` (which never sees these agents):
   against ``greedy`` (``docs/agents.md``);
 * ``mcts:infer=greedy`` samples only worlds in which the opponents' moves of the current
   bout are greedy's (:mod:`durak.agents.inference`);
+* ``mcts:talon=sampled`` fixes only the hands in each world and draws the talon order anew
+  at every iteration, so future draws are chance events rather than known cards;
 * ``solver`` plays the exact alpha-beta move once every card is known (open world, or an
   empty talon in a two-player game), and defers to another agent before that and in lost
   positions.
@@ -39,7 +41,7 @@ from durak.agents.base import (
     register,
     watchers_among,
 )
-from durak.rules import Action, DurakGame, GameState, Observation
+from durak.rules import Action, DurakGame, GameState, Observation, observe
 from durak.search import (
     SQRT2,
     Budget,
@@ -119,15 +121,24 @@ def _sampled(
 class MctsAgent:
     """UCT in each of ``samples`` sampled worlds (``limit`` iterations each), with a
     progressive ``bias`` toward the greedy move, combined by vote or by summed root visits;
-    ``infer="greedy"`` draws only worlds that fit the opponents' bout moves to greedy."""
+    ``infer="greedy"`` draws only worlds that fit the opponents' bout moves to greedy.
+
+    ``talon`` says what a world fixes.  With ``"fixed"`` (Zarlykov's determinization) the
+    world fixes the hands *and* the talon order, so the tree plans with future draws it
+    cannot know.  With ``"sampled"`` it fixes only the hands: the draws are chance events,
+    and each iteration draws a new talon order, so the tree grows one branch per draw
+    outcome it meets (UCT with sampled chance nodes; it is SO-ISMCTS of the world's
+    open-hand observation, whose only hidden part is the talon).
+    """
 
     limit: int = 300
     c: float = SQRT2
     simulation: str = "greedy"
-    samples: int = 3
+    samples: int = 6
     combine: str = "vote"
     bias: float = 30.0
     infer: str = "none"
+    talon: str = "sampled"
     seconds: float | None = None
     name: str = "mcts"
 
@@ -138,8 +149,14 @@ class MctsAgent:
         rollout = ROLLOUTS[self.simulation]
         # Stopping a world early keeps its own choice but not its visit counts.
         stop_early = self.combine == "vote"
+        chance = DurakGame(observation.rules, open_world=True)  # hands seen, talon hidden
 
         def search(world: GameState, r: random.Random) -> SearchResult[Action]:
+            if self.talon == "sampled":
+                return ismcts(chance, observe(world, observation.player, open_world=True),
+                              player=observation.player, budget=budget, rng=r, c=self.c,
+                              rollout=rollout, heuristic=evals.greedy_heuristic,
+                              bias=self.bias, stop_early=stop_early)  # fmt: skip
             return mcts(game, world, budget=budget, rng=r, c=self.c, rollout=rollout,
                         heuristic=evals.greedy_heuristic, bias=self.bias,
                         stop_early=stop_early)  # fmt: skip
@@ -350,9 +367,11 @@ def _register(name: str, factory: Callable[..., Agent], text: str, *params: Para
 
 _register("mcts", MctsAgent, "Zarlykov's MCTS: UCT in sampled worlds, by vote or visits",
           Param("limit", int, 300, "iterations per world", 1, 10**7), _C, _SIMULATION,
-          Param("samples", int, 3, "worlds sampled per decision", 1, 10**4),
+          Param("samples", int, 6, "worlds sampled per decision", 1, 10**4),
           Param("combine", str, "vote", "how worlds are combined", choices=("vote", "visits")),
-          _bias(30.0), _INFER, _SECONDS)  # fmt: skip
+          _bias(30.0), _INFER,
+          Param("talon", str, "sampled", "a world's talon order: fixed, or drawn anew each "
+                "iteration", choices=("fixed", "sampled")), _SECONDS)  # fmt: skip
 _register("ismcts", IsmctsAgent, "single-observer ISMCTS (Cowling et al. 2012)",
           Param("limit", int, 1000, "iterations", 1, 10**8), _C, _SIMULATION,
           _bias(20.0), _SECONDS)  # fmt: skip
