@@ -7,11 +7,14 @@
 * ``test-illegal:p=P`` returns, with chance ``P``, an attack with a card it does not hold.
 * ``test-interrupt:after=K`` raises ``KeyboardInterrupt`` at its K-th decision (as Ctrl-C).
 * ``test-hook-crash`` plays greedily but raises in ``action_taken`` (a faulty watcher).
+* ``test-exits`` calls ``sys.exit(3)`` at its first decision.
+* ``test-texts`` returns the text of a legal action instead of the action.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 import time
 from typing import ClassVar
 
@@ -95,6 +98,22 @@ class HookCrashAgent:
         pass
 
 
+@attrs.frozen
+class ExitAgent:
+    name: str = "test-exits"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        sys.exit(3)
+
+
+@attrs.frozen
+class TextAgent:
+    name: str = "test-texts"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        return str(observation.legal_actions[0])  # type: ignore[return-value]
+
+
 _P = Param("p", float, 1.0, "chance of the fault per decision", 0, 1)
 register("test-crash", CrashAgent, "raises at a decision (tests)", (_P,))
 register("test-hang", HangAgent, "spins before answering (tests)",
@@ -103,3 +122,5 @@ register("test-illegal", IllegalAgent, "returns an illegal action (tests)", (_P,
 register("test-interrupt", InterruptAgent, "raises KeyboardInterrupt (tests)",
          (Param("after", int, 1, "decision that raises", 1, 10**9),))  # fmt: skip
 register("test-hook-crash", HookCrashAgent, "raises in action_taken (tests)")
+register("test-exits", ExitAgent, "calls sys.exit(3) (tests)")
+register("test-texts", TextAgent, "returns an action's text, not the action (tests)")

@@ -38,6 +38,7 @@ from durak.rules import (
     step,
 )
 from durak.rules.cards import deck_cards, deck_mask
+from durak.rules.history import History
 from reference import beats, reference_legal_actions
 
 #: The ranks a deck may start from (52, 36, 32, 24, 20 and 12 cards).
@@ -146,7 +147,7 @@ def plain(value: object) -> object:
         return ("cards", value.mask)
     if isinstance(value, tuple):
         return tuple(plain(v) for v in value)
-    if isinstance(value, frozenset):
+    if isinstance(value, frozenset | History):  # History: the keys it holds, not its storage
         return ("set", tuple(sorted((plain(v) for v in value), key=repr)))
     if attrs.has(type(value)):
         fields = attrs.fields(cast(Any, type(value)))

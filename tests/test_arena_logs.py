@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
-import time
+import threading
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -18,12 +17,12 @@ import faulty_agents  # noqa: F401  (registers the test agents)
 from durak.arena.entry import LogEntry, LogError, entry_for, parse_entry
 from durak.arena.logs import encode, logged_seed, read_log
 from durak.arena.match import GameOutcome, MatchPlan
-from durak.arena.pool import hold_ctrl_c
 from durak.arena.referee import Referee
 from durak.arena.replay import replay_entry
 from durak.arena.report import match_report
 from durak.arena.results import MatchResult
 from durak.arena.run import Run
+from durak.arena.signals import Terminated, hold_interrupts, sigterm_interrupts
 from durak.rules import Rules
 
 PLAN = MatchPlan(Rules(players=3, transfer=True), ("random", "greedy", "lowest"), 7, 12)
@@ -93,7 +92,7 @@ def test_a_stopped_run_resumes_to_the_same_statistics(tmp_path: Path, jobs: int)
     kept = read_log(log).entries
     assert len(kept) == 5 and first.results()[0].games == 5
     second = Run([PLAN], jobs=jobs, log=log, resume=True)
-    assert second.resumed == 5 and len(second.pending) == 7
+    assert second.resumed == 5 and len(list(second.pending())) == 7
     played = [g.outcome.game for _, g in second.play()]
     assert sorted(played) == sorted(set(range(12)) - {e.game for e in kept})
     assert sorted(e.game for e in read_log(log).entries) == list(range(12))  # no duplicate
@@ -113,7 +112,7 @@ def test_a_cut_off_last_line_is_reported_and_replayed(tmp_path: Path) -> None:
     resumed = Run([PLAN], log=log, resume=True)
     assert resumed.notes == [f"{log} line 12 was cut off mid-write; dropped it, and its game "
                              "will be played again"]  # fmt: skip
-    assert resumed.pending == [(0, 11)]
+    assert list(resumed.pending()) == [(0, 11)]
     for _ in resumed.play():
         pass
     def untimed_lines(data: bytes) -> list[dict[str, Any]]:
@@ -226,11 +225,17 @@ def test_replay_checks_a_forfeit() -> None:
         replay_entry(attrs.evolve(entry, actions=(), forfeit=forfeit))
 
 
-def test_ctrl_c_waits_until_a_game_is_recorded() -> None:
+@pytest.mark.parametrize(
+    ("signum", "raised"), [(signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, Terminated)]
+)
+def test_a_stop_signal_waits_until_a_game_is_recorded(
+    signum: signal.Signals, raised: type[BaseException]
+) -> None:
     reached: list[str] = []
-    with pytest.raises(KeyboardInterrupt), hold_ctrl_c():
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.05)  # the signal arrives here, and waits
+    with pytest.raises(raised), sigterm_interrupts(), hold_interrupts():
+        # Sent to this (the main) thread, the signal's handler has run when this returns.
+        signal.pthread_kill(threading.main_thread().ident or 0, signum)
         reached.append("the end of the block")
     assert reached == ["the end of the block"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import signal
 import threading
@@ -9,8 +10,8 @@ import threading
 import attrs
 import pytest
 
-from durak.agents import Agent, GreedyAgent, RandomAgent
-from durak.arena.referee import MoveTimeout, Referee, time_limit
+from durak.agents import Agent, GreedyAgent, RandomAgent, make_agent
+from durak.arena.referee import MAX_MOVE_TIMEOUT, MoveTimeout, Referee, time_limit
 from durak.arena.runner import GameRecord, play_game
 from durak.rules import Action, IllegalActionError, Observation, Rules, is_terminal, legal_actions
 from faulty_agents import CrashAgent, HangAgent, HookCrashAgent, IllegalAgent, InterruptAgent
@@ -140,7 +141,22 @@ def test_a_faulty_watcher_forfeits_and_the_others_hear_the_end() -> None:
     assert len(record.actions) == 1  # the first action's hook already failed
 
 
-def test_a_referee_needs_a_positive_time_limit() -> None:
-    for bad in (0, -1.0):
-        with pytest.raises(ValueError, match="move_timeout must be positive"):
+def test_a_referee_needs_a_positive_finite_time_limit() -> None:
+    for bad in (0, -1.0, math.inf, math.nan, 1e10, MAX_MOVE_TIMEOUT * 2):
+        with pytest.raises(ValueError, match="move time limit must be positive seconds up to"):
             Referee(move_timeout=bad)
+    assert Referee(move_timeout=MAX_MOVE_TIMEOUT).move_timeout == MAX_MOVE_TIMEOUT
+
+
+def test_an_agent_that_calls_sys_exit_forfeits() -> None:
+    record = play_game(Rules(), [make_agent("test-exits"), make_agent("random")], 1,
+                       referee=Referee())  # fmt: skip
+    assert record.forfeit is not None and record.forfeit.seat == 0
+    assert record.forfeit.fault == "error" and record.forfeit.message == "SystemExit: 3"
+
+
+def test_an_agent_that_returns_a_string_is_told_its_type_is_wrong() -> None:
+    record = play_game(Rules(), [make_agent("test-texts"), make_agent("random")], 1,
+                       referee=Referee())  # fmt: skip
+    assert record.forfeit is not None and record.forfeit.fault == "illegal"
+    assert "a str, not an Action" in record.forfeit.message

@@ -9,14 +9,27 @@ its seed.  Spec strings follow the Zarlykov (2023) CLI style, e.g. ``"random"`` 
 from __future__ import annotations
 
 import importlib.metadata
-import math
 import random
 from collections.abc import Callable
-from typing import Protocol, TypeAlias, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import attrs
 
-from durak.rules import Action, Observation
+from durak.agents.specs import (
+    Param,
+    ParamValue,
+    SpecError,
+    params_of,
+    parse_spec,
+    typed_params,
+)
+from durak.rules import Action, Observation, Rules
+
+__all__ = [
+    "Agent", "AgentInfo", "Param", "ParamValue", "Relay", "RulesBound", "SpecError", "Watcher",
+    "make_agent",
+    "parse_spec", "register", "registry", "typed_params", "watchers_among",
+]  # fmt: skip
 
 
 @runtime_checkable
@@ -56,6 +69,19 @@ class Watcher(Protocol):
         ...
 
 
+@runtime_checkable
+class RulesBound(Protocol):
+    """An agent made for one variant (say a model trained for some :class:`Rules`).
+
+    :func:`make_agent` calls :meth:`check_rules` when it builds the agent for a game, so
+    that a model made for other rules is refused before the first game.
+    """
+
+    def check_rules(self, rules: Rules) -> None:
+        """Raise :class:`SpecError` naming both rules if this agent cannot play ``rules``."""
+        ...
+
+
 def watchers_among(*agents: object) -> tuple[Watcher, ...]:
     """Those of ``agents`` that are :class:`Watcher`\\ s, in order: find them once, since the
     Protocol check is slow and a relay would otherwise repeat it at every action."""
@@ -84,71 +110,7 @@ class Relay:
             w.game_ended(observation, loser)
 
 
-class SpecError(ValueError):
-    """A bad agent spec: unknown agent or parameter, or a value of the wrong type or range."""
-
-
-#: Parameter values after parsing: ints, floats, bools or strings.
-ParamValue: TypeAlias = int | float | bool | str
 AgentFactory = Callable[..., Agent]
-
-
-@attrs.frozen
-class Param:
-    """One typed agent parameter: its name, type, default, allowed range or choices, help.
-
-    ``kind`` is ``int``, ``float``, ``bool`` or ``str``; ``low``/``high`` bound numbers
-    (inclusive); ``choices`` lists the allowed strings.  ``default=None`` means "off".
-    """
-
-    name: str
-    kind: type[ParamValue]
-    default: ParamValue | None
-    help: str
-    low: float | None = None
-    high: float | None = None
-    choices: tuple[str, ...] = ()
-
-    def parse(self, raw: str, agent: str) -> ParamValue:
-        """The typed value of ``raw``, or :class:`SpecError` naming the agent and parameter."""
-        kind = self.kind
-        value: ParamValue
-        try:
-            if kind is bool:
-                if raw.lower() not in _BOOLS:
-                    raise ValueError(raw)
-                value = _BOOLS[raw.lower()]
-            else:
-                value = kind(raw)
-        except ValueError:
-            article = {"int": "an integer", "float": "a number", "bool": "true or false"}
-            wanted = article.get(kind.__name__, kind.__name__)
-            raise SpecError(f"{agent}: {self.name} must be {wanted}, got {raw!r}") from None
-        if self.choices and value not in self.choices:
-            raise SpecError(
-                f"{agent}: {self.name} must be one of {', '.join(self.choices)}, got {raw!r}"
-            )
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            low = -math.inf if self.low is None else self.low
-            high = math.inf if self.high is None else self.high
-            if not low <= value <= high:
-                raise SpecError(f"{agent}: {self.name} must be in [{_num(low)}, {_num(high)}], "
-                                f"got {raw}")  # fmt: skip
-        return value
-
-    def describe(self) -> str:
-        """A one-line summary: ``name: type = default (range) - help``."""
-        limits = f" in [{_num(self.low)}, {_num(self.high)}]" if self.low is not None else ""
-        if self.choices:
-            limits = f" one of {'|'.join(self.choices)}"
-        return f"{self.name}: {self.kind.__name__} = {self.default}{limits} - {self.help}"
-
-
-_BOOLS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
-
-
-def _num(x: float | None) -> str:
-    return "inf" if x is None else f"{x:g}"
 
 
 @attrs.frozen
@@ -171,9 +133,15 @@ _REGISTRY: dict[str, AgentInfo] = {}
 
 
 def register(
-    name: str, factory: AgentFactory, description: str, params: tuple[Param, ...] = ()
+    name: str, factory: AgentFactory, description: str, params: tuple[Param, ...] | None = None
 ) -> None:
-    """Make ``name`` available to :func:`make_agent`: ``factory(**typed_params)`` builds it."""
+    """Make ``name`` available to :func:`make_agent`: ``factory(**typed_params)`` builds it.
+
+    ``params`` defaults to the :func:`~durak.agents.specs.param` fields of ``factory`` when
+    it is an attrs class (declared once, there), else to none.
+    """
+    if params is None:
+        params = params_of(factory) if isinstance(factory, type) and attrs.has(factory) else ()
     _REGISTRY[name] = AgentInfo(name, description, params, factory)
 
 
@@ -201,26 +169,13 @@ def registry() -> dict[str, AgentInfo]:
     return dict(sorted(_REGISTRY.items()))
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"name:key=value,key=value"`` into the name and its raw parameters."""
-    name, _, rest = spec.strip().partition(":")
-    params: dict[str, str] = {}
-    for item in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise SpecError(f"bad parameter {item!r} in agent spec {spec!r}: expected key=value")
-        if key.strip() in params:
-            raise SpecError(f"parameter {key.strip()!r} given twice in agent spec {spec!r}")
-        params[key.strip()] = value.strip()
-    return name, params
-
-
-def make_agent(spec: str) -> Agent:
+def make_agent(spec: str, rules: Rules | None = None) -> Agent:
     """Build an agent from a spec string; raises :class:`SpecError` naming the problem.
 
-    Parameters not given take their defaults.  The built-in agents register themselves when
-    :mod:`durak.agents` is imported; a name not yet registered loads the plugins
-    (:func:`load_plugins`) first.
+    With ``rules``, an agent made for one variant (:class:`RulesBound`) is also checked
+    against them.  Parameters not given take their defaults.  The built-in agents register
+    themselves when :mod:`durak.agents` is imported; a name not yet registered loads the
+    plugins (:func:`load_plugins`) first.
     """
     name, raw = parse_spec(spec)
     if name not in _REGISTRY:
@@ -229,20 +184,7 @@ def make_agent(spec: str) -> Agent:
     if info is None:
         known = ", ".join(sorted(_REGISTRY))
         raise SpecError(f"unknown agent {name!r} in spec {spec!r}; known agents: {known}")
-    return info.factory(**typed_params(name, info.params, raw))
-
-
-def typed_params(
-    name: str, params: tuple[Param, ...], raw: dict[str, str]
-) -> dict[str, ParamValue | None]:
-    """Every parameter of ``params`` by name: parsed from ``raw``, else its default.
-
-    Raises :class:`SpecError` naming ``name`` for a key of ``raw`` that is not a parameter
-    (listing the valid ones) or a value that does not parse or is out of range.
-    """
-    by_name = {p.name: p for p in params}
-    for key in raw:
-        if key not in by_name:
-            valid = ", ".join(by_name) or "none"
-            raise SpecError(f"{name}: unknown parameter {key!r}; valid parameters: {valid}")
-    return {p.name: p.parse(raw[p.name], name) if p.name in raw else p.default for p in params}
+    agent = info.factory(**typed_params(name, info.params, raw))
+    if rules is not None and isinstance(agent, RulesBound):
+        agent.check_rules(rules)
+    return agent

@@ -32,15 +32,8 @@ from collections.abc import Callable
 import attrs
 
 from durak.agents import evals, inference
-from durak.agents.base import (
-    Agent,
-    Param,
-    Relay,
-    Watcher,
-    make_agent,
-    register,
-    watchers_among,
-)
+from durak.agents.base import Agent, Relay, Watcher, make_agent, register, watchers_among
+from durak.agents.specs import param
 from durak.rules import Action, DurakGame, GameState, Observation, observe
 from durak.search import (
     SQRT2,
@@ -73,6 +66,14 @@ ROLLOUTS: dict[str, RolloutPolicy[GameState, Action] | None] = {
 
 #: The agents' ``combine`` parameter values (checked by the registry) as PIMC's.
 _COMBINE: dict[str, Combine] = {"vote": "vote", "mean": "mean", "visits": "visits"}
+
+
+# Help texts shared by several agents' parameters.
+_C = "UCB exploration constant"
+_SIMULATION = "rollout policy"
+_BIAS = "progressive bias toward the greedy move"
+_EVAL = "frontier evaluation"
+_SECONDS = "time budget per decision (off: not reproducible)"
 
 
 def _game(observation: Observation) -> DurakGame:
@@ -131,15 +132,17 @@ class MctsAgent:
     open-hand observation, whose only hidden part is the talon).
     """
 
-    limit: int = 300
-    c: float = SQRT2
-    simulation: str = "greedy"
-    samples: int = 6
-    combine: str = "vote"
-    bias: float = 30.0
-    infer: str = "none"
-    talon: str = "sampled"
-    seconds: float | None = None
+    limit: int = param(300, "iterations per world", low=1, high=10**7)
+    c: float = param(SQRT2, _C, low=0, high=100)
+    simulation: str = param("greedy", _SIMULATION, choices=tuple(ROLLOUTS))
+    samples: int = param(6, "worlds sampled per decision", low=1, high=10**4)
+    combine: str = param("vote", "how worlds are combined", choices=("vote", "visits"))
+    bias: float = param(30.0, _BIAS, low=0, high=1000)
+    infer: str = param("none", "worlds fit the opponents' bout moves to a model",
+                       choices=("none", "greedy"))
+    talon: str = param("sampled", "a world's talon order: fixed, or drawn anew each iteration",
+                       choices=("fixed", "sampled"))
+    seconds: float | None = param(None, _SECONDS, low=0.001, high=3600)
     name: str = "mcts"
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
@@ -169,11 +172,11 @@ class IsmctsAgent:
     """SO-ISMCTS with ``limit`` iterations, a new determinization each, and a progressive
     ``bias`` toward the greedy move."""
 
-    limit: int = 1000
-    c: float = SQRT2
-    simulation: str = "greedy"
-    bias: float = 20.0
-    seconds: float | None = None
+    limit: int = param(1000, "iterations", low=1, high=10**8)
+    c: float = param(SQRT2, _C, low=0, high=100)
+    simulation: str = param("greedy", _SIMULATION, choices=tuple(ROLLOUTS))
+    bias: float = param(20.0, _BIAS, low=0, high=1000)
+    seconds: float | None = param(None, _SECONDS, low=0.001, high=3600)
     name: str = "ismcts"
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
@@ -192,11 +195,11 @@ class IsmctsAgent:
 class MinimaxAgent:
     """Depth-limited alpha-beta (transposition table, iterative deepening) per world."""
 
-    depth: int = 4
-    eval: str = "basic"
-    samples: int = 10
-    combine: str = "vote"
-    seconds: float | None = None
+    depth: int = param(4, "plies", low=1, high=64)
+    eval: str = param("basic", _EVAL, choices=tuple(EVALS))
+    samples: int = param(10, "worlds sampled per decision", low=1, high=10**4)
+    combine: str = param("vote", "how worlds are combined", choices=("vote", "mean"))
+    seconds: float | None = param(None, _SECONDS, low=0.001, high=3600)
     name: str = "minimax"
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
@@ -217,10 +220,10 @@ class MinimaxAgent:
 class MaxnAgent:
     """Depth-limited max^n with shallow pruning per world (Van Khan), by vote."""
 
-    depth: int = 3
-    eval: str = "cards"
-    samples: int = 5
-    seconds: float | None = None
+    depth: int = param(3, "plies", low=1, high=64)
+    eval: str = param("cards", _EVAL, choices=tuple(EVALS))
+    samples: int = param(5, "worlds sampled per decision", low=1, high=10**4)
+    seconds: float | None = param(None, _SECONDS, low=0.001, high=3600)
     name: str = "maxn"
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
@@ -325,8 +328,8 @@ class SolverAgent(Relay):
     a :class:`~durak.agents.Watcher`): a fresh table when a game starts, freed when it
     ends."""
 
-    nodes: int = 200_000
-    fallback: str = "mcts"
+    nodes: int = param(200_000, "node budget of one solve", low=1, high=10**9)
+    fallback: str = param("mcts", "other positions' agent spec, ';' for ','")
     name: str = "solver"
     backup: Agent = attrs.field(init=False)
     endgame: ExactEndgame = attrs.field(init=False, eq=False, repr=False)
@@ -348,43 +351,11 @@ class SolverAgent(Relay):
         return self.backup.act(observation, rng) if solved is None else solved
 
 
-_SECONDS = Param("seconds", float, None, "time budget per decision (off: not reproducible)",
-                 0.001, 3600)  # fmt: skip
-_C = Param("c", float, SQRT2, "UCB exploration constant", 0, 100)
-_SIMULATION = Param("simulation", str, "greedy", "rollout policy", choices=tuple(ROLLOUTS))
-_EVAL = tuple(EVALS)
-_INFER = Param("infer", str, "none", "worlds fit the opponents' bout moves to a model",
-               choices=("none", "greedy"))
-
-
-def _bias(default: float) -> Param:
-    return Param("bias", float, default, "progressive bias toward the greedy move", 0, 1000)
-
-
-def _register(name: str, factory: Callable[..., Agent], text: str, *params: Param) -> None:
-    register(name, factory, text, params)
-
-
-_register("mcts", MctsAgent, "Zarlykov's MCTS: UCT in sampled worlds, by vote or visits",
-          Param("limit", int, 300, "iterations per world", 1, 10**7), _C, _SIMULATION,
-          Param("samples", int, 6, "worlds sampled per decision", 1, 10**4),
-          Param("combine", str, "vote", "how worlds are combined", choices=("vote", "visits")),
-          _bias(30.0), _INFER,
-          Param("talon", str, "sampled", "a world's talon order: fixed, or drawn anew each "
-                "iteration", choices=("fixed", "sampled")), _SECONDS)  # fmt: skip
-_register("ismcts", IsmctsAgent, "single-observer ISMCTS (Cowling et al. 2012)",
-          Param("limit", int, 1000, "iterations", 1, 10**8), _C, _SIMULATION,
-          _bias(20.0), _SECONDS)  # fmt: skip
-_register("minimax", MinimaxAgent, "Zarlykov's minimax: alpha-beta in sampled worlds",
-          Param("depth", int, 4, "plies", 1, 64),
-          Param("eval", str, "basic", "frontier evaluation", choices=_EVAL),
-          Param("samples", int, 10, "worlds sampled per decision", 1, 10**4),
-          Param("combine", str, "vote", "how worlds are combined", choices=("vote", "mean")),
-          _SECONDS)  # fmt: skip
-_register("maxn", MaxnAgent, "Van Khan's max^n with shallow pruning, in sampled worlds",
-          Param("depth", int, 3, "plies", 1, 64),
-          Param("eval", str, "cards", "frontier evaluation", choices=_EVAL),
-          Param("samples", int, 5, "worlds sampled per decision", 1, 10**4), _SECONDS)  # fmt: skip
-_register("solver", SolverAgent, "exact endgame moves once all cards are known",
-          Param("nodes", int, 200_000, "node budget of one solve", 1, 10**9),
-          Param("fallback", str, "mcts", "other positions' agent spec, ';' for ','"))  # fmt: skip
+for _name, _cls, _text in (
+    ("mcts", MctsAgent, "Zarlykov's MCTS: UCT in sampled worlds, by vote or visits"),
+    ("ismcts", IsmctsAgent, "single-observer ISMCTS (Cowling et al. 2012)"),
+    ("minimax", MinimaxAgent, "Zarlykov's minimax: alpha-beta in sampled worlds"),
+    ("maxn", MaxnAgent, "Van Khan's max^n with shallow pruning, in sampled worlds"),
+    ("solver", SolverAgent, "exact endgame moves once all cards are known"),
+):
+    register(_name, _cls, _text)

@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from durak.agents.base import Param, register
+from durak.agents.base import register
+from durak.agents.specs import param
 from durak.agents.tactics import is_trump, lowest_play
 from durak.rules import Action, Attack, Observation, Suit
 from durak.rules.actions import Pass, Take
@@ -43,7 +44,8 @@ def random_choice(legal: Sequence[Action], rand: Callable[[], float], stop_chanc
 class RandomAgent:
     """Random play with a ``stop_chance`` (default 0.2) of passing or taking early."""
 
-    stop_chance: float = 0.2
+    stop_chance: float = param(0.2, "chance to pass/take when a card could be played",
+                               low=0, high=1)
     name: str = "random"
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
@@ -55,7 +57,6 @@ register(
     "random",
     RandomAgent,
     "uniform card play; passes or takes early with probability stop_chance (Zarlykov)",
-    (Param("stop_chance", float, 0.2, "chance to pass/take when a card could be played", 0, 1),),
 )
 
 

@@ -16,7 +16,17 @@ import attrs
 
 from durak.agents import evals
 from durak.agents.simple import random_choice
-from durak.rules import DurakGame, GameState, Rules, legal_actions, new_game, step_unchecked
+from durak.rules import (
+    DurakGame,
+    GameState,
+    Pass,
+    Rules,
+    Take,
+    legal_actions,
+    new_game,
+    step,
+    step_unchecked,
+)
 from durak.search import Budget, alphabeta, mcts
 
 
@@ -51,6 +61,57 @@ def bench_engine(rules: Rules, games: int, seed: int = 0) -> EngineBench:
             state = step_unchecked(state, random_choice(legal_actions(state), rand, 0.2))
             decisions += 1
     return EngineBench(rules.players, games, time.perf_counter() - start, decisions)
+
+
+@attrs.frozen
+class ApiBench:
+    """The README's loop, ``step(state, rng.choice(legal_actions(state)))``, against the same
+    loop with ``step_unchecked``, run interleaved on the same deals and choices."""
+
+    games: int
+    checked_seconds: float
+    unchecked_seconds: float
+
+    @property
+    def ratio(self) -> float:
+        """Checked speed over unchecked speed (1.0: the check is free)."""
+        return self.unchecked_seconds / self.checked_seconds
+
+
+def bench_api(rules: Rules, games: int, seed: int = 0, rounds: int = 4) -> ApiBench:
+    """Play ``games`` uniformly random games through the public, checked :func:`step` and
+    through :func:`step_unchecked`, alternating in ``rounds`` slices so that both see the
+    same machine load."""
+    times = {step: 0.0, step_unchecked: 0.0}
+    per_round = max(1, games // rounds)
+    for r in range(rounds):
+        for fn in times:
+            first = seed + r * per_round
+            rng = random.Random(first)
+            start = time.perf_counter()
+            for g in range(first, first + per_round):
+                state = new_game(rules, g)
+                while state.turn >= 0:
+                    state = fn(state, rng.choice(legal_actions(state)))
+            times[fn] += time.perf_counter() - start
+    return ApiBench(per_round * rounds, times[step], times[step_unchecked])
+
+
+def bench_passive(rules: Rules, decisions: int, seed: int = 0) -> EngineBench:
+    """One long passive game: every defender takes, every asked attacker passes, leads are
+    random; ``decisions`` decisions (or fewer if it ends).  Its bout starts pile up in the
+    repetition record, so this shows what recording one costs in a long game."""
+    rand = random.Random(seed).random
+    state = new_game(rules, seed)
+    done = 0
+    start = time.perf_counter()
+    while state.turn >= 0 and done < decisions:
+        legal = legal_actions(state)
+        last = legal[-1]
+        state = step_unchecked(state, last if type(last) is Take or type(last) is Pass
+                               else legal[int(rand() * len(legal))])  # fmt: skip
+        done += 1
+    return EngineBench(rules.players, 1, time.perf_counter() - start, done)
 
 
 @attrs.frozen

@@ -4,19 +4,28 @@ Each line is self-contained: the rules, the specs, the master seed and the game 
 deal seed and the seating, the actions as ``str(action)`` texts, the outcome, the timings
 and the forfeit if there was one, so any line can be replayed on its own
 (:mod:`durak.arena.replay`) and an interrupted run resumed from its log
-(:mod:`durak.arena.run`).  Writes are flushed line by line.  A last line cut off by a
-crash is never taken for a game: :func:`read_log` reports it as :class:`Truncated`.
+(:mod:`durak.arena.run`).  Each line goes to the file in one unbuffered write.  A last line
+cut off by a crash or a full disk is never taken for a game: :func:`read_log` reports it as
+:class:`Truncated`.  A :class:`LogWriter` holds an exclusive lock on its file (``flock``)
+for as long as it is open, so two runs never write one log.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import attrs
 
 from durak.arena.entry import LogEntry, LogError, parse_entry
+
+fcntl: ModuleType | None
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock
+    fcntl = None
 
 __all__ = ["LogEntry", "LogError", "LogRead", "LogWriter", "Truncated", "read_log"]
 
@@ -71,7 +80,7 @@ def read_log(path: Path | str, *, allow_truncated: bool = False) -> LogRead:
             continue
         try:
             obj = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
             if last:  # no newline after it: the writer was stopped mid-line
                 if allow_truncated:
                     return LogRead(path, tuple(entries), Truncated(number, start))
@@ -86,6 +95,8 @@ def read_log(path: Path | str, *, allow_truncated: bool = False) -> LogRead:
 def _reason(e: Exception) -> str:
     if isinstance(e, json.JSONDecodeError):
         return f"{e.msg} at column {e.colno}"
+    if isinstance(e, RecursionError):
+        return "nested too deeply"
     return "not UTF-8 text"
 
 
@@ -95,16 +106,30 @@ def encode(entry: LogEntry) -> str:
 
 
 class LogWriter:
-    """Appends entries to a log, one flushed line each, so a crash loses no finished game."""
+    """Appends entries to a log, one unbuffered line each, so a crash loses no finished game.
+
+    Opening takes an exclusive lock on the file, held until :meth:`close`; a log that
+    another writer holds raises :class:`LogError` at once.  ``OSError`` (a full disk, say)
+    is raised by the write that fails; nothing is left buffered to fail again on close.
+    """
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self._file = self.path.open("a", encoding="utf-8")
+        self._file = self.path.open("ab", buffering=0)
+        if fcntl is not None:
+            try:
+                fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self._file.close()
+                why = "is in use by another run (it holds the lock); wait, or use another log"
+                raise LogError(self.path, None, why) from None
 
     def write(self, entry: LogEntry) -> None:
-        """Append ``entry`` and flush it to the operating system."""
-        self._file.write(encode(entry) + "\n")
-        self._file.flush()
+        """Append ``entry`` as one line, written to the operating system at once."""
+        data = memoryview((encode(entry) + "\n").encode("utf-8"))
+        while data:
+            written = self._file.write(data)
+            data = data[written or 0 :]
 
     def close(self) -> None:
         """Close the file."""
@@ -126,6 +151,6 @@ def logged_seed(path: Path | str) -> int | None:
                 if line.strip():
                     seed = json.loads(line).get("seed")
                     return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError, RecursionError):
         return None
     return None

@@ -103,9 +103,10 @@ class PlayedGame:
     actions: tuple[str, ...]
 
 
-def build_agents(specs: Sequence[str]) -> tuple[Agent, ...]:
-    """One agent per spec; raises :class:`~durak.agents.SpecError` naming a bad spec."""
-    return tuple(make_agent(s) for s in specs)
+def build_agents(specs: Sequence[str], rules: Rules | None = None) -> tuple[Agent, ...]:
+    """One agent per spec, each checked against ``rules`` if given; raises
+    :class:`~durak.agents.SpecError` naming a bad spec or an agent made for other rules."""
+    return tuple(make_agent(s, rules) for s in specs)
 
 
 def play_match_game(
@@ -113,7 +114,7 @@ def play_match_game(
 ) -> PlayedGame:
     """Game ``game`` of ``plan``, played by ``agents`` (one per spec; built from the specs
     if ``None``)."""
-    agents = build_agents(plan.specs) if agents is None else agents
+    agents = build_agents(plan.specs, plan.rules) if agents is None else agents
     seats = plan.seats(game)
     record = play_game(plan.rules, [agents[a] for a in seats], plan.deal_seed(game),
                        plan.open_world, plan.referee)  # fmt: skip

@@ -59,11 +59,22 @@ class Forfeit:
     action: str | None = None
 
 
+#: The longest move time limit (a day): beyond it the timer itself could overflow.
+MAX_MOVE_TIMEOUT = 86_400.0
+
+
+def check_move_timeout(value: float | None) -> None:
+    """Raise ``ValueError`` unless ``value`` is ``None`` or a number of seconds in
+    ``(0, MAX_MOVE_TIMEOUT]`` (``inf`` and ``nan`` included in the refusals)."""
+    if value is not None and not 0 < value <= MAX_MOVE_TIMEOUT:
+        raise ValueError(f"the move time limit must be positive seconds up to "
+                         f"{MAX_MOVE_TIMEOUT:g}, got {value}")  # fmt: skip
+
+
 def _check_timeout(
     _: object, attribute: attrs.Attribute[float | None], value: float | None
 ) -> None:
-    if value is not None and not value > 0:
-        raise ValueError(f"{attribute.name} must be positive seconds or None, got {value}")
+    check_move_timeout(value)
 
 
 @attrs.frozen
@@ -77,18 +88,21 @@ class Referee:
     move_timeout: float | None = attrs.field(default=None, validator=_check_timeout)
 
     def call(self, fn: Callable[[], T]) -> T:
-        """``fn()``, or :class:`AgentFaultError` if it raised an ``Exception`` or ran past the
-        time limit.  ``KeyboardInterrupt`` and ``SystemExit`` pass through untouched."""
+        """``fn()``, or :class:`AgentFaultError` if it raised an ``Exception`` or
+        ``SystemExit`` (an agent may not end the run) or ran past the time limit.
+        ``KeyboardInterrupt`` passes through untouched, and so does an error of the timer
+        itself, which is never the agent's fault."""
         limit = self.move_timeout
         started = time.perf_counter()
         try:
             with time_limit(limit):
-                result = fn()
+                try:
+                    result = fn()
+                except (Exception, SystemExit) as e:
+                    raise AgentFaultError("error", f"{type(e).__name__}: {e}") from None
         except MoveTimeout:
             message = f"no answer within the {limit:g} s move limit"
             raise AgentFaultError("timeout", message) from None
-        except Exception as e:
-            raise AgentFaultError("error", f"{type(e).__name__}: {e}") from None
         spent = time.perf_counter() - started
         if limit is not None and spent > limit:  # where no timer could interrupt it
             raise AgentFaultError("timeout", f"took {spent:.3g} s, over the {limit:g} s move limit")

@@ -1,35 +1,43 @@
 """A run: the games of one or more match plans, logged as they finish and resumable.
 
-A :class:`Run` with a log appends one entry per finished game (:mod:`durak.arena.logs`).
-Resuming reads that log first: it must hold only games of this run's plans (same rules,
-specs, seed, open world and move time limit; checked line by line), and the games it holds
-are counted as played and not played again.  Ctrl-C (``KeyboardInterrupt``) stops a run
-with every finished game kept in the log and in :meth:`Run.results`.
+A :class:`Run` with a log appends one entry per finished game (:mod:`durak.arena.logs`),
+and holds the log's lock from construction to the end of :meth:`Run.play`, so a second run
+on the same log fails at once.  Resuming reads that log first: it must hold only games of
+this run's plans (same rules, specs, seed, open world and move time limit; checked line by
+line), and every game it holds is replayed through the engine as ``durak replay`` does
+(:mod:`durak.arena.replay`) before it is counted as played.  Ctrl-C and SIGTERM
+(``KeyboardInterrupt``, :mod:`durak.arena.signals`) stop a run with every finished game
+kept in the log and in :meth:`Run.results`.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 
 from durak.arena.entry import LogEntry, LogError, entry_for
 from durak.arena.logs import LogWriter, read_log
 from durak.arena.match import GameOutcome, MatchPlan, PlayedGame, build_agents
-from durak.arena.pool import Task, hold_ctrl_c, play_parallel, play_serial
+from durak.arena.pool import Task, play_parallel, play_serial
 from durak.arena.referee import Referee
+from durak.arena.replay import replay_entry
 from durak.arena.results import MatchResult
+from durak.arena.signals import hold_interrupts
 from durak.rules import Rules
 
 
 class Run:
     """The games of ``plans`` in ``jobs`` processes, logged to ``log`` if given.
 
-    Construction checks every spec (:class:`~durak.agents.SpecError`) and, with
-    ``resume``, reads the log (:class:`LogError` for a corrupt line or a game of another
-    run; a cut-off last line is dropped and reported in :attr:`notes`).  Without
-    ``resume`` a log that already holds games is refused, so two runs never mix.
+    Construction checks every spec against its plan's rules
+    (:class:`~durak.agents.SpecError`), takes the log's lock (:class:`LogError` if another
+    run holds it) and, with ``resume``, reads the log (:class:`LogError` for a corrupt line,
+    a game that does not replay, or a game of another run; a cut-off last line is dropped
+    and reported in :attr:`notes`).  Without ``resume`` a log that already holds games is
+    refused, so two runs never mix.  The lock is released when :meth:`play` ends, or by
+    :meth:`close`.
     """
 
     def __init__(
@@ -46,8 +54,8 @@ class Run:
         keys = [repr(p.identity()) for p in self.plans]
         if len(set(keys)) != len(keys):
             raise ValueError("the same match is planned twice")
-        for specs in {p.specs for p in self.plans}:
-            build_agents(specs)
+        for specs, rules in {(p.specs, p.rules) for p in self.plans}:
+            build_agents(specs, rules)
         self.jobs = jobs
         self.log = None if log is None else Path(log)
         #: Things the user should know about the log (a dropped line, ignored games).
@@ -56,14 +64,17 @@ class Run:
         self.wall_seconds = 0.0
         #: Processes used by the last :meth:`play` (1: this one).
         self.jobs_used = 1
-        if self.log is not None and self.log.exists():
-            if resume:
+        # Opened (and locked) now: an unwritable or busy log fails before any game.
+        self._writer = None if self.log is None else LogWriter(self.log)
+        try:
+            if self.log is not None and resume:
                 self._load(self.log, keys)
-            elif self.log.stat().st_size > 0:
+            elif self.log is not None and self.log.stat().st_size > 0:
                 raise LogError(self.log, None, "already holds games; resume that run "
                                "(--resume) or choose another log file")  # fmt: skip
-        if self.log is not None:
-            self.log.open("a").close()  # an unwritable log fails now, not after a game
+        except BaseException:
+            self.close()
+            raise
         #: Games found in the log when the run was resumed.
         self.resumed = sum(len(d) for d in self._done)
 
@@ -83,6 +94,7 @@ class Run:
                 raise LogError(path, entry.line, f"game {entry.game} of {' vs '.join(entry.specs)}"
                                f" is already logged at line {where[p][entry.game]}")  # fmt: skip
             where[p][entry.game] = entry.line
+            replay_entry(entry, path)  # a game the engine rejects is never counted
             if entry.game < self.plans[p].games:
                 self._done[p][entry.game] = entry.outcome()
             else:
@@ -91,11 +103,25 @@ class Run:
             self.notes.append(f"{beyond} logged games beyond the planned number are not counted")
         read.repair()
 
+    def pending(self) -> Iterator[Task]:
+        """The games still to play, as (plan index, game index), in order, generated
+        lazily (a run of any size takes no memory for them)."""
+        for p, plan in enumerate(self.plans):
+            done = self._done[p]
+            for g in range(plan.games):
+                if g not in done:
+                    yield p, g
+
     @property
-    def pending(self) -> list[Task]:
-        """The games still to play, as (plan index, game index), in order."""
-        return [(p, g) for p, plan in enumerate(self.plans)
-                for g in range(plan.games) if g not in self._done[p]]  # fmt: skip
+    def remaining(self) -> int:
+        """How many games are still to play."""
+        return self.total - sum(len(d) for d in self._done)
+
+    def close(self) -> None:
+        """Release the log (and its lock); :meth:`play` does it when it ends."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     @property
     def total(self) -> int:
@@ -107,23 +133,22 @@ class Run:
 
         The order is the finishing order; the outcomes do not depend on it or on ``jobs``.
         """
-        tasks = self.pending
-        jobs = self.jobs_used = max(1, min(self.jobs, len(tasks), os.cpu_count() or 1))
+        tasks = self.pending()
+        jobs = self.jobs_used = max(1, min(self.jobs, self.remaining, os.cpu_count() or 1))
         source = play_serial(self.plans, tasks) if jobs <= 1 else \
             play_parallel(self.plans, tasks, jobs)  # fmt: skip
-        writer = None if self.log is None else LogWriter(self.log)
+        writer = self._writer
         started = time.perf_counter()
         try:
             for p, played in source:
-                with hold_ctrl_c():  # logged and counted together, or not at all
+                with hold_interrupts():  # logged and counted together, or not at all
                     if writer is not None:
                         writer.write(entry_for(self.plans[p], played))
                     self._done[p][played.outcome.game] = played.outcome
                 yield p, played
         finally:
             self.wall_seconds += time.perf_counter() - started
-            if writer is not None:
-                writer.close()
+            self.close()
 
     def results(self) -> list[MatchResult]:
         """One result per plan with the games finished so far, in game order."""

@@ -12,7 +12,13 @@ from rich.table import Table
 
 from durak.agents import registry
 from durak.agents.base import Param
-from durak.arena.bench import bench_alphabeta, bench_engine, bench_mcts
+from durak.arena.bench import (
+    bench_alphabeta,
+    bench_api,
+    bench_engine,
+    bench_mcts,
+    bench_passive,
+)
 from durak.cli.driver import stdout_console
 from durak.cli.errors import fail
 from durak.rules import Rules
@@ -80,11 +86,15 @@ def bench(
     positions: Annotated[int, typer.Option(min=1, help="Positions per search benchmark.")] = 5,
     iterations: Annotated[int, typer.Option(min=1, help="MCTS iterations per position.")] = 1000,
     nodes: Annotated[int, typer.Option(min=1, help="Alpha-beta nodes per endgame.")] = 50_000,
+    passive_decisions: Annotated[int, typer.Option(
+        min=1, help="Decisions of the long passive game.")] = 400_000,
 ) -> None:
     """Benchmark the engine and the searches.
 
-    Engine speed (random games/s, µs per legal_actions+step, 2/4/6 players), then search
-    speed on 2-player 36-card Durak: MCTS iterations/s and alpha-beta nodes/s.
+    Engine speed (random games/s, µs per legal_actions+step, 2/4/6 players), the public
+    API's checked loop against the unchecked one, a long passive 5-player game (the cost of
+    the repetition record), then search speed on 2-player 36-card Durak: MCTS iterations/s
+    and alpha-beta nodes/s.
     """
     console = stdout_console()
     table = Table("players", "games", "games/s", "µs per decision", "decisions/game")
@@ -93,6 +103,19 @@ def bench(
         table.add_row(str(players), str(games), f"{r.games_per_second:,.0f}",
                       f"{r.us_per_decision:.2f}", f"{r.decisions / games:.1f}")  # fmt: skip
     console.print(table)
+    api = bench_api(Rules(), games, seed)
+    table = Table("loop (2 players, uniform random)", "games", "games/s",
+                  title="The public API: legal_actions + step, against step_unchecked")  # fmt: skip
+    table.add_row("legal_actions + step (checked)", str(api.games),
+                  f"{api.games / api.checked_seconds:,.0f}")  # fmt: skip
+    table.add_row("legal_actions + step_unchecked", str(api.games),
+                  f"{api.games / api.unchecked_seconds:,.0f}")  # fmt: skip
+    table.add_row("checked / unchecked", "", f"{api.ratio:.2f}")
+    console.print(table)
+    passive = bench_passive(Rules(players=5), passive_decisions, seed)
+    console.print(f"long passive game (5 players, every defender takes): "
+                  f"{passive.decisions:,} decisions in {passive.seconds:.2f} s, "
+                  f"{passive.us_per_decision:.2f} µs per decision")  # fmt: skip
     table = Table("search", "positions", "work", "per second", "solved",
                   title="Search on 2-player 36-card Durak: MCTS from openings, "
                   "alpha-beta on endgames (talon empty)")  # fmt: skip

@@ -15,6 +15,7 @@ from typing import Annotated
 import attrs
 import typer
 
+from durak.arena.referee import MAX_MOVE_TIMEOUT
 from durak.rules import Rules
 
 RULES = "Rules"
@@ -130,9 +131,11 @@ def check_confidence(confidence: float) -> None:
 
 
 def check_timeout(move_timeout: float | None) -> None:
-    """Raise :class:`UsageError` unless the move time limit is positive."""
-    if move_timeout is not None and not move_timeout > 0:
-        raise UsageError(f"--move-timeout must be positive seconds, got {move_timeout}")
+    """Raise :class:`UsageError` unless the move time limit is a finite positive number of
+    seconds within the referee's bound."""
+    if move_timeout is not None and not 0 < move_timeout <= MAX_MOVE_TIMEOUT:
+        raise UsageError(f"--move-timeout must be positive seconds up to {MAX_MOVE_TIMEOUT:g}, "
+                         f"got {move_timeout:g}")  # fmt: skip
 
 
 def describe_rules(rules: Rules) -> str:

@@ -28,6 +28,7 @@ import attrs
 import numpy as np
 from numpy.typing import NDArray
 
+from durak.agents.base import SpecError
 from durak.encoding import ActionSpace, action_space_size, encode_observation, observation_size
 from durak.learn.dqn import require_torch
 from durak.rules import Action, Observation, Rules
@@ -160,9 +161,13 @@ class DqnAgent:
     model: DqnModel
     name: str = "dqn"
 
+    def check_rules(self, rules: Rules) -> None:
+        """:class:`~durak.agents.SpecError` unless the model was trained for ``rules``."""
+        if rules is not self.model.rules and rules != self.model.rules:
+            raise SpecError(f"dqn: this model was trained for {self.model.rules}, "
+                            f"not for this game's {rules}")  # fmt: skip
+
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The greedy legal action; ``ValueError`` if the game's rules are not the model's."""
-        rules = self.model.rules
-        if observation.rules is not rules and observation.rules != rules:
-            raise ValueError(f"this DQN was trained for {rules}, not for {observation.rules}")
+        self.check_rules(observation.rules)
         return greedy_action(self.model.net, observation, encode_observation(observation))

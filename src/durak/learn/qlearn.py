@@ -212,11 +212,15 @@ class QAgent:
     min_visits: int = 30
     name: str = "qlearn"
 
+    def check_rules(self, rules: Rules) -> None:
+        """:class:`SpecError` unless the table was trained for ``rules``."""
+        if rules != self.table.rules:
+            raise SpecError(f"qlearn: this Q-table was trained for {self.table.rules}, "
+                            f"not for this game's {rules}")  # fmt: skip
+
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The greedy action; ``ValueError`` if the game's rules are not the table's."""
-        if observation.rules != self.table.rules:
-            raise ValueError(f"this Q-table was trained for {self.table.rules}, "
-                             f"not for {observation.rules}")  # fmt: skip
+        self.check_rules(observation.rules)
         groups = GROUPINGS[self.table.abstraction](observation)
         state = ABSTRACTIONS[self.table.abstraction](observation)
         return groups[greedy_group(self.table, state, groups, observation, self.min_visits)]

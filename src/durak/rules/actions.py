@@ -139,37 +139,25 @@ DEFENDS: Final[tuple[Defend, ...]] = tuple(
 TAKE: Final = Take()
 PASS: Final = Pass()
 
-# _ATTACKS_BY_BYTE[k][b]: the attacks for the set bits of byte value b at byte k of a mask.
-_ATTACKS_BY_BYTE: Final = tuple(
+# _ATTACKS_BY_CHUNK[k][b]: the attacks for the set bits of chunk value b at chunk k of a
+# mask.  Static, built from the deck alone: a cache keyed by the hands played would hold
+# the last hands in the module for anyone to read, a leak the rules do not have.
+_CHUNK = 13
+_ATTACKS_BY_CHUNK: Final = tuple(
     tuple(
-        tuple(ATTACKS[k * 8 + i] for i in range(8) if b >> i & 1 and k * 8 + i < NUM_CARDS)
-        for b in range(256)
+        tuple(ATTACKS[k * _CHUNK + i] for i in range(_CHUNK) if b >> i & 1)
+        for b in range(1 << _CHUNK)
     )
-    for k in range(7)
+    for k in range(NUM_CARDS // _CHUNK)
 )
-
-
-_ATTACKS_CACHE: dict[int, tuple[Attack, ...]] = {}
+_LOW: Final = (1 << _CHUNK) - 1
 
 
 def attacks_for(mask: int) -> tuple[Attack, ...]:
     """The interned attacks of every card in ``mask``, in canonical order."""
-    out = _ATTACKS_CACHE.get(mask)
-    if out is not None:
-        return out
-    out = ()
-    key = mask
-    table = _ATTACKS_BY_BYTE
-    k = 0
-    while mask:
-        b = mask & 255
-        if b:
-            out += table[k][b]
-        mask >>= 8
-        k += 1
-    if len(_ATTACKS_CACHE) < 1 << 16:  # bounded; search revisits the same hands often
-        _ATTACKS_CACHE[key] = out
-    return out
+    t = _ATTACKS_BY_CHUNK
+    return (t[0][mask & _LOW] + t[1][mask >> 13 & _LOW]
+            + t[2][mask >> 26 & _LOW] + t[3][mask >> 39])  # fmt: skip
 
 
 def action_universe(deck: tuple[Card, ...]) -> tuple[Action, ...]:

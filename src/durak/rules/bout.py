@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from durak.rules.cards import Card, CardSet
 from durak.rules.config import Rules
-from durak.rules.state import GameState, Knowledge, PositionKey, TablePair, table_mask
+from durak.rules.state import GameState, History, Knowledge, PositionKey, TablePair, table_mask
 
 
 def next_active(p: int, n: int, out: frozenset[int]) -> int:
@@ -146,11 +146,11 @@ def end_bout(
     else:
         key = position_key(attacker, new_defender, hands, knowledge.exposed.mask)
         if success or len(talon) != len(s.talon) or out is not s.players_out:
-            history = frozenset((key,))
+            history = History((key,))
         elif key in s.history:
             return _finished(s, hands, talon, discard, out, knowledge, s.history)
         else:
-            history = s.history | {key}
+            history = s.history.add(key)
     cap = min(base_cap(rules, discard), hands[new_defender].bit_count())
     return GameState(
         rules, hands, talon, s.trump_suit, s.trump_card, (), discard,
@@ -210,7 +210,7 @@ def _finished(
     discard: CardSet,
     out: frozenset[int],
     knowledge: Knowledge,
-    history: frozenset[PositionKey],
+    history: History,
 ) -> GameState:
     """The terminal state: ``turn == -1``; the loser is derived from who holds cards."""
     return GameState(

@@ -125,6 +125,8 @@ class Card:
 
         Raises :class:`RulesError` naming the text when it is not a card.
         """
+        if not isinstance(text, str):
+            raise TypeError(f"Card.parse needs a string, got {type(text).__name__}")
         s = text.strip().lower()
         if len(s) < 2:
             raise RulesError(f"not a card: {text!r}")
@@ -138,7 +140,14 @@ class Card:
 
     @staticmethod
     def from_index(index: int) -> Card:
-        """The card with the given index ``(rank - 2) * 4 + suit``."""
+        """The card with the given index ``(rank - 2) * 4 + suit``, in ``0..51``.
+
+        Raises ``TypeError`` for a non-integer and :class:`RulesError` out of range.
+        """
+        if type(index) is not int:
+            raise TypeError(f"a card index must be an int, got {type(index).__name__}")
+        if not 0 <= index < NUM_CARDS:
+            raise RulesError(f"a card index must be in 0..{NUM_CARDS - 1}, got {index}")
         return CARDS[index]
 
     def __lt__(self, other: Card) -> bool:
@@ -184,7 +193,9 @@ def bit_indices(mask: int) -> list[int]:
 class CardSet:
     """An immutable set of cards backed by an ``int`` bitmask (bit ``card.index``).
 
-    Iteration is in ascending card order.  Equality and hashing are by mask.
+    Iteration is in ascending card order.  Equality and hashing are by mask.  A mask
+    that is not an ``int`` raises ``TypeError``; one with bits outside ``0..51`` (a negative
+    one included) raises :class:`RulesError`.
 
     >>> hand = CardSet.of("6H", "AS")
     >>> [str(c) for c in hand], len(hand), Card.parse("AS") in hand
@@ -195,6 +206,10 @@ class CardSet:
     mask: int
 
     def __init__(self, mask: int = 0) -> None:
+        if type(mask) is not int:
+            raise TypeError(f"a CardSet mask must be an int, got {type(mask).__name__}")
+        if mask >> NUM_CARDS or mask < 0:
+            raise RulesError(f"a CardSet mask must hold bits 0..{NUM_CARDS - 1} only, got {mask}")
         object.__setattr__(self, "mask", mask)
 
     @classmethod

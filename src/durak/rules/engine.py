@@ -27,7 +27,7 @@ from durak.rules.actions import (
     attacks_for,
 )
 from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
-from durak.rules.cards import BEATERS, NUM_CARDS, bit_indices
+from durak.rules.cards import BEATERS, NUM_CARDS, Card, bit_indices
 from durak.rules.errors import IllegalActionError
 from durak.rules.state import GameState, TablePair
 
@@ -39,8 +39,12 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     """The legal actions of the player to act, in canonical sorted order.
 
     Empty exactly when the game is over.  The returned objects are interned and reused.
+    Raises ``TypeError`` if ``state`` is not a :class:`GameState`.
     """
-    p = state.turn
+    try:
+        p = state.turn
+    except AttributeError:
+        raise _not_a_state(state) from None
     if p < 0:
         return ()
     hand = state.hand_masks[p]
@@ -50,13 +54,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if p == state.defender and not state.taking:
         return _defender_actions(state, hand)
     # An attacker is asked only below the cap: the bout ends the moment it is reached.
-    ranks = 0
-    rank_of = _RANK_OF
-    for a, d in table:
-        ranks |= rank_of[a.index]
-        if d is not None:
-            ranks |= rank_of[d.index]
-    return (*attacks_for(hand & ranks), PASS)
+    return (*attacks_for(hand & _table_ranks(table)), PASS)
 
 
 def _defender_actions(state: GameState, hand: int) -> tuple[Action, ...]:
@@ -94,20 +92,85 @@ def step(state: GameState, action: Action) -> GameState:
     """The state after ``action``; the input is never changed.
 
     Raises :class:`IllegalActionError` naming the action and the player when it is not in
-    ``legal_actions(state)``.
+    ``legal_actions(state)`` (an object that is not an action is never in it, whatever its
+    ``==`` says), and ``TypeError`` if ``state`` is not a :class:`GameState`.
     """
-    legal = legal_actions(state)
-    if action not in legal:
-        raise IllegalActionError(_illegal_message(state, action, legal))
+    try:
+        legal = is_legal(state, action)
+    except AttributeError:  # not a state: checked only on the way out, to keep step fast
+        raise _not_a_state(state) from None
+    if not legal:
+        raise IllegalActionError(_illegal_message(state, action))
     return step_unchecked(state, action)
 
 
-def _illegal_message(state: GameState, action: object, legal: tuple[Action, ...]) -> str:
+def is_legal(state: GameState, action: object) -> bool:
+    """Whether ``action`` is in ``legal_actions(state)``, decided on the bitmasks in O(1)
+    without building the legal tuple (an object of another type is never legal)."""
+    p = state.turn
+    table = state.table
+    kind = type(action)
+    if p < 0:
+        return False
+    if kind is Attack:
+        card = action.card  # type: ignore[attr-defined]
+        if type(card) is not Card or not state.hand_masks[p] >> card.index & 1:
+            return False
+        if not table:  # a lead: any card in hand
+            return True
+        # A throw-in by an attacker who is asked, of a rank on the table.
+        return (p != state.defender or state.taking) and \
+            _table_ranks(table) & _RANK_OF[card.index] != 0  # fmt: skip
+    if not table:
+        return False
+    if p != state.defender or state.taking:  # an attacker is asked: throw in or pass
+        return kind is Pass
+    if kind is Take:
+        return True
+    if kind is Defend:
+        card = action.card  # type: ignore[attr-defined]
+        target = action.target  # type: ignore[attr-defined]
+        if not _holds(state, p, card):
+            return False
+        for a, d in table:
+            if a is target:
+                trump = state.trump_suit
+                beaters = BEATERS[_NO_TRUMP if trump is None else trump]
+                return d is None and beaters[a.index] >> card.index & 1 == 1
+        return False
+    return (kind is Transfer and state.rules.transfer
+            and _holds(state, p, action.card)  # type: ignore[attr-defined]
+            and _transfer_mask(state) >> action.card.index & 1 == 1)  # type: ignore[attr-defined]  # fmt: skip
+
+
+def _holds(state: GameState, p: int, card: object) -> bool:
+    """Whether ``card`` is a :class:`Card` in player ``p``'s hand."""
+    return type(card) is Card and state.hand_masks[p] >> card.index & 1 == 1
+
+
+def _table_ranks(table: tuple[TablePair, ...]) -> int:
+    """The rank masks of every card on the table (the ranks that may be thrown in)."""
+    ranks = 0
+    rank_of = _RANK_OF
+    for a, d in table:
+        ranks |= rank_of[a.index]
+        if d is not None:
+            ranks |= rank_of[d.index]
+    return ranks
+
+
+def _not_a_state(state: object) -> TypeError:
+    return TypeError(f"state must be a GameState, got {type(state).__name__}")
+
+
+def _illegal_message(state: GameState, action: object) -> str:
+    if not isinstance(action, Attack | Defend | Transfer | Take | Pass):
+        return f"not an action: {action!r} (a {type(action).__name__}, not an Action)"
     if state.turn < 0:
         return f"illegal action {action}: the game is over"
     p = state.turn
     role = "defender" if p == state.defender else "attacker"
-    options = ", ".join(str(a) for a in legal)
+    options = ", ".join(str(a) for a in legal_actions(state))
     return f"illegal action {action} for player {p} ({role}); legal actions: {options}"
 
 
@@ -156,14 +219,13 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
             s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
             s.attacker, s.defender, turn, s.taking, s.cap, s.players_out, s.knowledge, s.history,
         )  # fmt: skip
-    if kind is Transfer:
-        defender = next_active(p, s.rules.players, s.players_out)
-        cap = min(base_cap(s.rules, s.discard), hands[defender].bit_count())
-        return GameState(
-            s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
-            p, defender, defender, False, cap, s.players_out, s.knowledge, s.history,
-        )  # fmt: skip
-    raise IllegalActionError(f"not an action: {action!r}")
+    # A Transfer: the only kind left.
+    defender = next_active(p, s.rules.players, s.players_out)
+    cap = min(base_cap(s.rules, s.discard), hands[defender].bit_count())
+    return GameState(
+        s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
+        p, defender, defender, False, cap, s.players_out, s.knowledge, s.history,
+    )  # fmt: skip
 
 
 def _after_defence(s: GameState, hands: tuple[int, ...], table: tuple[TablePair, ...]) -> GameState:

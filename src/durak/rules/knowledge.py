@@ -23,7 +23,7 @@ from durak.rules.cards import CARDS, Card, CardSet, Suit, bit_indices, deck_mask
 from durak.rules.config import Rules
 from durak.rules.engine import legal_actions
 from durak.rules.errors import RulesError
-from durak.rules.state import GameState, Knowledge, PositionKey, TablePair, table_mask
+from durak.rules.state import GameState, History, Knowledge, TablePair, table_mask
 
 #: Where a card may be: a player's hand (by index), or one of the shared zones.
 Place: TypeAlias = int | Literal["talon", "table", "discard"]
@@ -61,7 +61,7 @@ class Observation:
     taking: bool
     cap: int
     players_out: frozenset[int]
-    history: frozenset[PositionKey]
+    history: History
     legal_actions: tuple[Action, ...]
     hands: tuple[CardSet, ...] | None = None
 
@@ -156,7 +156,13 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
     reads only ``observation`` and ``rng``; the same seed gives the same world.  Raises
     :class:`RulesError` if the observation is inconsistent (no world fits it).
     """
+    if not isinstance(observation, Observation):
+        raise TypeError(f"observation must be an Observation, got {type(observation).__name__}")
+    if not isinstance(rng, random.Random):
+        raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
     o = observation
+    _check_shape(o)
+    _check_places(o, _seen_places(o), whole=False)
     n = o.rules.players
     talon_slots = o.talon_size - (1 if o.trump_in_talon else 0)
     owners: list[int] = [p for p in range(n) if p != o.player for _ in range(o.unknown_count(p))]
@@ -188,8 +194,78 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
             masks[w] |= 1 << c.index
     if o.trump_in_talon and o.trump_card is not None:
         talon.append(o.trump_card)
+    world = [(f"player {p}'s hand", m) for p, m in enumerate(masks)]
+    world += [("the talon", CardSet.from_cards(talon).mask), ("the table", table_mask(o.table)),
+              ("the discard pile", o.discard.mask)]  # fmt: skip
+    _check_places(o, world, whole=True)
     return GameState(
         o.rules, tuple(masks), tuple(talon), o.trump_suit, o.trump_card,
         o.table, o.discard, o.attacker, o.defender, o.turn, o.taking, o.cap, o.players_out,
         o.knowledge, o.history,
     )  # fmt: skip
+
+
+def _inconsistent(why: str) -> RulesError:
+    return RulesError(f"inconsistent observation: {why}")
+
+
+def _check_shape(o: Observation) -> None:
+    """The observation's fields have the types and ranges a world needs (cheap checks,
+    before any is used as an index)."""
+    if not isinstance(o.rules, Rules):
+        raise _inconsistent(f"rules must be a Rules, got {type(o.rules).__name__}")
+    n = o.rules.players
+    for name in ("player", "attacker", "defender"):
+        value = getattr(o, name)
+        if type(value) is not int or not 0 <= value < n:
+            raise _inconsistent(f"{name} {value!r} is not a player of a {n}-player game")
+    if type(o.turn) is not int or not -1 <= o.turn < n:
+        raise _inconsistent(f"turn {o.turn!r} is not a player of a {n}-player game (or -1)")
+    if len(o.hand_sizes) != n or len(o.known) != n or (o.hands is not None and len(o.hands) != n):
+        raise _inconsistent(f"hand sizes, known cards and hands must have {n} entries each")
+    if not o.players_out <= frozenset(range(n)) or not o.knowledge.drawers <= frozenset(range(n)):
+        raise _inconsistent("players out and drawers must be players of the game")
+    if o.talon_size < 0 or o.talon_size > o.rules.deck_size:
+        raise _inconsistent(f"talon size {o.talon_size} is not possible")
+    if len(o.hand) != o.hand_sizes[o.player]:
+        raise _inconsistent(f"the hand has {len(o.hand)} cards; its size says "
+                            f"{o.hand_sizes[o.player]}")  # fmt: skip
+    for p in range(n):
+        if o.unknown_count(p) < 0:
+            raise _inconsistent(f"player {p} is known to hold more cards than its hand size")
+    trump = o.trump_card
+    if trump is not None and o.trump_suit is not None and trump.suit != o.trump_suit:
+        raise _inconsistent(f"the trump card {trump} is not of the trump suit {o.trump_suit}")
+
+
+def _check_places(o: Observation, places: list[tuple[str, int]], whole: bool) -> None:
+    """The named card masks lie in the deck and never share a card; with ``whole``, they
+    cover the deck exactly.  Cheap when they do; the messages are worked out only when not."""
+    deck = deck_mask(o.rules.lowest_rank)
+    union = count = 0
+    for _, m in places:
+        union |= m
+        count += m.bit_count()
+    if count == union.bit_count() and not union & ~deck and (union == deck or not whole):
+        return
+    seen: dict[int, str] = {}
+    for name, m in places:
+        for c in CardSet(m & ~deck):
+            raise _inconsistent(f"{c} in {name} is not a card of the {o.rules.deck_size}-card deck")
+        for c in CardSet(m):
+            if c.index in seen:
+                raise _inconsistent(f"{c} is both in {seen[c.index]} and in {name}")
+            seen[c.index] = name
+    raise _inconsistent(f"no place for {CardSet(deck & ~union)} (the sizes do not add up)")
+
+
+def _seen_places(o: Observation) -> list[tuple[str, int]]:
+    """Where the observer sees cards: its hand, the cards it knows in other hands, the table,
+    the discard pile and the face-up trump card."""
+    places = [("its own hand", o.hand.mask), ("the table", table_mask(o.table)),
+              ("the discard pile", o.discard.mask)]  # fmt: skip
+    places += [(f"player {p}'s known cards", o.known_cards(p).mask)
+               for p in range(o.rules.players) if p != o.player]  # fmt: skip
+    if o.trump_in_talon and o.trump_card is not None:
+        places.append(("the talon (the face-up trump)", 1 << o.trump_card.index))
+    return places

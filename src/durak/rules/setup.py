@@ -14,7 +14,7 @@ from durak.rules.bout import base_cap, next_active, position_key
 from durak.rules.cards import EMPTY, Card, CardSet, Suit, deck_cards, deck_mask, suit_mask
 from durak.rules.config import Rules
 from durak.rules.errors import RulesError
-from durak.rules.state import GameState, Knowledge
+from durak.rules.state import GameState, History, Knowledge
 
 
 def new_game(rules: Rules, seed: int) -> GameState:
@@ -112,11 +112,10 @@ def _bout_start(
     out: frozenset[int] = frozenset(),
 ) -> GameState:
     suit = trump_card.suit if trump_card is not None else trump_suit
-    history = (
-        frozenset((position_key(attacker, defender, hands, knowledge.exposed.mask),))
-        if rules.can_repeat
-        else frozenset()
-    )
+    history = History(
+        [position_key(attacker, defender, hands, knowledge.exposed.mask)] if rules.can_repeat
+        else ()
+    )  # fmt: skip
     cap = min(base_cap(rules, discard), hands[defender].bit_count())
     return GameState(
         rules, hands, talon, suit, trump_card, (), discard, attacker, defender, attacker,

@@ -17,11 +17,12 @@ import attrs
 
 from durak.rules.cards import EMPTY, Card, CardSet, Suit
 from durak.rules.config import Rules
+from durak.rules.history import History, PositionKey
+
+__all__ = ["GameState", "History", "Knowledge", "PositionKey", "TablePair", "table_mask"]
 
 #: One table slot: the attack card and the card that beat it, or ``None``.
 TablePair: TypeAlias = tuple[Card, Card | None]
-#: A bout-start key for the repetition rule: roles, hand sizes and known-card masks.
-PositionKey: TypeAlias = tuple[int, ...]
 
 
 def table_mask(table: tuple[TablePair, ...]) -> int:
@@ -79,8 +80,9 @@ class GameState:
     * ``knowledge``: public facts about hidden cards (:class:`Knowledge`); :attr:`known`
       derives the cards known to be in each hand.
     * ``history``: repetition keys of the bout starts since the last irreversible event (a
-      draw, a discard or a player leaving); a repeated key ends the game in a draw.  Always
-      empty when ``rules.can_repeat`` is False (two players, no transfer).
+      draw, a discard or a player leaving), a :class:`~durak.rules.history.History`; a
+      repeated key ends the game in a draw.  Always empty when ``rules.can_repeat`` is
+      False (two players, no transfer).
 
     Every card of the deck is in exactly one of the hands, ``talon``, ``table`` and
     ``discard``.
@@ -100,7 +102,7 @@ class GameState:
     cap: int
     players_out: frozenset[int]
     knowledge: Knowledge
-    history: frozenset[PositionKey]
+    history: History
 
     @property
     def hands(self) -> tuple[CardSet, ...]:

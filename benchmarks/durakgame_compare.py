@@ -1,0 +1,93 @@
+"""Random 2-player games per second: durak's public API against ``durakgame`` 1.0.4.
+
+``durakgame`` (PyPI) is the fastest public pure-Python Durak engine we know of.  It is not a
+dependency: install it apart, for example ``python3 -m venv /tmp/dg && /tmp/dg/bin/pip
+install durakgame==1.0.4``, and put its site-packages on the path:
+
+    PYTHONPATH=/tmp/dg/lib/python3.11/site-packages .venv/bin/python \\
+        benchmarks/durakgame_compare.py --games 2000
+
+Both engines play uniformly random 36-card games in this process, interleaved in slices so
+that both see the same machine load.  durak runs the README's loop through the checked
+public API (``legal_actions`` + ``step``).  ``durakgame`` 1.0.4 has a card-duplication
+bug: after a take, the cards an attacker adds with ``FinishingMove`` go to the defender but
+are never taken out of the attacker's hand, so cards multiply.  It is patched here (the
+cards are removed first), because a game with duplicated cards runs longer and would make
+``durakgame`` look slower than it is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import sys
+import time
+from typing import Any
+
+from durak.rules import Rules, legal_actions, new_game, step
+
+
+def durak_games(games: int, seed: int) -> float:
+    """Seconds for ``games`` random games through the checked public API."""
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for g in range(seed, seed + games):
+        state = new_game(Rules(), g)
+        while state.turn >= 0:
+            state = step(state, rng.choice(legal_actions(state)))
+    return time.perf_counter() - start
+
+
+def patched_durakgame() -> Any:
+    """The ``durakgame`` package with its card-duplication bug patched, or exit with a
+    message naming how to install it."""
+    try:
+        package = importlib.import_module("durakgame")
+        game_module = importlib.import_module("durakgame.game")
+    except ImportError:
+        sys.exit("durakgame is not installed: see this script's docstring")
+    game_class = game_module.Game
+    original = game_class.process
+
+    def process(self: Any, move: Any) -> None:
+        if isinstance(move, game_module.FinishingMove):
+            for card in move.cards:
+                self.currentPlayer.hand.remove(card)
+        original(self, move)
+
+    game_class.process = process
+    return package
+
+
+def durakgame_games(package: Any, games: int, seed: int) -> float:
+    """Seconds for ``games`` random games of ``durakgame`` (its ``MrRandom`` players)."""
+    random.seed(seed)  # durakgame draws from the global generator
+    start = time.perf_counter()
+    for _ in range(games):
+        package.play(package.MrRandom(), package.MrRandom())
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    """Print both engines' games per second and their ratio."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--slices", type=int, default=4)
+    args = parser.parse_args()
+    package = patched_durakgame()
+    ours = theirs = 0.0
+    per_slice = max(1, args.games // args.slices)
+    for k in range(args.slices):
+        seed = args.seed + k * per_slice
+        ours += durak_games(per_slice, seed)
+        theirs += durakgame_games(package, per_slice, seed)
+    played = per_slice * args.slices
+    print(f"durak (legal_actions + step): {played / ours:,.0f} games/s")
+    print(f"durakgame 1.0.4 (patched):    {played / theirs:,.0f} games/s")
+    print(f"ratio: {theirs / ours:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""The repetition record: the bout-start keys seen since the last irreversible event.
+
+The repetition rule (``docs/rules.md``, "Termination") needs, at every bout start, "was
+this key seen before?" and "remember it".  A ``frozenset`` copied at each bout made a long
+passive game quadratic.  :class:`History` is a persistent set that only grows: each value
+is a prefix of a shared, append-only list of keys (with a shared index from key to
+position), so extending the newest value costs O(1).  Extending an older value (search
+branching from a past state) copies its prefix once, and that copy becomes the tip of its
+own branch.  Values are immutable to their users, and compare and hash as the sets of keys
+they hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+#: A bout-start key for the repetition rule: roles, hand sizes and known-card masks.
+PositionKey = tuple[int, ...]
+
+
+class History:
+    """An immutable set of :data:`PositionKey` values with O(1) :meth:`add` at the tip.
+
+    >>> h = History().add((1, 2)).add((3, 4))
+    >>> (1, 2) in h, (5, 6) in h, len(h)
+    (True, False, 2)
+    >>> h == History([(3, 4), (1, 2)])
+    True
+    """
+
+    __slots__ = ("_hash", "_index", "_keys", "_size")
+    _keys: list[PositionKey]
+    _index: dict[PositionKey, int]
+    _size: int
+    _hash: int | None
+
+    def __init__(self, keys: Iterable[PositionKey] = ()) -> None:
+        unique = list(dict.fromkeys(keys))
+        self._set(unique, {k: i for i, k in enumerate(unique)}, len(unique))
+
+    def _set(self, keys: list[PositionKey], index: dict[PositionKey, int], size: int) -> None:
+        object.__setattr__(self, "_keys", keys)
+        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_size", size)
+        object.__setattr__(self, "_hash", None)
+
+    @classmethod
+    def _view(cls, keys: list[PositionKey], index: dict[PositionKey, int], size: int) -> History:
+        h = object.__new__(cls)
+        h._set(keys, index, size)
+        return h
+
+    def add(self, key: PositionKey) -> History:
+        """This set with ``key`` added (itself if ``key`` is already in it)."""
+        if key in self:
+            return self
+        keys, size = self._keys, self._size
+        if size == len(keys):
+            keys.append(key)
+            # Another thread may have extended the same tip first: then this slot is theirs.
+            if keys[size] is key:
+                self._index.setdefault(key, size)
+                if self._index[key] == size:
+                    return History._view(keys, self._index, size + 1)
+        prefix = [*keys[:size], key]
+        return History._view(prefix, {k: i for i, k in enumerate(prefix)}, size + 1)
+
+    def __contains__(self, key: object) -> bool:
+        i = self._index.get(key)  # type: ignore[call-overload]
+        return i is not None and i < self._size
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[PositionKey]:
+        return iter(self._keys[: self._size])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, History):
+            return NotImplemented
+        if self._size != other._size:
+            return False
+        return all(k in other for k in self)
+
+    def __le__(self, other: History) -> bool:
+        """Whether every key of this set is in ``other``."""
+        return self._size <= other._size and all(k in other for k in self)
+
+    def __lt__(self, other: History) -> bool:
+        """A proper subset."""
+        return self._size < other._size and self <= other
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash(frozenset(self)))
+        return self._hash  # type: ignore[return-value]
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("History is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (History, (tuple(self),))
+
+    def __repr__(self) -> str:
+        return f"History({list(self)!r})"
+

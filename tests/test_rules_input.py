@@ -1,0 +1,169 @@
+"""Bad input to the rules' public entry points: a clear ``TypeError``, ``RulesError`` or
+``IllegalActionError`` naming the problem, never a bare ``AttributeError``/``IndexError``
+or a silently wrong answer; forged observations are refused by ``sample_world``; and the
+module keeps no trace of the hands it has seen."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from unittest import mock
+
+import attrs
+import pytest
+from hypothesis import given, note
+from hypothesis import strategies as st
+
+import durak.rules.actions
+import durak.rules.engine
+from durak.rules import (
+    Card,
+    CardSet,
+    IllegalActionError,
+    Observation,
+    Rules,
+    RulesError,
+    legal_actions,
+    new_game,
+    observe,
+    sample_world,
+    step,
+)
+from durak.rules.cards import deck_mask
+from durak.rules.history import History
+from strategies import random_game, rules_strategy, seeds
+
+
+def _midgame(seed: int = 5) -> Observation:
+    states = random_game(Rules(players=3), seed)
+    state = states[len(states) // 3]
+    return observe(state, state.turn)
+
+
+def test_step_refuses_an_object_that_equals_everything() -> None:
+    state = new_game(Rules(), 1)
+    with pytest.raises(IllegalActionError, match="not an action: <ANY>"):
+        step(state, mock.ANY)
+
+
+def test_step_names_the_type_of_a_non_action() -> None:
+    state = new_game(Rules(), 1)
+    text = str(legal_actions(state)[0])
+    with pytest.raises(IllegalActionError, match="a str, not an Action"):
+        step(state, text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (lambda: step(None, legal_actions(new_game(Rules(), 1))[0]), TypeError,  # type: ignore[arg-type]
+         "state must be a GameState, got NoneType"),
+        (lambda: legal_actions(None), TypeError, "state must be a GameState"),  # type: ignore[arg-type]
+        (lambda: Card.parse(None), TypeError, "needs a string, got NoneType"),  # type: ignore[arg-type]
+        (lambda: Card.from_index(99), RulesError, "0..51, got 99"),
+        (lambda: Card.from_index(-1), RulesError, "0..51, got -1"),
+        (lambda: Card.from_index("3"), TypeError, "must be an int, got str"),  # type: ignore[arg-type]
+        (lambda: CardSet(-1), RulesError, "bits 0..51 only, got -1"),
+        (lambda: CardSet(1 << 52), RulesError, "bits 0..51 only"),
+        (lambda: CardSet("AS"), TypeError, "mask must be an int, got str"),  # type: ignore[arg-type]
+        (lambda: sample_world(_midgame(), None), TypeError, "rng must be a random.Random"),  # type: ignore[arg-type]
+        (lambda: sample_world(None, random.Random(1)), TypeError, "must be an Observation"),  # type: ignore[arg-type]
+    ],
+)  # fmt: skip
+def test_bad_arguments_raise_a_named_error(
+    call: Callable[[], object], error: type[Exception], words: str
+) -> None:
+    with pytest.raises(error, match=words):
+        call()
+
+
+def _module_state(module: object) -> dict[str, object]:
+    """Copies of the module's mutable containers, keyed by name."""
+    out: dict[str, object] = {}
+    for name, value in vars(module).items():
+        if isinstance(value, dict | list | set):
+            out[name] = repr(sorted(value.items(), key=repr) if isinstance(value, dict)
+                             else sorted(value, key=repr))  # fmt: skip
+    return out
+
+
+def test_legal_actions_leave_no_trace_of_the_hands_in_the_modules() -> None:
+    modules = (durak.rules.actions, durak.rules.engine)
+    before = [_module_state(m) for m in modules]
+    for state in random_game(Rules(players=4), 3):
+        legal_actions(state)
+    assert [_module_state(m) for m in modules] == before
+
+
+def test_history_branches_do_not_see_each_other() -> None:
+    root = History([(0,)])
+    a = root.add((1,))  # extends the shared tip
+    b = root.add((2,))  # a branch: copies
+    aa = a.add((3,))
+    assert (1,) in a and (2,) not in a and (3,) not in a
+    assert (2,) in b and (1,) not in b
+    assert (3,) in aa and list(aa) == [(0,), (1,), (3,)]
+    assert a == History([(1,), (0,)]) and hash(a) == hash(History([(0,), (1,)]))
+    assert root < a and not a < b and a.add((1,)) is a
+
+
+# Forgeries of a genuine observation: each leaves no world that fits it.
+def _hand_plus(o: Observation, card: Card) -> Observation:
+    sizes = list(o.hand_sizes)
+    sizes[o.player] += 1
+    return attrs.evolve(o, hand=o.hand.add(card), hand_sizes=tuple(sizes))
+
+
+def _forgeries(o: Observation) -> list[tuple[str, Observation]]:
+    n = o.rules.players
+    out = [
+        ("turn", attrs.evolve(o, turn=n)),
+        ("turn", attrs.evolve(o, turn=-2)),
+        ("attacker", attrs.evolve(o, attacker=n)),
+        ("defender", attrs.evolve(o, defender=-1)),
+        ("talon size", attrs.evolve(o, talon_size=o.talon_size + 1)),
+    ]  # fmt: skip
+    for players in (n - 1, n + 1):
+        try:
+            other_rules = attrs.evolve(o.rules, players=players)
+        except RulesError:
+            continue
+        out.append(("rules", attrs.evolve(o, rules=other_rules)))
+    sizes = list(o.hand_sizes)
+    sizes[(o.player + 1) % n] += 1
+    out.append(("hand size", attrs.evolve(o, hand_sizes=tuple(sizes))))
+    outside = CardSet(((1 << 52) - 1) & ~deck_mask(o.rules.lowest_rank))
+    if outside:
+        out.append(("card outside the deck", _hand_plus(o, next(iter(outside)))))
+    if o.discard:
+        out.append(("discard card in hand", _hand_plus(o, next(iter(o.discard)))))
+    if o.hand:
+        card = next(iter(o.hand))
+        out.append(("hand card in discard", attrs.evolve(o, discard=o.discard.add(card))))
+        other = (o.player + 1) % n
+        known = list(o.known)
+        known[other] = known[other].add(card)
+        sizes = list(o.hand_sizes)
+        sizes[other] += 1
+        out.append(("hand card known elsewhere",
+                    attrs.evolve(o, known=tuple(known), hand_sizes=tuple(sizes))))  # fmt: skip
+    if o.trump_card is not None and o.trump_suit is not None:
+        wrong = next(c for c in CardSet(deck_mask(o.rules.lowest_rank))
+                     if c.suit != o.trump_suit)  # fmt: skip
+        out.append(("trump card", attrs.evolve(o, trump_card=wrong)))
+    return out
+
+
+@given(rules_strategy(), seeds(), st.data())
+def test_sample_world_refuses_every_forged_observation(
+    rules: Rules, seed: int, data: st.DataObject
+) -> None:
+    states = random_game(rules, seed)
+    state = data.draw(st.sampled_from(states[:-1]))
+    player = data.draw(st.integers(0, rules.players - 1))
+    genuine = observe(state, player)
+    sample_world(genuine, random.Random(seed))  # the genuine one is accepted
+    name, forged = data.draw(st.sampled_from(_forgeries(genuine)))
+    note(f"forged: {name}")
+    with pytest.raises(RulesError, match="inconsistent observation"):
+        sample_world(forged, random.Random(seed))
