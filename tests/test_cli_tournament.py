@@ -83,8 +83,10 @@ def test_a_grid_prints_each_setting_and_marks_the_best(tmp_path: Path) -> None:
                     "-n", "6", "--seed", "2", "-j", "1", "--csv", str(csv_file),
                     "--json", "-")  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("grid: random with stop_chance (3 settings) vs greedy")
-    table = rows(result.stdout)
+    # The JSON goes to stdout alone, so a pipe can parse it; the tables go to stderr.
+    report = json.loads(result.stdout)
+    assert result.stderr.startswith("grid: random with stop_chance (3 settings) vs greedy")
+    table = rows(result.stderr)
     assert [r[1] for r in table] == ["random:stop_chance=0", "random:stop_chance=0.5",
                                      "random:stop_chance=0.9"]  # fmt: skip
     with csv_file.open(encoding="utf-8") as f:
@@ -92,7 +94,6 @@ def test_a_grid_prints_each_setting_and_marks_the_best(tmp_path: Path) -> None:
     scores = [float(r["score"]) for r in lines]
     best = scores.index(max(scores))
     assert [r[0].endswith(" *") for r in table] == [k == best for k in range(3)]
-    report = json.loads(result.stdout[result.stdout.index("{"):result.stdout.rindex("}") + 1])
     assert report["best"] == lines[best]["spec"] and report["params"] == {
         "stop_chance": ["0", "0.5", "0.9"]}
 

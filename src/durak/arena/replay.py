@@ -7,7 +7,7 @@ interrupted game must stop before its end, and an action given as illegal must b
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeAlias
 
@@ -74,6 +74,19 @@ def replay_entry(entry: LogEntry, path: Path | str = "log") -> Replay:
         actions.append(action)
     _check_end(entry, state, bouts, fail)
     return Replay(entry, tuple(states), tuple(actions), tuple(movers))
+
+
+def check_unique(entries: Iterable[LogEntry], path: Path | str = "log") -> None:
+    """Raise :class:`LogError` at the first game logged twice: the same run (rules, specs,
+    seed, open world, move limit and kind) and game index on two lines, as when two runs
+    wrote one log."""
+    seen: dict[tuple[str, str, int], int] = {}
+    for e in entries:
+        key = (e.kind, repr(e.identity()), e.game)
+        if key in seen:
+            raise LogError(path, e.line or None, f"game {e.game} of {' vs '.join(e.specs)} is "
+                           f"already logged at line {seen[key]}")  # fmt: skip
+        seen[key] = e.line
 
 
 def _check_end(entry: LogEntry, state: GameState, bouts: int, fail: _Fail) -> None:

@@ -22,7 +22,7 @@ from durak.arena.logs import LogWriter, read_log
 from durak.arena.match import GameOutcome, MatchPlan, PlayedGame, build_agents
 from durak.arena.pool import Task, play_parallel, play_serial
 from durak.arena.referee import Referee
-from durak.arena.replay import replay_entry
+from durak.arena.replay import check_unique, replay_entry
 from durak.arena.results import MatchResult
 from durak.arena.signals import hold_interrupts
 from durak.rules import Rules
@@ -83,17 +83,13 @@ class Run:
         if read.truncated is not None:
             self.notes.append(f"{path} line {read.truncated.line} was cut off mid-write; "
                               "dropped it, and its game will be played again")  # fmt: skip
-        where: list[dict[int, int]] = [{} for _ in self.plans]
+        check_unique(read.entries, path)
         beyond = 0
         for entry in read.entries:
             if repr(entry.identity()) not in keys or entry.kind != "match":
                 raise LogError(path, entry.line, _mismatch(entry, self.plans) + "; refusing "
                                "to resume a different run")  # fmt: skip
             p = keys.index(repr(entry.identity()))
-            if entry.game in where[p]:
-                raise LogError(path, entry.line, f"game {entry.game} of {' vs '.join(entry.specs)}"
-                               f" is already logged at line {where[p][entry.game]}")  # fmt: skip
-            where[p][entry.game] = entry.line
             replay_entry(entry, path)  # a game the engine rejects is never counted
             if entry.game < self.plans[p].games:
                 self._done[p][entry.game] = entry.outcome()

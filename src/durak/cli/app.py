@@ -10,9 +10,11 @@ exit code 2; Ctrl-C exits with 130.
 
 from __future__ import annotations
 
+import codecs
+import io
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TextIO
 
 import typer
 from typer.core import TyperGroup
@@ -72,6 +74,37 @@ app.command()(training.train)
 app.command()(training.learners)
 
 
+#: ASCII stand-ins for the characters the commands print, for streams that cannot encode
+#: them (``PYTHONIOENCODING=ascii``, an old terminal): ``10♠`` prints as ``10S``.
+ASCII_FALLBACK = {
+    "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C",
+    "·": "-", "×": "x", "…": "...", "—": "-", "–": "-", "←": "<-", "→": "->", "µ": "u",
+    "√": "sqrt", "½": "1/2", "≥": ">=", "≤": "<=", "±": "+-", "•": "*",
+}  # fmt: skip
+_FALLBACK_ERRORS = "durak-ascii"
+
+
+def _ascii_stand_ins(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start : error.end]
+    return "".join(ASCII_FALLBACK.get(ch, "?") for ch in text), error.end
+
+
+codecs.register_error(_FALLBACK_ERRORS, _ascii_stand_ins)
+
+
+def use_ascii_fallback(stream: TextIO) -> None:
+    """Make ``stream`` print :data:`ASCII_FALLBACK` stand-ins where its encoding fails."""
+    try:
+        "♠·×".encode(stream.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors=_FALLBACK_ERRORS)
+
+
 def main() -> None:
     """Entry point of the ``durak`` script."""
+    for stream in (sys.stdout, sys.stderr):
+        use_ascii_fallback(stream)
     app()

@@ -1,16 +1,17 @@
 """Running a :class:`~durak.arena.run.Run` at the command line: seed, progress bar, one line
-per game when verbose, Ctrl-C, and the files written with ``--json``/``--csv``."""
+per game when verbose, Ctrl-C and SIGTERM, a log that cannot be written, and the files
+written with ``--json``/``--csv`` (opened before the first game, so a bad path fails at
+once; when one of them is standard output, everything else goes to standard error)."""
 
 from __future__ import annotations
 
 import csv
-import io
 import json
 import os
 import sys
 from contextlib import closing
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import attrs
 import typer
@@ -20,7 +21,8 @@ from durak.arena.logs import logged_seed
 from durak.arena.match import MatchPlan, PlayedGame
 from durak.arena.referee import Referee
 from durak.arena.run import Run
-from durak.cli.errors import INTERRUPTED
+from durak.arena.signals import Terminated, sigterm_interrupts
+from durak.cli.errors import INTERRUPTED, TERMINATED, USAGE, describe, error
 from durak.cli.options import UsageError, check_confidence, check_timeout, choose_seed
 from durak.cli.progress import GameProgress, wanted
 from durak.cli.render import timing_line
@@ -103,8 +105,19 @@ def game_line(plan: MatchPlan, played: PlayedGame, verbose: int, pairing: bool) 
     return line
 
 
-def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) -> bool:
-    """Play ``run`` with a progress bar; True if Ctrl-C stopped it (finished games kept)."""
+@attrs.frozen
+class Stopped:
+    """Why a run ended before all its games: a signal (``SIGINT``, ``SIGTERM``) or an
+    ``error`` writing the log.  The finished games are kept either way."""
+
+    reason: str
+    exit_code: int
+
+
+def drive(
+    run: Run, settings: RunSettings, out: Console, pairing: bool = False
+) -> Stopped | None:
+    """Play ``run`` with a progress bar; ``None`` if every game was played, else why not."""
     err = stderr_console()
     for note in run.notes:
         err.print(f"note: {note}")
@@ -112,47 +125,77 @@ def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) 
         err.print(f"resuming: {run.resumed} of {run.total} games already in {run.log}")
     with GameProgress(run.total, run.resumed, wanted(settings.quiet), out) as bar:
         try:
-            with closing(run.play()) as games:  # closed at once on Ctrl-C
+            with sigterm_interrupts(), closing(run.play()) as games:  # closed at once on stop
                 for p, played in games:
                     bar.advance()
                     if settings.verbose:
                         bar.print(game_line(run.plans[p], played, settings.verbose, pairing))
+        except Terminated:
+            return Stopped("terminated (SIGTERM)", TERMINATED)
         except KeyboardInterrupt:
-            return True
-    return False
+            return Stopped("interrupted", INTERRUPTED)
+        except OSError as e:  # the log could not be written: a full disk, say
+            return Stopped(f"error: {describe(e)}", USAGE)
+    return None
 
 
-def finish(run: Run, settings: RunSettings, out: Console, interrupted: bool) -> None:
-    """The timing and log lines; after Ctrl-C, the message and exit code 130."""
+def finish(run: Run, settings: RunSettings, out: Console, stopped: Stopped | None) -> None:
+    """The timing and log lines; after a stop, why and how to resume, and its exit code
+    (130 for Ctrl-C, 143 for SIGTERM, 2 for a log that could not be written)."""
     played = sum(r.games for r in run.results()) - run.resumed
     out.print(timing_line(run.wall_seconds, played, run.jobs_used))
     if run.log is not None:
         out.print(f"log: {run.log} ({run.resumed + played} games, {run.resumed} resumed)")
-    if interrupted:
+    if stopped is not None:
         done = run.resumed + played
         keep = "pass --log FILE to keep games across runs"
         if run.log is not None:
             keep = f"they are in {run.log}; run the same command with --resume to finish"
-        stderr_console().print(f"interrupted: {done} of {run.total} games finished; {keep}")
-        raise typer.Exit(INTERRUPTED)
+        line = f"{stopped.reason}: {done} of {run.total} games finished; {keep}"
+        if stopped.exit_code == USAGE:
+            error(line.removeprefix("error: "))
+        else:
+            stderr_console().print(line)
+        raise typer.Exit(stopped.exit_code)
 
 
-def write_json(path: Path, data: Any) -> None:
-    """``data`` as indented JSON in ``path`` (``-``: standard output)."""
-    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    if str(path) == "-":
-        sys.stdout.write(text)
-    else:
-        path.write_text(text, encoding="utf-8")
+@attrs.frozen
+class Outputs:
+    """The ``--csv`` and ``--json`` files of a command, opened before any game is played
+    (``-``: standard output, which only one of them may use)."""
 
+    csv_file: TextIO | None
+    json_file: TextIO | None
 
-def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
-    """``rows`` as CSV with a header in ``path`` (``-``: standard output)."""
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]) if rows else [], lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    if str(path) == "-":
-        sys.stdout.write(buffer.getvalue())
-    else:
-        path.write_text(buffer.getvalue(), encoding="utf-8")
+    @classmethod
+    def open(cls, csv_path: Path | None, json_path: Path | None) -> Outputs:
+        """Open (create or truncate) both; ``OSError`` names a path that cannot be written."""
+        if csv_path is not None and json_path is not None and str(csv_path) == str(json_path):
+            raise UsageError("--csv and --json name the same file")
+        opened = [None if p is None else sys.stdout if str(p) == "-" else
+                  p.open("w", encoding="utf-8") for p in (csv_path, json_path)]  # fmt: skip
+        return cls(opened[0], opened[1])
+
+    @property
+    def to_stdout(self) -> bool:
+        """Whether a machine-readable stream goes to standard output."""
+        return sys.stdout in (self.csv_file, self.json_file)
+
+    def console(self) -> Console:
+        """Where the tables and notes go: standard error when stdout carries data."""
+        return stderr_console() if self.to_stdout else stdout_console()
+
+    def write(self, rows: list[dict[str, Any]], report: dict[str, Any]) -> None:
+        """Write the CSV ``rows`` and the JSON ``report``, and close the files."""
+        if self.csv_file is not None:
+            writer = csv.DictWriter(self.csv_file, fieldnames=list(rows[0]) if rows else [],
+                                    lineterminator="\n")  # fmt: skip
+            writer.writeheader()
+            writer.writerows(rows)
+        if self.json_file is not None:
+            self.json_file.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        for f in (self.csv_file, self.json_file):
+            if f is not None and f is not sys.stdout:
+                f.close()
+            elif f is not None:
+                f.flush()

@@ -17,6 +17,8 @@ import typer
 USAGE = 2
 #: The exit code after Ctrl-C (128 + SIGINT), by shell convention.
 INTERRUPTED = 130
+#: The exit code after SIGTERM (128 + SIGTERM), by shell convention.
+TERMINATED = 143
 
 
 def error(message: str) -> None:

@@ -9,13 +9,11 @@ import typer
 from durak.arena.grid import Grid, GridResult, parse_param
 from durak.arena.report import grid_report, grid_rows
 from durak.cli.driver import (
+    Outputs,
     RunSettings,
     drive,
     finish,
     seed_line,
-    stdout_console,
-    write_csv,
-    write_json,
 )
 from durak.cli.errors import user_errors
 from durak.cli.options import (
@@ -91,18 +89,17 @@ def grid(
         the_seed = settings.the_seed()
         g = Grid(template, tuple(parse_param(p) for p in param), opponents, rules, the_seed,
                  games, open_world, settings.referee())  # fmt: skip
+        outputs = Outputs.open(csv_file, json_file)
         run = settings.run(g.plans())
-    out = stdout_console()
+    out = outputs.console()
     out.print(f"grid: {template} with {' × '.join(p.split('=')[0] for p in param)} "
               f"({len(run.plans)} settings) vs {', '.join(opponents)} · {games} games each · "
               f"{seed_line(the_seed, seed)}")  # fmt: skip
     out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else ""))
-    interrupted = drive(run, settings, out, pairing=True)
+    stopped = drive(run, settings, out, pairing=True)
     result = GridResult(g, tuple(run.results()))
     out.print(grid_table(result, confidence))
     with user_errors():
-        if csv_file is not None:
-            write_csv(csv_file, grid_rows(result, confidence))
-        if json_file is not None:
-            write_json(json_file, {**grid_report(result, confidence), "interrupted": interrupted})
-    finish(run, settings, out, interrupted)
+        outputs.write(grid_rows(result, confidence),
+                      {**grid_report(result, confidence), "interrupted": stopped is not None})
+    finish(run, settings, out, stopped)

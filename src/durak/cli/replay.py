@@ -15,7 +15,7 @@ from rich.table import Table
 
 from durak.agents.tactics import sorted_by_power
 from durak.arena.logs import read_log
-from durak.arena.replay import Replay, replay_entry
+from durak.arena.replay import Replay, check_unique, replay_entry
 from durak.cli.driver import stdout_console
 from durak.cli.errors import fail, user_errors
 from durak.cli.options import describe_rules
@@ -93,7 +93,9 @@ def replay(
     --game or --line the games are listed.
     """
     with user_errors():
-        games = [replay_entry(e, file) for e in read_log(file).entries]
+        entries = read_log(file).entries
+        check_unique(entries, file)
+        games = [replay_entry(e, file) for e in entries]
     out = stdout_console()
     if game is None and line is None:
         table = Table("line", "kind", "game", "seating", "end", "durak", "bouts", "moves",

@@ -16,18 +16,18 @@ from durak.arena.report import (
 )
 from durak.arena.tournament import Tournament, TournamentResult
 from durak.cli.driver import (
+    Outputs,
     RunSettings,
     drive,
     finish,
     seed_line,
     stderr_console,
     stdout_console,
-    write_csv,
-    write_json,
 )
 from durak.cli.errors import user_errors
 from durak.cli.options import (
     OUTPUT,
+    RULES,
     BoutCap,
     Confidence,
     CsvFile,
@@ -49,6 +49,7 @@ from durak.cli.options import (
     Specs,
     ThrowIn,
     ThrowInOpt,
+    UsageError,
     Variant,
     VariantOpt,
     Verbose,
@@ -108,22 +109,25 @@ def match(
     out.print(f"match: {' vs '.join(specs)} · {seed_line(the_seed, seed)} · {games} games{balance}")
     out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else "")
               + ("" if move_timeout is None else f" · move limit {move_timeout:g} s"))
-    interrupted = drive(run, settings, out)
+    stopped = drive(run, settings, out)
     result = run.results()[0]
     if as_json:
-        print(json.dumps({**match_report(result, confidence), "interrupted": interrupted},
+        print(json.dumps({**match_report(result, confidence), "interrupted": stopped is not None},
                          ensure_ascii=False, indent=2))  # fmt: skip
     elif result.games:
         out.print(match_table(result, confidence))
         for line in match_summary(result, confidence):
             out.print(line)
-    finish(run, settings, out, interrupted)
+    finish(run, settings, out, stopped)
 
 
 def tournament(
     specs: Specs,
     games: Games = 100,
     seed: Seed = None,
+    players: Annotated[int, typer.Option(
+        help="Players per game: a tournament is two-player (for 3-6, use durak match).",
+        rich_help_panel=RULES)] = 2,
     lowest_rank: LowestRank = 6,
     hand_size: HandSize = 6,
     no_trumps: NoTrumps = False,
@@ -148,25 +152,27 @@ def tournament(
     scores (a draw counts half) with Wilson intervals, and the ranking by mean score.
     """
     with user_errors():
+        if players != 2:
+            raise UsageError(f"a tournament is two-player (every pair of agents plays a duplicate "
+                             f"match), not {players}-player; for {players} players run durak "
+                             "match with one spec per seat")  # fmt: skip
         settings = RunSettings(games, seed, jobs, open_world, move_timeout, log, resume,
                                confidence, verbose, quiet)  # fmt: skip
         rules = RulesOptions(None, lowest_rank, hand_size, no_trumps, variant, throw_in,
                              bout_cap, first_bout_cap).rules(2)  # fmt: skip
         the_seed = settings.the_seed()
         t = Tournament(rules, tuple(specs), the_seed, games, open_world, settings.referee())
+        outputs = Outputs.open(csv_file, json_file)
         run = settings.run(t.plans())
-    out = stdout_console()
+    out = outputs.console()
     out.print(f"tournament: {len(specs)} agents, {len(t.pairs)} pairings × {games} games · "
               f"{seed_line(the_seed, seed)}")  # fmt: skip
     out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else ""))
-    interrupted = drive(run, settings, out, pairing=True)
+    stopped = drive(run, settings, out, pairing=True)
     result = TournamentResult(t, tuple(run.results()))
     out.print(tournament_matrix(result, confidence))
     out.print(ranking_table(result, confidence))
     with user_errors():
-        if csv_file is not None:
-            write_csv(csv_file, tournament_rows(result, confidence))
-        if json_file is not None:
-            write_json(json_file, {**tournament_report(result, confidence),
-                                   "interrupted": interrupted})  # fmt: skip
-    finish(run, settings, out, interrupted)
+        report = {**tournament_report(result, confidence), "interrupted": stopped is not None}
+        outputs.write(tournament_rows(result, confidence), report)
+    finish(run, settings, out, stopped)

@@ -78,6 +78,8 @@ class QTable:
             raise QTableError(f"{path}: cannot read: {e.strerror or e}") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             raise QTableError(f"{path}: not a Q-table (not valid JSON: {e})") from None
+        except RecursionError:
+            raise QTableError(f"{path}: not a Q-table (corrupt: JSON nested too deeply)") from None
         try:
             return _parse(doc)
         except (QTableError, RulesError, TypeError) as e:
