@@ -9,6 +9,7 @@ import re
 import pytest
 
 from durak.agents import GreedyAgent, HumanAgent, make_agent, registry
+from durak.agents.human import shown_order
 from durak.arena.runner import play_game
 from durak.rules import (
     Action,
@@ -53,8 +54,8 @@ def test_it_shows_what_the_player_may_see() -> None:
     assert f"Trump: ♥, trump card K♥. Talon: 2 cards. Discard pile: {pile}." in shown
     assert "player 1: 4 cards" in shown
     assert "Table: empty" in shown
-    legal = legal_actions(s)
-    for i, action in enumerate(legal, 1):
+    # The actions in the order the hand is shown: weakest first, the trump last.
+    for i, action in enumerate([Attack(c("10C")), Attack(c("AS")), Attack(c("6H"))], 1):
         assert f"  {i}. {action}" in shown
     assert "7♠" not in shown and "J♣" not in shown  # nothing of the opponent's hand
 
@@ -69,8 +70,35 @@ def test_it_shows_the_table_to_the_defender() -> None:
 
 def test_a_number_picks_from_the_list() -> None:
     s = lead_state()
-    for k, expected in enumerate(legal_actions(s), 1):
+    shown = shown_order(observe(s, s.turn))
+    assert sorted(shown) == sorted(legal_actions(s))
+    for k, expected in enumerate(shown, 1):
         assert ask(s, f"{k}\n")[0] == expected
+
+
+def test_defences_are_listed_by_the_card_played_and_take_last() -> None:
+    s = step(lead_state(), Attack(c("10C")))
+    order = shown_order(observe(s, s.turn))
+    assert order == (Defend(c("10C"), c("JC")), Take())
+
+
+def test_minus_one_is_not_a_choice() -> None:
+    action, shown = ask(lead_state(), "-1\n1\n")
+    assert action == Attack(c("10C"))
+    assert "-1 is not a choice: enter a number from 1 to 3" in shown
+
+
+def test_a_forced_action_is_played_at_once_unless_asked_to_confirm() -> None:
+    s = step(step(lead_state(), Attack(c("10C"))), Defend(c("10C"), c("JC")))
+    if len(legal_actions(s)) != 1:  # the attacker holds no 10 or J: only Pass
+        pytest.fail(f"expected a forced Pass, got {legal_actions(s)}")
+    action, shown = ask(s, "")  # no input is read
+    assert action == legal_actions(s)[0]
+    assert "Only one action is legal: Pass (played for you)." in shown
+    out = io.StringIO()
+    asking = HumanAgent(io.StringIO("1\n"), out, confirm_forced=True)
+    assert asking.act(observe(s, s.turn), random.Random(0)) == legal_actions(s)[0]
+    assert "Your choice" in out.getvalue()
 
 
 def test_bad_input_is_explained_and_asked_again() -> None:
@@ -107,7 +135,7 @@ def test_it_defaults_to_the_standard_streams(
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("2\n"))
     s = lead_state()
-    assert HumanAgent().act(observe(s, 0), random.Random(0)) == legal_actions(s)[1]
+    assert HumanAgent().act(observe(s, 0), random.Random(0)) == shown_order(observe(s, 0))[1]
     assert "Your hand:" in capsys.readouterr().out
 
 

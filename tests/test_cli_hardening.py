@@ -11,6 +11,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -133,16 +135,15 @@ def test_tasks_are_drawn_lazily_with_bounded_work_in_flight() -> None:
     plan = MatchPlan(Rules(), ("random", "random"), 1, 10**8)
     drawn = 0
 
-    def tasks():  # type: ignore[no-untyped-def]
+    def tasks() -> Iterator[tuple[int, int]]:
         nonlocal drawn
         for g in range(plan.games):
             drawn += 1
             yield 0, g
 
-    games = play_parallel([plan], tasks(), 2)
-    for _ in range(3):
-        next(games)
-    games.close()
+    with closing(play_parallel([plan], tasks(), 2)) as games:
+        for _ in range(3):
+            next(games)
     assert drawn <= 2 * IN_FLIGHT_PER_WORKER + 3
 
 
@@ -223,8 +224,8 @@ def test_a_q_table_for_other_rules_is_refused_before_the_first_game(tmp_path: Pa
 
 def test_an_ascii_terminal_gets_ascii_card_names() -> None:
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}
-    result = subprocess.run([*DURAK, "match", "greedy", "random", "-n", "2", "--seed", "1", "-j",
-                             "1", "-vv", "--quiet"], capture_output=True, env=env, timeout=120)  # fmt: skip
+    args = [*DURAK, "match", "greedy", "random", "-n", "2", "--seed", "1", "-j", "1", "-vv", "-q"]
+    result = subprocess.run(args, check=False, capture_output=True, env=env, timeout=120)
     assert result.returncode == 0, result.stderr
     text = result.stdout.decode("ascii")  # raises if anything is not ASCII
     assert "Attack(" in text and any(f"{r}{s})" in text for r in "6789JQKA" for s in "SHDC")

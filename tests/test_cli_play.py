@@ -10,6 +10,7 @@ import faulty_agents  # noqa: F401  (registers the test agents)
 from durak.arena.logs import read_log
 from durak.arena.replay import replay_entry
 from durak.cli.app import app
+from durak.rules import legal_actions
 
 runner = CliRunner()
 ALWAYS_FIRST = "1\n" * 600
@@ -34,7 +35,11 @@ def test_a_person_plays_a_whole_game_and_it_is_logged(tmp_path: Path) -> None:
                                                                 (0, 1), "finished")  # fmt: skip
     game = replay_entry(entry, log)
     assert game.final.turn == -1
-    assert out.count("Your choice (1-") == sum(1 for m in game.movers if m == 0)
+    # Every decision of the person is asked, or played at once when only one is legal.
+    asked = [len(legal_actions(s)) > 1
+             for s, m in zip(game.states[:-1], game.movers, strict=True) if m == 0]
+    assert out.count("Your choice (1-") == sum(asked)
+    assert out.count("Only one action is legal") == len(asked) - sum(asked)
     verdict = "you are the durak" if entry.durak == 0 else (
         "player 1 is the durak" if entry.durak == 1 else "a draw")  # fmt: skip
     assert f"=== game over: {verdict}" in out

@@ -208,3 +208,16 @@ def test_ansi_render_shows_the_acting_players_view() -> None:
     assert ("draw" if lost is None else f"player {lost} is the durak") in text
     with pytest.raises(ValueError, match="render_mode"):
         raw_env(render_mode="rgb_array")
+
+
+def test_stepping_after_every_agent_has_left_is_a_clear_error() -> None:
+    e = raw_env(rules=Rules())
+    rng = np.random.default_rng(1)
+    e.reset(seed=4)
+    while not e.terminations[e.agent_selection]:
+        obs, *_ = e.last()
+        e.step(_pick(obs["action_mask"], rng))
+    while e.agents:  # PettingZoo's convention: each finished agent steps None and leaves
+        e.step(None)
+    with pytest.raises(ValueError, match="every agent has left; call reset"):
+        e.step(None)

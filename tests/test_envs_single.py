@@ -209,3 +209,15 @@ def test_ansi_render_and_registration() -> None:
     assert isinstance(gymnasium.make("Durak-v0").unwrapped, DurakEnv)
     with pytest.raises(ValueError, match="render_mode"):
         _env(Rules(), render_mode="rgb_array")
+
+
+@pytest.mark.parametrize("bad", [10**6, -1])
+def test_an_index_out_of_range_loses_in_lose_mode(bad: int) -> None:
+    e = _env(Rules(), illegal_action="lose")
+    e.reset(seed=2)
+    _, reward, done, _, info = e.step(bad)
+    assert (reward, done) == (-1.0, True) and info["illegal_action"]
+    raising = _env(Rules())
+    raising.reset(seed=2)
+    with pytest.raises(ValueError, match="out of range"):
+        raising.step(bad)

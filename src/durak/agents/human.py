@@ -16,7 +16,7 @@ from typing import TextIO
 import attrs
 
 from durak.agents.base import register
-from durak.agents.tactics import sorted_by_power
+from durak.agents.tactics import power, sorted_by_power
 from durak.rules import Action, Observation, parse_action
 
 
@@ -49,8 +49,24 @@ def describe(observation: Observation) -> str:
     hand = " ".join(str(c) for c in sorted_by_power(o.hand, o.trump_suit))
     lines.append(f"Your hand: {hand or '(empty)'}")
     lines.append("Legal actions:")
-    lines += [f"  {i}. {a}" for i, a in enumerate(o.legal_actions, 1)]
+    lines += [f"  {i}. {a}" for i, a in enumerate(shown_order(o), 1)]
     return "\n".join(lines)
+
+
+def shown_order(observation: Observation) -> tuple[Action, ...]:
+    """The legal actions in the order the hand is shown: by the played card, weakest first
+    and trumps last (a card's defences by their target, then its transfer), Take and Pass
+    last.  The numbers a person types refer to this order."""
+    trump = observation.trump_suit
+
+    def key(a: Action) -> tuple[int, int, int, int]:
+        card = getattr(a, "card", None)
+        if card is None:
+            return (1, 0, 0, a.sort_key[0])
+        target = getattr(a, "target", None)
+        return (0, power(card, trump), a.sort_key[0], -1 if target is None else target.index)
+
+    return tuple(sorted(observation.legal_actions, key=key))
 
 
 def _count(n: int) -> str:
@@ -68,7 +84,7 @@ def choose(legal: tuple[Action, ...], text: str) -> Action | str:
     s = text.strip()
     if not s:
         return "Please enter a number or an action."
-    if s.isdigit():
+    if s.removeprefix("-").isdigit():
         k = int(s)
         if 1 <= k <= len(legal):
             return legal[k - 1]
@@ -93,14 +109,17 @@ class HumanAgent:
 
     Each decision prints :func:`describe` to ``output`` and reads lines from ``input``
     (``None``: ``sys.stdin``/``sys.stdout`` at the time of the call) until one names a legal
-    action: its number in the list, or the action as text (read with
-    :func:`~durak.rules.parse_action`, accepted only if legal).  A bad line gets a message
-    and the question again.  At the end of the input it raises :class:`EOFError`.  As a
-    :class:`~durak.agents.Watcher` it also prints the other players' actions and the outcome.
+    action: its number in the list (:func:`shown_order`), or the action as text (read with
+    :func:`~durak.rules.parse_action`, accepted only if legal).  A forced decision (one legal
+    action) is played at once with a line saying so, unless ``confirm_forced``.  A bad line
+    gets a message and the question again.  At the end of the input it raises
+    :class:`EOFError`.  As a :class:`~durak.agents.Watcher` it also prints the other
+    players' actions and the outcome.
     """
 
     input: TextIO | None = None
     output: TextIO | None = None
+    confirm_forced: bool = False
     name: str = "human"
 
     def _out(self) -> TextIO:
@@ -136,6 +155,10 @@ class HumanAgent:
         if not legal:
             raise ValueError(f"player {observation.player} has no action to choose")
         print(describe(observation), file=out)
+        if len(legal) == 1 and not self.confirm_forced:
+            print(f"Only one action is legal: {legal[0]} (played for you).", file=out)
+            return legal[0]
+        legal = shown_order(observation)
         while True:
             print(f"Your choice (1-{len(legal)} or an action): ", end="", file=out, flush=True)
             line = stdin.readline()

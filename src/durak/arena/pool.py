@@ -14,7 +14,7 @@ from __future__ import annotations
 import multiprocessing
 import queue
 import signal
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 
 from durak.agents.base import Agent
 from durak.arena.match import MatchPlan, PlayedGame, build_agents, play_match_game
@@ -31,7 +31,7 @@ _agents: dict[int, tuple[Agent, ...]] = {}
 
 def play_serial(
     plans: Sequence[MatchPlan], tasks: Iterable[Task]
-) -> Iterator[tuple[int, PlayedGame]]:
+) -> Generator[tuple[int, PlayedGame], None, None]:
     """Play ``tasks`` in order in this process, one set of agents per plan."""
     agents: dict[int, tuple[Agent, ...]] = {}
     for p, game in tasks:
@@ -42,7 +42,7 @@ def play_serial(
 
 def play_parallel(
     plans: Sequence[MatchPlan], tasks: Iterable[Task], jobs: int
-) -> Iterator[tuple[int, PlayedGame]]:
+) -> Generator[tuple[int, PlayedGame], None, None]:
     """Play ``tasks`` in ``jobs`` worker processes; yields games as they finish.
 
     At most :data:`IN_FLIGHT_PER_WORKER` tasks per worker are submitted ahead.  Closing the

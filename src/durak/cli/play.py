@@ -113,6 +113,9 @@ def play(
     first_bout_cap: FirstBoutCap = None,
     open_world: OpenWorld = False,
     log: Log = None,
+    confirm_forced: Annotated[bool, typer.Option(
+        help="Ask even when only one action is legal (by default it is played for you).")
+    ] = False,
 ) -> None:
     """Play against agents at the terminal.
 
@@ -127,7 +130,7 @@ def play(
         others = [make_agent(s) for s in specs]
         writer = None if log is None else LogWriter(log)
     the_seed = choose_seed(seed)
-    human = HumanSeat()
+    human = HumanSeat(HumanAgent(confirm_forced=confirm_forced))
     agents: list[Agent] = [*others[:seat], human, *others[seat:]]
     names = (*specs[:seat], "human", *specs[seat:])
     print(f"play: you are seat {seat} of {rules.players} · seed {the_seed} · "

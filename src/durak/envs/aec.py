@@ -144,6 +144,8 @@ class DurakAECEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     def step(self, action: ActType | None) -> None:
         """Apply ``agent_selection``'s action index; ``None`` for a terminated agent."""
         agent = self.agent_selection
+        if not self.agents:  # every agent has left a finished game
+            raise ValueError("the game is over and every agent has left; call reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return

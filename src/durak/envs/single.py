@@ -146,18 +146,23 @@ class DurakEnv(gymnasium.Env[dict[str, Any], ActType]):
         """Play the learner's action index and the opponents until the learner must act again
         or the game ends; returns ``(obs, reward, terminated, False, info)``.
 
-        Raises ``ValueError`` for a non-index; for an illegal action (see the class doc)
+        Raises ``ValueError`` for a non-index (with ``illegal_action="lose"`` it loses, like
+        any action that is not legal); for an illegal action (see the class doc)
         :class:`~durak.rules.IllegalActionError` naming the index, the action and the
         learner's seat (the game is then unchanged); ``RuntimeError`` before :meth:`reset`
         or after the end.
         """
         if self._last is None or self._last.done:
             raise RuntimeError("call reset() first: no game in progress")
-        move = self._space.decode(action)
-        if self.illegal_action == "lose" and move not in self._last.observation.legal_actions:
+        in_range = self._space.is_index(action)
+        move = self._space.decode(action) if in_range or self.illegal_action == "raise" else None
+        if self.illegal_action == "lose" and (
+            move is None or move not in self._last.observation.legal_actions
+        ):
             lost = attrs.evolve(self._last, reward=-1.0, done=True, loser=self._table.learner)
             obs, info = self._show(lost)
             return obs, lost.reward, True, False, {**info, "illegal_action": True}
+        assert move is not None  # "raise" decoded it (or raised)
         try:
             result = self._table.step(move)
         except IllegalActionError as e:
