@@ -265,3 +265,12 @@ def test_learners_and_agents_list_qlearn_and_dqn() -> None:
 def test_a_curve_needs_an_interval(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="at least one interval"):
         learning_curve([], tmp_path / "x.png", "empty")
+
+
+def test_the_end_of_a_human_opponents_input_saves_what_was_learned(tmp_path: Path) -> None:
+    out = tmp_path / "q.json"
+    result = CliRunner().invoke(app, ["train", "qlearn", "--vs", "human", "--episodes", "5",
+                                      "--seed", "1", "--out", str(out)], input="")  # fmt: skip
+    assert result.exit_code == 130, result.output
+    assert "end of input: saved the learner after 0 of 5 episodes" in result.stderr
+    assert out.exists() and "Traceback" not in result.output

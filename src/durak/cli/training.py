@@ -181,7 +181,7 @@ def train(
     console.print(f"rules: {describe_rules(rules)}")
     stats: list[IntervalStats] = []
     started = time.perf_counter()
-    interrupted = False
+    stopped: str | None = None
     # An opponent that cannot play these rules (say a Q-table of other rules) raises
     # ValueError mid-run: a one-line error, and nothing saved.
     with user_errors(), TrainProgress(episodes, wanted(quiet), console) as bar:
@@ -194,7 +194,9 @@ def train(
                 log.write(s)
                 bar.interval(interval_line(s, episodes))
         except KeyboardInterrupt:
-            interrupted = True  # Ctrl-C: keep what was learned (saved below)
+            stopped = "interrupted"  # Ctrl-C: keep what was learned (saved below)
+        except EOFError:
+            stopped = "end of input"  # a human opponent's input ended: the same
         finally:
             log.close()
     wall = time.perf_counter() - started
@@ -202,8 +204,8 @@ def train(
         _save(learner, out)
     title = f"durak train {spec} vs {', '.join(opponents)} (seed {the_seed})"
     _finish(console, watched.episodes, wall, out, csv_path, png, stats, title)
-    if interrupted:
-        stderr_console().print(f"interrupted: saved the learner after {watched.episodes:,} of "
+    if stopped is not None:
+        stderr_console().print(f"{stopped}: saved the learner after {watched.episodes:,} of "
                                f"{episodes:,} episodes (the CSV has the finished intervals)")
         raise typer.Exit(INTERRUPTED)
     command = evaluate_command(spec, out, opponents, rules, the_seed + 1, solve_endgame)
