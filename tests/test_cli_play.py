@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from threading import Event
 
 from typer.testing import CliRunner, Result
 
 import faulty_agents  # noqa: F401  (registers the test agents)
+from durak.agents import GreedyAgent
 from durak.arena.logs import read_log
 from durak.arena.replay import replay_entry
 from durak.cli.app import app
-from durak.rules import legal_actions
+from durak.cli.play import Announced
+from durak.rules import Action, Observation, Rules, legal_actions, new_game, observe
 
 runner = CliRunner()
 ALWAYS_FIRST = "1\n" * 600
@@ -103,3 +107,25 @@ def test_play_errors_exit_2() -> None:
         result = play(*args)
         assert result.exit_code == 2 and message in result.stderr
         assert result.stderr.count("\n") == 1
+
+
+def test_a_slow_opponent_is_announced_and_a_quick_one_is_not() -> None:
+    state = new_game(Rules(), 1)
+    said: list[str] = []
+    started = Event()
+
+    class Slow(GreedyAgent):
+        def act(self, observation: Observation, rng: random.Random) -> Action:
+            assert started.wait(60), "the announcement never came"
+            return super().act(observation, rng)
+
+    def announce(text: str) -> None:
+        said.append(text)
+        started.set()
+
+    slow = Announced(Slow(), 1, delay=0.0, announce=announce)  # decides only once announced
+    assert slow.act(observe(state, state.turn), random.Random(0)) in legal_actions(state)
+    assert said == ["player 1 is thinking…"]
+    quick = Announced(GreedyAgent(), 2, delay=60.0, announce=said.append)
+    quick.act(observe(state, state.turn), random.Random(0))
+    assert said == ["player 1 is thinking…"]  # cancelled before its time

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import random
 import sys
+import threading
+from collections.abc import Callable
 from typing import Annotated
 
 import attrs
 import typer
 
 from durak.agents import HumanAgent, make_agent
-from durak.agents.base import Agent
+from durak.agents.base import Agent, Relay, Watcher, watchers_among
 from durak.arena.entry import LogEntry
 from durak.arena.logs import LogWriter
 from durak.arena.referee import Referee
@@ -78,6 +80,37 @@ class HumanSeat:
             raise PlayerLeft from None
 
 
+@attrs.frozen
+class Announced(Relay):
+    """An opponent whose slow decisions are announced: once one has taken ``delay``
+    seconds, ``announce`` gets "player N is thinking…" (a timer thread; a quick decision
+    cancels it, so nothing is printed).  Hooks are relayed to the agent."""
+
+    agent: Agent
+    seat: int
+    delay: float = 0.3
+    announce: Callable[[str], None] = attrs.field(default=lambda text: print(text, flush=True))
+    watchers: tuple[Watcher, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "watchers", watchers_among(self.agent))
+
+    @property
+    def name(self) -> str:
+        """The agent's name."""
+        return self.agent.name
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The agent's action, announced if it takes longer than ``delay``."""
+        timer = threading.Timer(self.delay, self.announce, (f"player {self.seat} is thinking…",))
+        timer.daemon = True
+        timer.start()
+        try:
+            return self.agent.act(observation, rng)
+        finally:
+            timer.cancel()
+
+
 def _entry(rules: Rules, specs: tuple[str, ...], seed: int, open_world: bool, game: int,
            seat: HumanSeat, record: GameRecord | None) -> LogEntry:  # fmt: skip
     n = rules.players
@@ -127,7 +160,7 @@ def play(
                              bout_cap, first_bout_cap).rules(1 + len(specs))  # fmt: skip
         if seat >= rules.players:
             raise fail(f"--seat {seat} is not a seat of a {rules.players}-player game")
-        others = [make_agent(s) for s in specs]
+        others = [Announced(make_agent(s, rules), i + (i >= seat)) for i, s in enumerate(specs)]
         writer = None if log is None else LogWriter(log)
     the_seed = choose_seed(seed)
     human = HumanSeat(HumanAgent(confirm_forced=confirm_forced))
