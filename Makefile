@@ -1,16 +1,20 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make demo   - create .venv, install, play a short tournament (random, greedy, mcts)
-#   make test   - create .venv, install, run ruff, mypy --strict (src, tests, benchmarks) and pytest
+#   make test   - create .venv, install (with the CPU build of torch), run ruff, mypy --strict
+#                 (src, tests, benchmarks) and pytest, every optional extra's tests included
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+TORCH  := 2.13.0
 
 .PHONY: demo test lint typecheck pytest bench thorough clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	# The CPU wheel, pinned: a loose `torch` would pull a CUDA build of several GB.
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check torch==$(TORCH)
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -24,8 +28,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src tests benchmarks
 
+# Every extra is installed above, so a missing one fails its tests instead of skipping them.
 pytest: $(STAMP)
-	$(BIN)/pytest
+	DURAK_REQUIRE_EXTRAS=1 $(BIN)/pytest
 
 # Long local run of the property suites.
 thorough: $(STAMP)

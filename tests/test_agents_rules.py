@@ -29,15 +29,15 @@ from durak.agents import (
 )
 from durak.agents.tactics import (
     attackers_of,
-    lowest_card,
     lowest_play,
     opponent_hand,
     play_key,
     power,
     sole_opponent,
+    sorted_by_power,
     weaknesses,
 )
-from durak.arena.runner import derive_seed, play_game
+from durak.arena.runner import play_game
 from durak.rules import (
     Action,
     Attack,
@@ -58,6 +58,7 @@ from durak.rules import (
     sample_world,
     step,
 )
+from durak.seeding import derive_seed
 from strategies import rules_strategy, seeds
 
 RULES = Rules(players=2)
@@ -98,9 +99,8 @@ def play(state: GameState, *actions: Action) -> GameState:
 
 
 def test_power_puts_every_trump_above_every_non_trump() -> None:
-    assert lowest_card([c("6H"), c("AS"), c("10C")], Suit.H) is c("10C")
-    assert lowest_card([c("6H"), c("AS"), c("10C")], None) is c("6H")
-    assert lowest_card([], Suit.H) is None
+    assert sorted_by_power([c("6H"), c("AS"), c("10C")], Suit.H) == [c("10C"), c("AS"), c("6H")]
+    assert sorted_by_power([c("6H"), c("AS"), c("10C")], None) == [c("6H"), c("10C"), c("AS")]
     assert power(c("6H"), Suit.H) > power(c("AS"), Suit.H)
 
 

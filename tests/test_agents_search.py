@@ -36,7 +36,6 @@ CHEAP = {
     "mcts": "mcts:limit=20,samples=2",
     "mcts-greedy": "mcts:limit=20,samples=1,simulation=greedy",
     "mcts-visits": "mcts:limit=20,samples=3,combine=visits,bias=3",
-    "mcts-infer": "mcts:limit=20,samples=2,infer=greedy",
     "mcts-fixed": "mcts:limit=20,samples=2,talon=fixed",
     "minimax-playout": "minimax:depth=1,samples=1,eval=playout",
     "ismcts": "ismcts:limit=40",
@@ -91,25 +90,34 @@ def test_search_agents_are_reproducible_and_see_only_the_observation(name: str) 
     assert len(decisions) == 1
 
 
-def test_forced_moves_return_at_once_without_search() -> None:
+def test_forced_moves_return_at_once_without_search(monkeypatch: pytest.MonkeyPatch) -> None:
     class Exploding:
         """A fallback that fails the test if it is ever consulted."""
 
         name = "exploding"
 
-        def act(self, *_: object) -> object:
+        def act(self, *_: object) -> Action:
             raise AssertionError("searched a forced move")
+
+    def no_search(*_: object, **__: object) -> object:
+        raise AssertionError("searched a forced move")
 
     state = new_game(Rules(lowest_rank=12), 0)
     while len(legal_actions(state)) != 1:
         state = step(state, legal_actions(state)[-1])
-    agent = SolverAgent(fallback="random")
-    object.__setattr__(agent, "backup", Exploding())
-    assert agent.act(observe(state, state.turn), random.Random(0)) == legal_actions(state)[0]
+    forced = observe(state, state.turn)
+    agent = SolverAgent(Exploding(), nodes=200_000)
+    # A solve would be a search too: only the forced move may come back.
+    for name in ("mcts", "ismcts", "pimc", "alphabeta", "maxn", "solve"):
+        monkeypatch.setattr(searchers, name, no_search)
+    assert agent.act(forced, random.Random(0)) == legal_actions(state)[0]
     for spec in CHEAP.values():
-        assert make_agent(spec).act(observe(state, state.turn), random.Random(0)) in legal_actions(
-            state
-        )
+        assert make_agent(spec).act(forced, random.Random(0)) == legal_actions(state)[0]
+    # The probe can fail: at the opening there is a choice, and the search is reached.
+    opening = new_game(Rules(lowest_rank=12), 0)
+    assert len(legal_actions(opening)) > 1
+    with pytest.raises(AssertionError, match="searched"):
+        make_agent("ismcts:limit=5").act(observe(opening, opening.turn), random.Random(0))
 
 
 @pytest.mark.parametrize("talon", ["fixed", "sampled"])
@@ -140,19 +148,28 @@ def test_solver_plays_a_move_of_the_exact_value_once_all_is_known() -> None:
     rules = Rules(lowest_rank=12)  # every card is dealt: the talon is empty from the start
     game = DurakGame(rules)
     agent: Agent = make_agent("solver:nodes=100000000,fallback=random")
-    checked = 0
-    for seed in range(6):
+    decisive = 0  # positions where some legal move is worse than the best: a test that can fail
+    for seed in range(60):
         state = new_game(rules, seed)
-        for _ in range(3):  # a few plies in, so each solve stays small
+        for _ in range(2 + seed % 3):  # a few plies in, so each solve stays small
             state = step(state, legal_actions(state)[0])
+        if is_terminal(state):
+            continue
         best = exact_solve(game, state).value
-        action = agent.act(observe(state, state.turn), random.Random(seed))
-        after = step(state, action)
         mover = state.turn
-        value = game.returns(after)[mover] if is_terminal(after) else _value_for(game, after, mover)
-        assert value == best
-        checked += 1
-    assert checked == 6
+
+        def value_of(action: Action, state: GameState = state, mover: int = mover) -> float:
+            after = step(state, action)
+            return game.returns(after)[mover] if is_terminal(after) else \
+                _value_for(game, after, mover)  # fmt: skip
+
+        if min(value_of(a) for a in legal_actions(state)) == best:
+            continue
+        assert value_of(agent.act(observe(state, state.turn), random.Random(seed))) == best
+        decisive += 1
+        if decisive == 4:
+            break
+    assert decisive == 4, f"only {decisive} positions where a wrong move would have shown"
 
 
 def _value_for(game: DurakGame, state: GameState, player: int) -> float:
@@ -215,10 +232,8 @@ class _Recorder:
 
 
 def _recording_solver(nodes: int) -> tuple[SolverAgent, _Recorder]:
-    agent = SolverAgent(nodes=nodes, fallback="random")
     recorder = _Recorder()
-    object.__setattr__(agent, "backup", recorder)
-    return agent, recorder
+    return SolverAgent(recorder, nodes=nodes), recorder
 
 
 def _won_and_lost_positions() -> tuple[GameState, GameState]:
@@ -278,10 +293,8 @@ class _Watching(_Recorder):
 
 def test_solver_keeps_its_table_for_one_game_and_tells_its_fallback() -> None:
     rules = Rules(lowest_rank=12)  # every card known from the start: the solver plays
-    agent = SolverAgent(nodes=10**8, fallback="random")
     watching = _Watching()
-    object.__setattr__(agent, "backup", watching)
-    object.__setattr__(agent, "watchers", watchers_among(agent.endgame, watching))
+    agent = SolverAgent(watching, nodes=10**8)
     sizes: list[int] = []
 
     class Probe:

@@ -6,15 +6,14 @@ import random
 
 import attrs
 import pytest
-from typer.testing import CliRunner
 
 from durak.agents import GreedyAgent, Watcher, make_agent
 from durak.arena.match import MatchPlan, play_match_game
 from durak.arena.run import run_match
-from durak.arena.runner import derive_seed, play_game
+from durak.arena.runner import play_game
 from durak.arena.stats import wilson
-from durak.cli.app import app
 from durak.rules import Action, Observation, Rules, new_game, step
+from durak.seeding import derive_seed
 
 SPECS = ("random", "random:stop_chance=0.6")
 
@@ -86,20 +85,6 @@ def test_wilson_matches_newcombe_1998(k: int, n: int, low: float, high: float) -
     # Newcombe, "Two-sided confidence intervals for the single proportion: comparison of
     # seven methods", Statistics in Medicine 17 (1998), Table II, method 3 (Wilson), 95%.
     assert wilson(k, n, 0.95) == pytest.approx((low, high), abs=5e-5)
-
-
-def test_cli_match_gives_the_same_table_with_two_jobs() -> None:
-    runner = CliRunner()
-    base = ["match", "random", "random:stop_chance=0.6", "--games", "12", "--seed", "2"]
-    one = runner.invoke(app, base)
-    two = runner.invoke(app, [*base, "--jobs", "2"])
-    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
-
-    def rates(text: str) -> list[list[str]]:  # the table without timing columns
-        rows = [line.split("│") for line in text.splitlines() if line.count("│") > 5]
-        return [cells[1:8] for cells in rows]
-
-    assert rates(one.output) == rates(two.output) and len(rates(one.output)) == 2
 
 
 @attrs.define

@@ -90,7 +90,7 @@ def test_training_with_the_autopilot_plays_the_solver_agents_games() -> None:
     opponent = _Recorder()
     pilot = ExactEndgame(NODES)  # as durak train --solve-endgame uses it
     table = SoloTable(SMALL, [opponent], learner_seat=0, autopilot=pilot)
-    hybrid = SolverAgent(nodes=NODES, fallback="lowest")
+    hybrid = SolverAgent(LowestAgent(), nodes=NODES)
     differs = 0
     for seed in range(20):
         _, end = _play(table, seed)

@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-torch = pytest.importorskip("torch")
+from extras import require_extra
+
+torch = require_extra("torch")
 
 from durak.agents import Agent, SpecError, make_agent  # noqa: E402
 from durak.arena.runner import play_game  # noqa: E402

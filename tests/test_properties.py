@@ -35,11 +35,9 @@ from durak.rules import (
     action_universe,
     is_terminal,
     legal_actions,
-    loser,
     new_game,
     observe,
     position,
-    returns,
     sample_world,
     step,
     step_unchecked,
@@ -205,41 +203,6 @@ def test_replay_is_deterministic(rules: Rules, seed: int) -> None:
 
 
 # ------------------------------------------------------------------ outcomes
-
-
-@GAMES
-def test_terminal_iff_no_legal_actions_and_returns(rules: Rules, seed: int) -> None:
-    n = rules.players
-    states, _ = play_random_game(rules, seed)
-    for s in states[:-1]:
-        assert not is_terminal(s)
-        assert legal_actions(s)
-        assert returns(s) == (0.0,) * n
-        with pytest.raises(ValueError, match="not terminal"):
-            loser(s)
-    end = states[-1]
-    assert is_terminal(end)
-    assert legal_actions(end) == ()
-    for a in (Take(), Pass()):
-        with pytest.raises(IllegalActionError):
-            step(end, a)
-    r = returns(end)
-    assert len(r) == n
-    assert math.isclose(sum(r), 0.0, abs_tol=1e-9)
-    holders = [p for p, h in enumerate(end.hands) if h]
-    lost = loser(end)
-    if lost is None:
-        assert len(holders) != 1
-        assert r == (0.0,) * n
-    else:
-        assert holders == [lost]
-        assert r[lost] == -1.0
-        for p in range(n):
-            if p != lost:
-                assert math.isclose(r[p], 1.0 / (n - 1), rel_tol=1e-12)
-    if len(holders) <= 1:
-        assert not end.talon
-        assert end.players_out == frozenset(range(n)) - frozenset(holders)
 
 
 @GAMES

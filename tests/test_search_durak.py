@@ -10,19 +10,16 @@ Durak rules (the dependency points one way).
 
 from __future__ import annotations
 
-import ast
 import os
 import random
 import subprocess
 import sys
 import zlib
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-import durak.search
 from bruteforce import BruteForce
 from durak.rules import (
     Action,
@@ -380,30 +377,3 @@ def test_results_do_not_depend_on_the_hash_seed_of_the_process() -> None:
         outputs.add(done.stdout)
     assert len(outputs) == 1
     assert next(iter(outputs)).count("SearchStats") == 5
-
-
-# --------------------------------------------------------------------------------------
-# Layering
-
-
-def test_search_imports_nothing_of_the_game_or_the_applications() -> None:
-    forbidden = ("durak.rules", "durak.agents", "durak.cli", "durak.arena")
-    package = Path(durak.search.__file__).parent
-    modules = sorted(package.rglob("*.py"))
-    assert len(modules) >= 8
-    for path in modules:
-        tree = ast.parse(path.read_text(), str(path))
-        for node in ast.walk(tree):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    # A relative import leaving durak.search: ``from .. import rules``.
-                    assert node.level == 1, f"{path.name} imports from outside durak.search"
-                    names = [f"durak.search.{node.module or ''}"]
-                else:
-                    base = node.module or ""
-                    names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
-            for name in names:
-                assert not name.startswith(forbidden), f"{path.name} imports {name}"

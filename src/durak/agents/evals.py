@@ -17,9 +17,17 @@ from functools import lru_cache
 
 from durak.agents.simple import greedy_choice
 from durak.agents.tactics import action_card, play_key, weak_mask
-from durak.rules import Action, GameState, legal_actions, returns, step_unchecked
-from durak.rules.bout import next_active
-from durak.rules.cards import NUM_CARDS, bit_indices
+from durak.rules import (
+    CARDS,
+    Action,
+    GameState,
+    bit_indices,
+    legal_actions,
+    next_active,
+    returns,
+    step_unchecked,
+    suit_mask,
+)
 
 #: A value function over full states (``durak.search.Evaluator``).
 StateEval = Callable[[GameState], tuple[float, ...]]
@@ -37,8 +45,8 @@ def card_values(trump: int | None, lowest_rank: int) -> tuple[float, ...]:
     """Per card index, its value in [0, 1]: rank within the deck (half), plus 0.5 for a trump."""
     span = max(1, 14 - lowest_rank)
     return tuple(
-        (max(0, (i >> 2) + 2 - lowest_rank) / span) / 2 + (0.5 if (i & 3) == trump else 0.0)
-        for i in range(NUM_CARDS)
+        (max(0, c.rank - lowest_rank) / span) / 2 + (0.5 if c.suit == trump else 0.0)
+        for c in CARDS
     )
 
 
@@ -76,7 +84,7 @@ def card_count(state: GameState) -> tuple[float, ...]:
     """Van Khan's max^n value: minus the card count with trumps counted double, minus the
     weakness term."""
     trump = state.trump_suit
-    trumps = 0 if trump is None else 0x1111111111111 << trump
+    trumps = 0 if trump is None else suit_mask(trump)
     masks = state.hand_masks
     targets = _targets(state)
     scores = []

@@ -10,8 +10,6 @@ They are thin wrappers over :mod:`durak.search` (which never sees these agents):
 * ``mcts`` and ``ismcts`` add a progressive bias (Chaslot et al., 2008) toward the greedy
   move (:func:`~durak.agents.evals.greedy_heuristic`), which measured clearly stronger
   against ``greedy`` (``docs/agents.md``);
-* ``mcts:infer=greedy`` samples only worlds in which the opponents' moves of the current
-  bout are greedy's (:mod:`durak.agents.inference`);
 * ``mcts:talon=sampled`` fixes only the hands in each world and draws the talon order anew
   at every iteration, so future draws are chance events rather than known cards;
 * ``solver`` plays the exact alpha-beta move once every card is known (open world, or an
@@ -28,12 +26,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 
-from durak.agents import evals, inference
+from durak.agents import evals
 from durak.agents.base import Agent, Relay, Watcher, make_agent, register, watchers_among
-from durak.agents.specs import param
+from durak.agents.specs import Param, param, params_of
 from durak.rules import Action, DurakGame, GameState, Observation, observe
 from durak.search import (
     SQRT2,
@@ -84,45 +83,25 @@ def _per_world(seconds: float | None, samples: int) -> float | None:
     return None if seconds is None else seconds / samples
 
 
-#: Draws per world when inferring: enough that a fitting world is almost always found.
-INFER_TRIES = 200
-
-
-def _sampler(
-    observation: Observation, infer: str
-) -> Callable[[Observation, random.Random], GameState] | None:
-    """How PIMC draws worlds: uniformly (``infer="none"``), or only worlds where the
-    opponents' moves of this bout fit the greedy model (:mod:`durak.agents.inference`)."""
-    if infer == "none":
-        return None
-    excluded = inference.bout_exclusions(observation)
-    if not excluded:
-        return None
-    return lambda o, r: inference.sample_fitting(o, r, excluded, tries=INFER_TRIES)
-
-
 def _sampled(
     observation: Observation,
     rng: random.Random,
     samples: int,
     combine: str,
     search: Callable[[GameState, random.Random], SearchResult[Action]],
-    infer: str = "none",
 ) -> Action:
     """PIMC over ``samples`` worlds; a forced move is returned at once."""
     legal = observation.legal_actions
     if len(legal) == 1:
         return legal[0]
     return pimc(_game(observation), observation, worlds=samples, search=search,
-                combine=_COMBINE[combine], rng=rng,
-                sample=_sampler(observation, infer)).action  # fmt: skip
+                combine=_COMBINE[combine], rng=rng).action  # fmt: skip
 
 
 @attrs.frozen
 class MctsAgent:
     """UCT in each of ``samples`` sampled worlds (``limit`` iterations each), with a
     progressive ``bias`` toward the greedy move, combined by vote or by summed root visits;
-    ``infer="greedy"`` draws only worlds that fit the opponents' bout moves to greedy.
 
     ``talon`` says what a world fixes.  With ``"fixed"`` (Zarlykov's determinization) the
     world fixes the hands *and* the talon order, so the tree plans with future draws it
@@ -138,8 +117,6 @@ class MctsAgent:
     samples: int = param(6, "worlds sampled per decision", low=1, high=10**4)
     combine: str = param("vote", "how worlds are combined", choices=("vote", "visits"))
     bias: float = param(30.0, _BIAS, low=0, high=1000)
-    infer: str = param("none", "worlds fit the opponents' bout moves to a model",
-                       choices=("none", "greedy"))
     talon: str = param("sampled", "a world's talon order: fixed, or drawn anew each iteration",
                        choices=("fixed", "sampled"))
     seconds: float | None = param(None, _SECONDS, low=0.001, high=3600)
@@ -164,7 +141,7 @@ class MctsAgent:
                         heuristic=evals.greedy_heuristic, bias=self.bias,
                         stop_early=stop_early)  # fmt: skip
 
-        return _sampled(observation, rng, self.samples, self.combine, search, self.infer)
+        return _sampled(observation, rng, self.samples, self.combine, search)
 
 
 @attrs.frozen
@@ -322,25 +299,23 @@ class SolverAgent(Relay):
     """The exact alpha-beta move once every card is known; ``fallback`` before that, when
     the solve needs more than ``nodes`` nodes, and in a position lost against perfect play
     (every move loses, so the fallback's move keeps the chances an opponent's mistake
-    offers).  ``fallback`` is an agent spec with ``;`` between its parameters
-    (``mcts:limit=100;samples=2``).  The solve is :class:`ExactEndgame`'s: it keeps its
+    offers).  ``fallback`` is the agent itself; the ``solver`` spec builds it from a spec
+    with ``;`` between its parameters (``solver:fallback=mcts:limit=100;samples=2``).  The
+    solve is :class:`ExactEndgame`'s: it keeps its
     table through a game, and it hears the game's progress (as the fallback does, if it is
     a :class:`~durak.agents.Watcher`): a fresh table when a game starts, freed when it
     ends."""
 
+    fallback: Agent
     nodes: int = param(200_000, "node budget of one solve", low=1, high=10**9)
-    fallback: str = param("mcts", "other positions' agent spec, ';' for ','")
     name: str = "solver"
-    backup: Agent = attrs.field(init=False)
     endgame: ExactEndgame = attrs.field(init=False, eq=False, repr=False)
     watchers: tuple[Watcher, ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        backup = make_agent(self.fallback.replace(";", ","))
         endgame = ExactEndgame(self.nodes)
-        object.__setattr__(self, "backup", backup)
         object.__setattr__(self, "endgame", endgame)
-        object.__setattr__(self, "watchers", watchers_among(endgame, backup))
+        object.__setattr__(self, "watchers", watchers_among(endgame, self.fallback))
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The solved move, or the fallback agent's."""
@@ -348,7 +323,7 @@ class SolverAgent(Relay):
         if len(legal) == 1:
             return legal[0]
         solved = self.endgame(observation, rng)
-        return self.backup.act(observation, rng) if solved is None else solved
+        return self.fallback.act(observation, rng) if solved is None else solved
 
 
 for _name, _cls, _text in (
@@ -356,6 +331,15 @@ for _name, _cls, _text in (
     ("ismcts", IsmctsAgent, "single-observer ISMCTS (Cowling et al. 2012)"),
     ("minimax", MinimaxAgent, "Zarlykov's minimax: alpha-beta in sampled worlds"),
     ("maxn", MaxnAgent, "Van Khan's max^n with shallow pruning, in sampled worlds"),
-    ("solver", SolverAgent, "exact endgame moves once all cards are known"),
 ):
     register(_name, _cls, _text)
+
+_FALLBACK = Param("fallback", str, "mcts", "other positions' agent spec, ';' for ','")
+
+
+def _solver(fallback: str, **settings: Any) -> SolverAgent:
+    return SolverAgent(make_agent(fallback.replace(";", ",")), **settings)
+
+
+register("solver", _solver, "exact endgame moves once all cards are known",
+         (*params_of(SolverAgent), _FALLBACK))  # fmt: skip

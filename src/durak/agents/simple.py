@@ -21,8 +21,7 @@ import attrs
 from durak.agents.base import register
 from durak.agents.specs import param
 from durak.agents.tactics import is_trump, lowest_play
-from durak.rules import Action, Attack, Observation, Suit
-from durak.rules.actions import Pass, Take
+from durak.rules import Action, Attack, Observation, Pass, Suit, Take
 
 
 def random_choice(legal: Sequence[Action], rand: Callable[[], float], stop_chance: float) -> Action:

@@ -14,9 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from durak.rules import Action, Card, CardSet, Defend, Observation, Pass, Suit, Take
-from durak.rules.bout import asking_order
-from durak.rules.cards import BEATERS, bit_indices
+from durak.rules import (
+    Action,
+    Card,
+    CardSet,
+    Defend,
+    Observation,
+    Pass,
+    Suit,
+    Take,
+    asking_order,
+    beaters,
+    bit_indices,
+)
 
 
 def power(card: Card, trump: Suit | None) -> int:
@@ -39,11 +49,6 @@ def action_card(action: Action) -> Card | None:
 def is_trump(card: Card, trump: Suit | None) -> bool:
     """Whether ``card`` is a trump (never, in a game without trumps)."""
     return trump is not None and card.suit is trump
-
-
-def lowest_card(cards: Iterable[Card], trump: Suit | None) -> Card | None:
-    """The lowest-power card of ``cards``, or ``None`` if there is none."""
-    return min(cards, key=lambda c: power(c, trump), default=None)
 
 
 def sorted_by_power(cards: Iterable[Card], trump: Suit | None) -> list[Card]:
@@ -110,8 +115,8 @@ def weaknesses(hand: CardSet, opponent_hand: CardSet, trump: Suit | None) -> Car
 
 def weak_mask(hand: int, opponent: int, trump: Suit | None) -> int:
     """:func:`weaknesses` on card bitmasks, for the evaluation functions' inner loop."""
-    beaters = BEATERS[4 if trump is None else trump]
-    return sum(1 << i for i in bit_indices(hand) if beaters[i] & opponent)
+    beating = beaters(trump)
+    return sum(1 << i for i in bit_indices(hand) if beating[i] & opponent)
 
 
 def sole_opponent(observation: Observation) -> int | None:

@@ -14,8 +14,8 @@ import attrs
 
 from durak.arena.match import GameOutcome, MatchPlan, PlayedGame
 from durak.arena.referee import FAULT_KINDS, FaultKind, Forfeit
-from durak.arena.runner import derive_seed
 from durak.rules import Rules, RulesError
+from durak.seeding import derive_seed
 
 #: The version written in every entry's ``"format"`` field.
 FORMAT = 1

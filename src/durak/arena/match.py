@@ -17,8 +17,9 @@ import attrs
 from durak.agents import make_agent
 from durak.agents.base import Agent
 from durak.arena.referee import Forfeit, Referee
-from durak.arena.runner import derive_seed, play_game
+from durak.arena.runner import play_game
 from durak.rules import Rules
+from durak.seeding import derive_seed
 
 
 def _tuple_of_str(specs: Sequence[str]) -> tuple[str, ...]:

@@ -1,9 +1,9 @@
 """Play one game between agents and keep a replayable record of it.
 
-Each game is seeded on its own (:func:`derive_seed`), so results do not depend on the order
-or the process in which games run.  Given a :class:`~durak.arena.referee.Referee`, a faulty
-agent forfeits (it becomes the durak and the record says why); without one, play is strict
-and an agent's error propagates.
+Each game is seeded on its own (:func:`~durak.seeding.derive_seed`), so results do not
+depend on the order or the process in which games run.  Given a
+:class:`~durak.arena.referee.Referee`, a faulty agent forfeits (it becomes the durak and the
+record says why); without one, play is strict and an agent's error propagates.
 """
 
 from __future__ import annotations
@@ -30,25 +30,9 @@ from durak.rules import (
     observe,
     step,
 )
+from durak.seeding import derive_seed
 
-_MASK64 = (1 << 64) - 1
 T = TypeVar("T")
-
-
-def _mix(x: int) -> int:
-    """The SplitMix64 step: a bijection on 64-bit integers that scatters nearby inputs."""
-    x = (x + 0x9E3779B97F4A7C15) & _MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return x ^ (x >> 31)
-
-
-def derive_seed(seed: int, *parts: int) -> int:
-    """A 64-bit seed for sub-stream ``parts`` of ``seed``, the same in every process."""
-    x = _mix(seed & _MASK64)
-    for part in parts:
-        x = _mix((x + (part & _MASK64)) & _MASK64)
-    return x
 
 
 @attrs.frozen

@@ -23,7 +23,7 @@ from durak.agents.base import Agent, Relay, Watcher, watchers_among
 from durak.arena.entry import LogEntry
 from durak.arena.logs import LogWriter
 from durak.arena.referee import Referee
-from durak.arena.runner import GameRecord, derive_seed, play_game
+from durak.arena.runner import GameRecord, play_game
 from durak.cli.errors import INTERRUPTED, fail, user_errors
 from durak.cli.options import (
     BoutCap,
@@ -43,6 +43,7 @@ from durak.cli.options import (
     describe_rules,
 )
 from durak.rules import Action, Observation, Rules, new_game, step
+from durak.seeding import derive_seed
 
 
 class PlayerLeft(BaseException):

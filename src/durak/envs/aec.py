@@ -19,7 +19,6 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from durak.arena.runner import derive_seed
 from durak.encoding import ActionSpace
 from durak.envs.single import (
     DEFAULT_RULES,
@@ -40,6 +39,7 @@ from durak.rules import (
     returns,
     step,
 )
+from durak.seeding import derive_seed
 
 __all__ = ["DurakAECEnv", "env", "raw_env"]
 

@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from durak.agents.base import Agent, Watcher
-from durak.arena.runner import derive_seed
 from durak.rules import (
     Action,
     GameState,
@@ -31,6 +30,7 @@ from durak.rules import (
     returns,
     step,
 )
+from durak.seeding import derive_seed
 
 __all__ = ["Autopilot", "SoloStep", "SoloTable"]
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from durak.agents.base import Param, SpecError, register
 from durak.learn.registry import register_learner
+from durak.learn.torch_support import TorchMissingError, require_torch
 from durak.rules import Rules
 
 if TYPE_CHECKING:
@@ -36,24 +37,6 @@ if TYPE_CHECKING:
 
 __all__ = ["DqnAgent", "DqnLearner", "DqnModelError", "TorchMissingError", "load_model",
            "require_torch"]  # fmt: skip
-
-MISSING_TORCH = "dqn needs PyTorch: pip install 'durak-lab[dqn]'"
-
-
-class TorchMissingError(SpecError, ImportError):
-    """PyTorch is not installed.  Both a :class:`~durak.agents.SpecError` (so a spec such
-    as ``dqn:path=m.pt`` fails like any bad spec) and an ``ImportError``."""
-
-
-def require_torch() -> Any:
-    """The ``torch`` module; :class:`TorchMissingError` (with the install hint) if it is
-    not installed."""
-    try:
-        import torch  # noqa: PLC0415 - optional dependency, imported on use
-    except ImportError:
-        raise TorchMissingError(MISSING_TORCH) from None
-    return torch
-
 
 # The classes live in modules that import PyTorch; `from durak.learn.dqn import DqnLearner`
 # still works, importing them on first access (PEP 562).

@@ -5,7 +5,7 @@ initial weights come from ``torch.manual_seed(seed)`` (in a forked generator, so
 global stream is left alone), minibatches from ``numpy.random.default_rng(seed)``, and
 exploration from the ``random.Random`` that :func:`~durak.learn.train.train` hands to
 :meth:`DqnLearner.explore`.  The module imports without PyTorch; building a learner
-without it raises :class:`~durak.learn.dqn.TorchMissingError`.
+without it raises :class:`~durak.learn.torch_support.TorchMissingError`.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from numpy.typing import NDArray
 from durak.agents.base import SpecError
 from durak.encoding import ActionSpace, encode_observation, observation_size
 from durak.envs.solo import SoloStep
-from durak.learn.dqn import require_torch
 from durak.learn.dqn_net import DqnAgent, DqnModel, build_network, greedy_action, save_model
 from durak.learn.rewards import RewardScheme
+from durak.learn.torch_support import require_torch
 from durak.learn.train import Epsilon
 from durak.rules import Action, Observation, Rules
 

@@ -12,7 +12,7 @@ arbitrary objects::
 Loading checks every field and raises :class:`DqnModelError` naming the file and the
 problem.  The module imports without PyTorch (so the core's test collection needs no
 torch); each function fetches it on use and raises
-:class:`~durak.learn.dqn.TorchMissingError` without it.
+:class:`~durak.learn.torch_support.TorchMissingError` without it.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 
 from durak.agents.base import SpecError
 from durak.encoding import ActionSpace, action_space_size, encode_observation, observation_size
-from durak.learn.dqn import require_torch
+from durak.learn.torch_support import require_torch
 from durak.rules import Action, Observation, Rules
 
 __all__ = ["FORMAT", "VERSION", "DqnAgent", "DqnModel", "DqnModelError", "build_network",

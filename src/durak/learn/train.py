@@ -18,10 +18,10 @@ from typing import Protocol
 import attrs
 
 from durak.agents.base import Agent, SpecError
-from durak.arena.runner import derive_seed
 from durak.envs.solo import SoloStep, SoloTable
 from durak.learn.rewards import RewardScheme
 from durak.rules import Action, Observation
+from durak.seeding import derive_seed
 
 __all__ = ["Epsilon", "IntervalStats", "Learner", "train"]
 

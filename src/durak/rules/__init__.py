@@ -21,7 +21,22 @@ from durak.rules.actions import (
     action_universe,
     parse_action,
 )
-from durak.rules.cards import Card, CardSet, Rank, Suit
+from durak.rules.bout import asking_order, next_active
+from durak.rules.cards import (
+    CARDS,
+    NUM_CARDS,
+    Card,
+    CardSet,
+    Rank,
+    Suit,
+    beaters,
+    beats,
+    bit_indices,
+    deck_cards,
+    deck_mask,
+    rank_mask,
+    suit_mask,
+)
 from durak.rules.config import Rules
 from durak.rules.engine import (
     current_player,
@@ -39,6 +54,8 @@ from durak.rules.setup import deal, new_game, position
 from durak.rules.state import GameState, Knowledge
 
 __all__ = [
+    "CARDS",
+    "NUM_CARDS",
     "Action",
     "Attack",
     "Card",
@@ -58,17 +75,26 @@ __all__ = [
     "Take",
     "Transfer",
     "action_universe",
+    "asking_order",
+    "beaters",
+    "beats",
+    "bit_indices",
     "current_player",
     "deal",
+    "deck_cards",
+    "deck_mask",
     "is_terminal",
     "legal_actions",
     "loser",
     "new_game",
+    "next_active",
     "observe",
     "parse_action",
     "position",
+    "rank_mask",
     "returns",
     "sample_world",
     "step",
     "step_unchecked",
+    "suit_mask",
 ]

@@ -318,6 +318,12 @@ def _beaters(trump: int | None) -> tuple[int, ...]:
 BEATERS: Final[tuple[tuple[int, ...], ...]] = tuple(_beaters(t) for t in (0, 1, 2, 3, None))
 
 
+def beaters(trump: Suit | int | None) -> tuple[int, ...]:
+    """Per card index, the mask of the cards that beat that card under ``trump`` (``None``:
+    no trump suit): the higher cards of its suit, and every trump if it is not one."""
+    return BEATERS[4 if trump is None else trump]
+
+
 def beats(card: Card, target: Card, trump: Suit | None) -> bool:
     """Whether ``card`` beats ``target``: a higher card of its suit, or a trump on a non-trump."""
-    return (BEATERS[4 if trump is None else trump][target.index] >> card.index) & 1 == 1
+    return (beaters(trump)[target.index] >> card.index) & 1 == 1

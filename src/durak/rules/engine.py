@@ -27,12 +27,12 @@ from durak.rules.actions import (
     attacks_for,
 )
 from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
-from durak.rules.cards import BEATERS, NUM_CARDS, Card, bit_indices
+from durak.rules.cards import CARDS, NUM_CARDS, Card, beaters, bit_indices, rank_mask
 from durak.rules.errors import IllegalActionError
 from durak.rules.state import GameState, TablePair
 
-_NO_TRUMP = 4
-_RANK_OF = tuple(0xF << (i & ~3) for i in range(NUM_CARDS))
+# Per card index, the mask of its rank (the cards that may be thrown in on it).
+_RANK_OF = tuple(rank_mask(c.rank) for c in CARDS)
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -58,7 +58,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
 
 def _defender_actions(state: GameState, hand: int) -> tuple[Action, ...]:
-    beaters = BEATERS[_NO_TRUMP if state.trump_suit is None else state.trump_suit]
+    beating = beaters(state.trump_suit)
     table = state.table
     if len(table) == 1:
         targets = [table[0][0].index]
@@ -67,7 +67,7 @@ def _defender_actions(state: GameState, hand: int) -> tuple[Action, ...]:
     out: list[Action] = []
     for t in targets:
         base = t * NUM_CARDS
-        out += [DEFENDS[base + c] for c in bit_indices(hand & beaters[t])]
+        out += [DEFENDS[base + c] for c in bit_indices(hand & beating[t])]
     if state.rules.transfer:
         out += [TRANSFERS[c] for c in bit_indices(hand & _transfer_mask(state))]
     out.append(TAKE)
@@ -134,9 +134,7 @@ def is_legal(state: GameState, action: object) -> bool:
             return False
         for a, d in table:
             if a is target:
-                trump = state.trump_suit
-                beaters = BEATERS[_NO_TRUMP if trump is None else trump]
-                return d is None and beaters[a.index] >> card.index & 1 == 1
+                return d is None and beaters(state.trump_suit)[a.index] >> card.index & 1 == 1
         return False
     return (kind is Transfer and state.rules.transfer
             and _holds(state, p, action.card)  # type: ignore[attr-defined]

@@ -1,0 +1,30 @@
+"""PyTorch as an optional dependency: one place that imports it, or says how to install it.
+
+The learners that need PyTorch (``dqn``) import it through :func:`require_torch` on first
+use, so ``import durak.learn`` works without it and a spec that needs it fails like any bad
+spec, with the install hint.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from durak.agents.specs import SpecError
+
+#: The hint given when PyTorch is missing.
+MISSING_TORCH = "dqn needs PyTorch: pip install 'durak-lab[dqn]'"
+
+
+class TorchMissingError(SpecError, ImportError):
+    """PyTorch is not installed.  Both a :class:`~durak.agents.SpecError` (so a spec such
+    as ``dqn:path=m.pt`` fails like any bad spec) and an ``ImportError``."""
+
+
+def require_torch() -> Any:
+    """The ``torch`` module; :class:`TorchMissingError` (with the install hint) if it is
+    not installed."""
+    try:
+        import torch  # noqa: PLC0415 - optional dependency, imported on use
+    except ImportError:
+        raise TorchMissingError(MISSING_TORCH) from None
+    return torch

@@ -1,0 +1,142 @@
+"""The layers of ``durak``, checked on every module's imports (function-level ones too).
+
+One table says which packages each package may import: ``rules`` <- ``search`` (which
+imports nothing of durak: it sees a game only through its protocol) <- ``agents`` <-
+``arena`` <- ``cli``; ``encoding``, ``envs`` and ``learn`` sit beside them; ``seeding`` is
+neutral.  Nothing imports ``cli``.  And no module-level import cycle joins two modules.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import durak
+
+ROOT = Path(durak.__file__).parent
+
+#: The durak packages each package may import (besides itself).
+ALLOWED: dict[str, frozenset[str]] = {
+    "seeding": frozenset(),
+    "rules": frozenset(),
+    "search": frozenset(),
+    "agents": frozenset({"rules", "search"}),
+    "arena": frozenset({"rules", "search", "agents", "seeding"}),
+    "encoding": frozenset({"rules"}),
+    "envs": frozenset({"rules", "agents", "encoding", "seeding"}),
+    "learn": frozenset({"rules", "search", "agents", "encoding", "envs", "seeding"}),
+    "cli": frozenset({"rules", "search", "agents", "arena", "encoding", "envs", "learn",
+                      "seeding"}),
+}  # fmt: skip
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+
+
+def imports(path: Path, top_level_only: bool = False) -> Iterator[tuple[int, str]]:
+    """(line, imported module or name) for every durak import in ``path``; with
+    ``top_level_only``, only those run at import time (not in functions or under
+    ``TYPE_CHECKING``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    nodes: list[ast.AST] = list(tree.body) if top_level_only else list(ast.walk(tree))
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = module_name(path if path.name == "__init__.py" else path.parent)
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            for alias in node.names:
+                yield node.lineno, f"{base}.{alias.name}"
+
+
+def package_of(name: str) -> str | None:
+    parts = name.split(".")
+    return parts[1] if parts[0] == "durak" and len(parts) > 1 else None
+
+
+def test_every_package_is_in_the_table() -> None:
+    found = {package_of(m) for m in modules()} - {None}
+    assert found == set(ALLOWED), f"add {found - set(ALLOWED)} to the table"
+
+
+def test_every_import_follows_the_layers() -> None:
+    bad: list[str] = []
+    for name, path in modules().items():
+        mine = package_of(name)
+        if mine is None:
+            continue
+        for line, imported in imports(path):
+            theirs = package_of(imported)
+            if theirs is not None and theirs != mine and theirs not in ALLOWED[mine]:
+                bad.append(f"{path.relative_to(ROOT)}:{line} ({mine}) imports {imported}")
+    assert not bad, "imports against the layers:\n" + "\n".join(bad)
+
+
+def _edges() -> dict[str, set[str]]:
+    known = modules()
+    graph: dict[str, set[str]] = {m: set() for m in known}
+    for name, path in known.items():
+        for _, imported in imports(path, top_level_only=True):
+            # ``from pkg import mod`` imports the module; ``from mod import name`` the module.
+            target = imported if imported in known else imported.rpartition(".")[0]
+            if target in known and target != name and not name.startswith(target + "."):
+                graph[name].add(target)
+    return graph
+
+
+def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every cycle a depth-first walk of ``graph`` meets, as the list of its nodes."""
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1: on the stack, 2: done
+    stack: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(graph.get(m, ())):
+            if state.get(n) == 1:
+                cycles.append([*stack[stack.index(n) :], n])
+            elif n not in state:
+                visit(n)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+    return cycles
+
+
+def test_no_import_cycle_joins_two_modules() -> None:
+    cycles = find_cycles(_edges())
+    assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert find_cycles(graph) == [["a", "b", "c", "a"]]
+    assert find_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_check_sees_a_forbidden_import(tmp_path: Path) -> None:
+    source = "def f() -> None:\n    from durak.rules import Rules\n"
+    found = list(imports(_write(tmp_path, source)))
+    assert found == [(2, "durak.rules.Rules")]
+    assert package_of(found[0][1]) not in ALLOWED["search"]
+
+
+def _write(tmp_path: Path, source: str) -> Path:
+    path = tmp_path / "probe.py"
+    path.write_text(source, encoding="utf-8")
+    return path
