@@ -1,0 +1,151 @@
+"""``durak.search.testing.check_game`` on every toy game and on Durak (closed and open
+world, across the rules variants), and on broken games, each of which it must reject."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+import pytest
+
+from durak.rules import DurakGame, Rules, new_game
+from durak.search.testing import GameContractError, check_game
+from toygames import HiddenCardGame, Nim, RandomTree, TicTacToe
+
+VARIANTS = [
+    Rules(),
+    Rules(players=3, transfer=True),
+    Rules(players=4, throw_in="neighbours", first_bout_cap=5),
+    Rules(players=5, trumps=False, lowest_rank=9, hand_size=4),
+    Rules(players=6, transfer=True, bout_cap=4),
+    Rules(lowest_rank=12, hand_size=4, transfer=True),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "starts", "zero_sum"),
+    [
+        (Nim((3, 4, 5)), [Nim((3, 4, 5)).initial()], True),
+        (TicTacToe(), [TicTacToe().initial()], True),
+        (RandomTree(7, players=3, width=4), [RandomTree(7, players=3, width=4).initial()], False),
+        (RandomTree(3, zero_sum=True), [RandomTree(3, zero_sum=True).initial()], True),
+        (HiddenCardGame(), [HiddenCardGame().deal(s) for s in range(3)], True),
+    ],
+    ids=["nim", "tic-tac-toe", "3-player random tree", "zero-sum random tree", "hidden cards"],
+)
+def test_every_toy_game_keeps_the_contract(game: Any, starts: list[Any], zero_sum: bool) -> None:
+    report = check_game(game, starts, random.Random(1), games=3, zero_sum=zero_sum)
+    assert report.games == 3 * len(starts) and report.states > report.games
+
+
+@pytest.mark.parametrize("rules", VARIANTS, ids=str)
+@pytest.mark.parametrize("open_world", [False, True], ids=["closed", "open"])
+def test_durak_keeps_the_contract(rules: Rules, open_world: bool) -> None:
+    game = DurakGame(rules, open_world)
+    report = check_game(game, [new_game(rules, s) for s in range(2)], random.Random(2), games=1,
+                        zero_sum=True)  # fmt: skip
+    assert report.observations == report.states * rules.players
+
+
+# Broken games: each breaks one rule of the contract.
+
+
+@attrs.define(eq=False)
+class Box:
+    """A state that compares by value but can be changed in place."""
+
+    value: int
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Box) and other.value == self.value
+
+    def __hash__(self) -> int:
+        return hash(self.value)
+
+
+class Count:
+    """Add 1 or 2 until 5 or more; one player."""
+
+    num_players = 1
+
+    def legal_actions(self, s: Box) -> tuple[int, ...]:
+        return () if s.value >= 5 else (1, 2)
+
+    def step(self, s: Box, a: int) -> Box:
+        return Box(s.value + a)
+
+    def current_player(self, s: Box) -> int:
+        return 0
+
+    def is_terminal(self, s: Box) -> bool:
+        return s.value >= 5
+
+    def returns(self, s: Box) -> tuple[float, ...]:
+        return (1.0,)
+
+
+class Mutating(Count):
+    def step(self, s: Box, a: int) -> Box:
+        s.value += a
+        return Box(s.value)
+
+
+class Shuffled(Count):
+    def legal_actions(self, s: Box) -> tuple[int, ...]:
+        return () if s.value >= 5 else tuple(random.sample((1, 2), 2))
+
+
+class Random(Count):
+    def step(self, s: Box, a: int) -> Box:
+        return Box(s.value + a + random.randrange(2))
+
+
+class ActsAfterTheEnd(Count):
+    def legal_actions(self, s: Box) -> tuple[int, ...]:
+        return (1,) if s.value >= 5 else (1, 2)
+
+
+class NoOne(Count):
+    def current_player(self, s: Box) -> int:
+        return 1
+
+
+class NotZeroSum(Count):
+    num_players = 2
+
+    def returns(self, s: Box) -> tuple[float, ...]:
+        return (1.0, 1.0)
+
+
+class WrongWorlds(HiddenCardGame):
+    def sample_world(self, obs: Any, rng: random.Random) -> Any:
+        return self.deal(rng.randrange(10**6))
+
+
+class Endless(Count):
+    def is_terminal(self, s: Box) -> bool:
+        return False
+
+    def legal_actions(self, s: Box) -> tuple[int, ...]:
+        return (1,)
+
+
+@pytest.mark.parametrize(
+    ("game", "start", "words"),
+    [
+        (Mutating(), Box(0), "step changed its input"),
+        (Shuffled(), Box(0), "different sequence"),
+        (Random(), Box(0), "not deterministic"),
+        (ActsAfterTheEnd(), Box(0), "empty exactly at terminal"),
+        (NoOne(), Box(0), r"current_player 1 is not in range\(1\)"),
+        (NotZeroSum(), Box(0), "do not sum to zero"),
+        (WrongWorlds(), HiddenCardGame().deal(1), "does not give that observation back"),
+        (Endless(), Box(0), "did not end within 50 steps"),
+    ],
+    ids=["mutating", "shuffled", "random", "acts after the end", "no one", "not zero-sum",
+         "wrong worlds", "endless"],
+)  # fmt: skip
+def test_a_broken_game_is_rejected(game: Any, start: Any, words: str) -> None:
+    with pytest.raises(GameContractError, match=words):
+        check_game(game, [start], random.Random(3), games=3, zero_sum=True, max_steps=50)
