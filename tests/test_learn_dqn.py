@@ -54,7 +54,7 @@ def win_rate(agent: Agent, opponent: str, rules: Rules, games: int) -> float:
 
 
 def test_masked_argmax_is_legal_and_the_best_legal() -> None:
-    learner = DqnLearner(SMALL, hidden=(32,), seed=3)
+    learner = DqnLearner(SMALL, hidden=32, layers=1, seed=3)
     out = learner.net[-1]
     with torch.no_grad():  # make some illegal action the unmasked argmax almost everywhere
         out.bias.copy_(torch.linspace(0, 100, out.bias.numel()))
@@ -92,7 +92,7 @@ def test_the_registry_builds_a_learner_and_rejects_bad_settings() -> None:
 
 
 def short_run(seed: int, episodes: int) -> DqnLearner:
-    learner = DqnLearner(SMALL, hidden=(128, 128), lr=1e-3, gamma=0.95, learn_start=500,
+    learner = DqnLearner(SMALL, hidden=128, lr=1e-3, gamma=0.95, learn_start=500,
                          eps_decay=0.99, seed=seed)  # fmt: skip
     table = SoloTable(SMALL, [make_agent("random")])
     for _ in train(learner, table, episodes=episodes, seed=seed, rewards=learner.rewards):
@@ -132,7 +132,7 @@ class Evil:
 
 
 def test_bad_model_files_are_rejected_with_the_file_and_the_problem(tmp_path: Path) -> None:
-    good = DqnModel(DqnLearner(SMALL, hidden=(8,)).net, SMALL, (8,))
+    good = DqnModel(DqnLearner(SMALL, hidden=8, layers=1).net, SMALL, (8,))
     save_model(tmp_path / "good.pt", good)
     data = torch.load(tmp_path / "good.pt", weights_only=True)
     garbage = tmp_path / "garbage.pt"
@@ -162,6 +162,6 @@ def test_bad_model_files_are_rejected_with_the_file_and_the_problem(tmp_path: Pa
 def test_a_short_run_beats_random_by_a_wide_margin() -> None:
     # The untrained network plays its random initial preferences (about 0-50% against
     # `random` depending on the seed; 2% for this one), so passing needs learning.
-    untrained = DqnLearner(SMALL, hidden=(128, 128), seed=0).policy()
+    untrained = DqnLearner(SMALL, hidden=128, seed=0).policy()
     assert win_rate(untrained, "random", SMALL, 200) < 0.6
     assert win_rate(short_run(0, 400).policy(), "random", SMALL, 200) > 0.6

@@ -238,7 +238,7 @@ def test_monte_carlo_targets_learn_every_decision_from_the_games_return() -> Non
     values = {v for row in learner.table.q.values() for v in row.values()}
     assert values == outcomes
     assert sum(n for row in learner.table.visits.values() for n in row.values()) > 5
-    with pytest.raises(SpecError, match="target must be td or mc"):
+    with pytest.raises(SpecError, match=r"qlearn: target must be one of td, mc, got 'sarsa'"):
         QLearner(rules, target="sarsa")
 
 

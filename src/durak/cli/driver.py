@@ -23,7 +23,23 @@ from durak.arena.referee import Referee
 from durak.arena.run import Run
 from durak.arena.signals import Terminated, sigterm_interrupts
 from durak.cli.errors import INTERRUPTED, TERMINATED, USAGE, describe, error
-from durak.cli.options import UsageError, check_confidence, check_timeout, choose_seed
+from durak.cli.option_groups import option_group
+from durak.cli.options import (
+    Confidence,
+    Games,
+    Jobs,
+    Log,
+    MoveTimeout,
+    OpenWorld,
+    Quiet,
+    Resume,
+    Seed,
+    UsageError,
+    Verbose,
+    check_confidence,
+    check_timeout,
+    choose_seed,
+)
 from durak.cli.progress import GameProgress, wanted
 from durak.cli.render import timing_line
 
@@ -40,20 +56,22 @@ def stderr_console() -> Console:
                    width=None if sys.stderr.isatty() else 200)
 
 
+@option_group
 @attrs.frozen
 class RunSettings:
-    """The run options of ``match``, ``tournament`` and ``grid``, checked."""
+    """The run options of ``match``, ``tournament`` and ``grid``, declared once and
+    checked (expanded into each command by :func:`~durak.cli.option_groups.expand`)."""
 
-    games: int
-    seed: int | None
-    jobs: int | None
-    open_world: bool
-    move_timeout: float | None
-    log: Path | None
-    resume: bool
-    confidence: float
-    verbose: int
-    quiet: bool
+    games: Games = 100
+    seed: Seed = None
+    jobs: Jobs = None
+    open_world: OpenWorld = False
+    move_timeout: MoveTimeout = None
+    log: Log = None
+    resume: Resume = False
+    confidence: Confidence = 0.98
+    verbose: Verbose = 0
+    quiet: Quiet = False
 
     def __attrs_post_init__(self) -> None:
         check_confidence(self.confidence)

@@ -16,34 +16,17 @@ from durak.cli.driver import (
     seed_line,
 )
 from durak.cli.errors import user_errors
+from durak.cli.option_groups import expand
 from durak.cli.options import (
-    BoutCap,
-    Confidence,
     CsvFile,
-    FirstBoutCap,
-    Games,
-    HandSize,
-    Jobs,
     JsonFile,
-    Log,
-    LowestRank,
-    MoveTimeout,
-    NoTrumps,
-    OpenWorld,
-    Quiet,
-    Resume,
     RulesOptions,
-    Seed,
-    ThrowIn,
-    ThrowInOpt,
-    Variant,
-    VariantOpt,
-    Verbose,
     describe_rules,
 )
 from durak.cli.render import grid_table
 
 
+@expand
 def grid(
     template: Annotated[str, typer.Argument(
         help="Agent spec to vary, e.g. 'mcts:limit=100'; {name} marks a placeholder.",
@@ -54,25 +37,11 @@ def grid(
     vs: Annotated[list[str] | None, typer.Option(
         help="Opponent spec, one per other seat (repeat for more players).",
         show_default="greedy")] = None,
-    games: Games = 100,
-    seed: Seed = None,
-    lowest_rank: LowestRank = 6,
-    hand_size: HandSize = 6,
-    no_trumps: NoTrumps = False,
-    variant: VariantOpt = Variant.podkidnoy,
-    throw_in: ThrowInOpt = ThrowIn.all,
-    bout_cap: BoutCap = 6,
-    first_bout_cap: FirstBoutCap = None,
-    open_world: OpenWorld = False,
-    jobs: Jobs = None,
-    move_timeout: MoveTimeout = None,
-    log: Log = None,
-    resume: Resume = False,
     csv_file: CsvFile = None,
     json_file: JsonFile = None,
-    confidence: Confidence = 0.98,
-    verbose: Verbose = 0,
-    quiet: Quiet = False,
+    *,
+    rules_options: RulesOptions,
+    settings: RunSettings,
 ) -> None:
     """Grid search over agent parameters (Zarlykov's -config).
 
@@ -81,11 +50,9 @@ def grid(
     interval; * marks the best.
     """
     opponents = tuple(vs or ["greedy"])
+    games, confidence, open_world = settings.games, settings.confidence, settings.open_world
     with user_errors():
-        settings = RunSettings(games, seed, jobs, open_world, move_timeout, log, resume,
-                               confidence, verbose, quiet)  # fmt: skip
-        rules = RulesOptions(None, lowest_rank, hand_size, no_trumps, variant, throw_in,
-                             bout_cap, first_bout_cap).rules(1 + len(opponents))  # fmt: skip
+        rules = rules_options.rules(1 + len(opponents))
         the_seed = settings.the_seed()
         g = Grid(template, tuple(parse_param(p) for p in param), opponents, rules, the_seed,
                  games, open_world, settings.referee())  # fmt: skip
@@ -94,7 +61,7 @@ def grid(
     out = outputs.console()
     out.print(f"grid: {template} with {' × '.join(p.split('=')[0] for p in param)} "
               f"({len(run.plans)} settings) vs {', '.join(opponents)} · {games} games each · "
-              f"{seed_line(the_seed, seed)}")  # fmt: skip
+              f"{seed_line(the_seed, settings.seed)}")  # fmt: skip
     out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else ""))
     stopped = drive(run, settings, out, pairing=True)
     result = GridResult(g, tuple(run.results()))

@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 import attrs
 
+from durak.cli.errors import fail
+
 F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C", bound=type)
 
@@ -70,7 +72,10 @@ def expand(command: F) -> F:
     @functools.wraps(command)
     def wrapper(**kwargs: Any) -> Any:
         for name, group in groups.items():
-            kwargs[name] = group(**{f.name: kwargs.pop(f.name) for f in attrs.fields(group)})
+            try:
+                kwargs[name] = group(**{f.name: kwargs.pop(f.name) for f in attrs.fields(group)})
+            except ValueError as e:  # a group's own check: a usage error, on one line
+                raise fail(str(e)) from None
         return command(**kwargs)
 
     wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]

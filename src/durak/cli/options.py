@@ -16,6 +16,7 @@ import attrs
 import typer
 
 from durak.arena.referee import MAX_MOVE_TIMEOUT
+from durak.cli.option_groups import option_group
 from durak.rules import Rules
 
 RULES = "Rules"
@@ -95,24 +96,31 @@ class UsageError(ValueError):
     """A bad combination of options; the CLI prints it on one line and exits with 2."""
 
 
+# The defaults of the rules options are those of Rules: declared there, once.
+_DEFAULT = Rules()
+_THROW_IN = ThrowIn(_DEFAULT.throw_in)
+
+
+@option_group
 @attrs.frozen
 class RulesOptions:
-    """The rules options of a command, before the number of players is known."""
+    """The rules options every game command takes, before the number of players is known
+    (expanded into each command by :func:`~durak.cli.option_groups.expand`)."""
 
-    players: int | None = None
-    lowest_rank: int = 6
-    hand_size: int = 6
-    no_trumps: bool = False
-    variant: Variant = Variant.podkidnoy
-    throw_in: ThrowIn = ThrowIn.all
-    bout_cap: int = 6
-    first_bout_cap: int | None = None
+    lowest_rank: LowestRank = _DEFAULT.lowest_rank
+    hand_size: HandSize = _DEFAULT.hand_size
+    no_trumps: NoTrumps = not _DEFAULT.trumps
+    variant: VariantOpt = Variant.perevodnoy if _DEFAULT.transfer else Variant.podkidnoy
+    throw_in: ThrowInOpt = _THROW_IN
+    bout_cap: BoutCap = _DEFAULT.bout_cap
+    first_bout_cap: FirstBoutCap = _DEFAULT.first_bout_cap
 
-    def rules(self, seats: int) -> Rules:
+    def rules(self, seats: int, players: int | None = None) -> Rules:
         """The rules for ``seats`` agents; raises :class:`~durak.rules.RulesError` for
-        inconsistent options and :class:`UsageError` if ``--players`` disagrees."""
-        if self.players is not None and self.players != seats:
-            raise UsageError(f"--players {self.players} but {seats} agent specs")
+        inconsistent options and :class:`UsageError` if ``--players`` (``players``)
+        disagrees."""
+        if players is not None and players != seats:
+            raise UsageError(f"--players {players} but {seats} agent specs")
         return Rules(players=seats, lowest_rank=self.lowest_rank, hand_size=self.hand_size,
                      bout_cap=self.bout_cap, first_bout_cap=self.first_bout_cap,
                      throw_in=self.throw_in.value, transfer=self.variant is Variant.perevodnoy,

@@ -25,20 +25,12 @@ from durak.arena.logs import LogWriter
 from durak.arena.referee import Referee
 from durak.arena.runner import GameRecord, play_game
 from durak.cli.errors import INTERRUPTED, fail, user_errors
+from durak.cli.option_groups import expand
 from durak.cli.options import (
-    BoutCap,
-    FirstBoutCap,
-    HandSize,
     Log,
-    LowestRank,
-    NoTrumps,
     OpenWorld,
     RulesOptions,
     Seed,
-    ThrowIn,
-    ThrowInOpt,
-    Variant,
-    VariantOpt,
     choose_seed,
     describe_rules,
 )
@@ -132,19 +124,15 @@ def _entry(rules: Rules, specs: tuple[str, ...], seed: int, open_world: bool, ga
                     record.forfeit)  # fmt: skip
 
 
+@expand
 def play(
     specs: Annotated[list[str], typer.Argument(
         help="The opponents' agent specs, e.g. greedy 'mcts:limit=300'.", show_default=False)],
     seat: Annotated[int, typer.Option(help="Your seat, from 0.", min=0)] = 0,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games in a row.")] = 1,
     seed: Seed = None,
-    lowest_rank: LowestRank = 6,
-    hand_size: HandSize = 6,
-    no_trumps: NoTrumps = False,
-    variant: VariantOpt = Variant.podkidnoy,
-    throw_in: ThrowInOpt = ThrowIn.all,
-    bout_cap: BoutCap = 6,
-    first_bout_cap: FirstBoutCap = None,
+    *,
+    rules_options: RulesOptions,
     open_world: OpenWorld = False,
     log: Log = None,
     confirm_forced: Annotated[bool, typer.Option(
@@ -157,8 +145,7 @@ def play(
     or the end of input stops; the game so far is saved to --log.
     """
     with user_errors():
-        rules = RulesOptions(None, lowest_rank, hand_size, no_trumps, variant, throw_in,
-                             bout_cap, first_bout_cap).rules(1 + len(specs))  # fmt: skip
+        rules = rules_options.rules(1 + len(specs))  # fmt: skip
         if seat >= rules.players:
             raise fail(f"--seat {seat} is not a seat of a {rules.players}-player game")
         others = [Announced(make_agent(s, rules), i + (i >= seat)) for i, s in enumerate(specs)]

@@ -25,34 +25,16 @@ from durak.cli.driver import (
     stdout_console,
 )
 from durak.cli.errors import user_errors
+from durak.cli.option_groups import expand
 from durak.cli.options import (
     OUTPUT,
     RULES,
-    BoutCap,
-    Confidence,
     CsvFile,
-    FirstBoutCap,
-    Games,
-    HandSize,
-    Jobs,
     JsonFile,
-    Log,
-    LowestRank,
-    MoveTimeout,
-    NoTrumps,
-    OpenWorld,
     Players,
-    Quiet,
-    Resume,
     RulesOptions,
-    Seed,
     Specs,
-    ThrowIn,
-    ThrowInOpt,
     UsageError,
-    Variant,
-    VariantOpt,
-    Verbose,
     describe_rules,
 )
 from durak.cli.render import (
@@ -63,29 +45,16 @@ from durak.cli.render import (
 )
 
 
+@expand
 def match(
     specs: Specs,
-    games: Games = 100,
-    seed: Seed = None,
     players: Players = None,
-    lowest_rank: LowestRank = 6,
-    hand_size: HandSize = 6,
-    no_trumps: NoTrumps = False,
-    variant: VariantOpt = Variant.podkidnoy,
-    throw_in: ThrowInOpt = ThrowIn.all,
-    bout_cap: BoutCap = 6,
-    first_bout_cap: FirstBoutCap = None,
-    open_world: OpenWorld = False,
-    jobs: Jobs = None,
-    move_timeout: MoveTimeout = None,
-    log: Log = None,
-    resume: Resume = False,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print the results as JSON instead of tables.",
         rich_help_panel=OUTPUT)] = False,
-    confidence: Confidence = 0.98,
-    verbose: Verbose = 0,
-    quiet: Quiet = False,
+    *,
+    rules_options: RulesOptions,
+    settings: RunSettings,
 ) -> None:
     """Play a duplicate match between agents, one spec per seat.
 
@@ -93,22 +62,23 @@ def match(
     two players).  Prints Zarlykov's statistics: win and durak rates with Wilson intervals,
     draws, bouts per game, moves per bout, time per move, and forfeits.
     """
+    games, confidence = settings.games, settings.confidence
     with user_errors():
-        settings = RunSettings(games, seed, jobs, open_world, move_timeout, log, resume,
-                               confidence, verbose, quiet)  # fmt: skip
-        rules = RulesOptions(players, lowest_rank, hand_size, no_trumps, variant, throw_in,
-                             bout_cap, first_bout_cap).rules(len(specs))  # fmt: skip
+        rules = rules_options.rules(len(specs), players)
         the_seed = settings.the_seed()
-        plan = MatchPlan(rules, tuple(specs), the_seed, games, open_world, settings.referee())
+        plan = MatchPlan(rules, tuple(specs), the_seed, games, settings.open_world,
+                         settings.referee())  # fmt: skip
         run = settings.run([plan])
     out = stderr_console() if as_json else stdout_console()
     n = rules.players
     deals = games // n
     balance = f" = {deals} deal{'s' * (deals != 1)} × {n} seatings" if games % n == 0 else \
         f" (not a multiple of {n}: seats are not balanced)"  # fmt: skip
-    out.print(f"match: {' vs '.join(specs)} · {seed_line(the_seed, seed)} · {games} games{balance}")
-    out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else "")
-              + ("" if move_timeout is None else f" · move limit {move_timeout:g} s"))
+    out.print(f"match: {' vs '.join(specs)} · {seed_line(the_seed, settings.seed)} · {games} "
+              f"games{balance}")  # fmt: skip
+    limit = settings.move_timeout
+    out.print(f"rules: {describe_rules(rules)}" + (" · open world" if settings.open_world else "")
+              + ("" if limit is None else f" · move limit {limit:g} s"))
     stopped = drive(run, settings, out)
     result = run.results()[0]
     if as_json:
@@ -121,52 +91,37 @@ def match(
     finish(run, settings, out, stopped)
 
 
+@expand
 def tournament(
     specs: Specs,
-    games: Games = 100,
-    seed: Seed = None,
     players: Annotated[int, typer.Option(
         help="Players per game: a tournament is two-player (for 3-6, use durak match).",
         rich_help_panel=RULES)] = 2,
-    lowest_rank: LowestRank = 6,
-    hand_size: HandSize = 6,
-    no_trumps: NoTrumps = False,
-    variant: VariantOpt = Variant.podkidnoy,
-    throw_in: ThrowInOpt = ThrowIn.all,
-    bout_cap: BoutCap = 6,
-    first_bout_cap: FirstBoutCap = None,
-    open_world: OpenWorld = False,
-    jobs: Jobs = None,
-    move_timeout: MoveTimeout = None,
-    log: Log = None,
-    resume: Resume = False,
     csv_file: CsvFile = None,
     json_file: JsonFile = None,
-    confidence: Confidence = 0.98,
-    verbose: Verbose = 0,
-    quiet: Quiet = False,
+    *,
+    rules_options: RulesOptions,
+    settings: RunSettings,
 ) -> None:
     """Round robin: a two-player duplicate match for every pair of agents.
 
     Every pair plays GAMES games on the same deals.  Prints the matrix of row-vs-column
     scores (a draw counts half) with Wilson intervals, and the ranking by mean score.
     """
+    games, confidence, open_world = settings.games, settings.confidence, settings.open_world
     with user_errors():
         if players != 2:
             raise UsageError(f"a tournament is two-player (every pair of agents plays a duplicate "
                              f"match), not {players}-player; for {players} players run durak "
                              "match with one spec per seat")  # fmt: skip
-        settings = RunSettings(games, seed, jobs, open_world, move_timeout, log, resume,
-                               confidence, verbose, quiet)  # fmt: skip
-        rules = RulesOptions(None, lowest_rank, hand_size, no_trumps, variant, throw_in,
-                             bout_cap, first_bout_cap).rules(2)  # fmt: skip
+        rules = rules_options.rules(2)
         the_seed = settings.the_seed()
         t = Tournament(rules, tuple(specs), the_seed, games, open_world, settings.referee())
         outputs = Outputs.open(csv_file, json_file)
         run = settings.run(t.plans())
     out = outputs.console()
     out.print(f"tournament: {len(specs)} agents, {len(t.pairs)} pairings × {games} games · "
-              f"{seed_line(the_seed, seed)}")  # fmt: skip
+              f"{seed_line(the_seed, settings.seed)}")  # fmt: skip
     out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else ""))
     stopped = drive(run, settings, out, pairing=True)
     result = TournamentResult(t, tuple(run.results()))

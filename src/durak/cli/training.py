@@ -19,23 +19,15 @@ from durak.agents.searchers import ExactEndgame
 from durak.cli.driver import seed_line, stderr_console, stdout_console
 from durak.cli.errors import INTERRUPTED, user_errors
 from durak.cli.info import print_listing
+from durak.cli.option_groups import expand
 from durak.cli.options import (
     OUTPUT,
     RUN,
-    BoutCap,
-    FirstBoutCap,
-    HandSize,
-    LowestRank,
-    NoTrumps,
     Players,
     Quiet,
     RulesOptions,
     Seed,
-    ThrowIn,
-    ThrowInOpt,
     UsageError,
-    Variant,
-    VariantOpt,
     choose_seed,
     describe_rules,
 )
@@ -109,6 +101,7 @@ def _check_output(out: Path, csv_path: Path, plot: Path | None, force: bool) -> 
         raise UsageError(f"--out {out} would be overwritten by the CSV or the plot")
 
 
+@expand
 def train(
     spec: Annotated[str, typer.Argument(
         help="Learner spec, e.g. qlearn, 'qlearn:abstraction=plus,alpha=0.05', dqn "
@@ -126,13 +119,8 @@ def train(
         help="Episodes per reported interval (a line, a CSV row, a point of the curve).",
         rich_help_panel=RUN)] = 1000,
     players: Players = None,
-    lowest_rank: LowestRank = 6,
-    hand_size: HandSize = 6,
-    no_trumps: NoTrumps = False,
-    variant: VariantOpt = Variant.podkidnoy,
-    throw_in: ThrowInOpt = ThrowIn.all,
-    bout_cap: BoutCap = 6,
-    first_bout_cap: FirstBoutCap = None,
+    *,
+    rules_options: RulesOptions,
     csv_file: Annotated[Path | None, typer.Option(
         "--csv", help="The intervals as CSV (default: --out with the suffix .csv).",
         rich_help_panel=OUTPUT, show_default=False, dir_okay=False)] = None,
@@ -161,8 +149,7 @@ def train(
             raise UsageError(f"--episodes and --interval must be positive, got {episodes} "
                              f"and {interval}")  # fmt: skip
         opponents = seat_opponents(vs, players)
-        rules = RulesOptions(players, lowest_rank, hand_size, no_trumps, variant, throw_in,
-                             bout_cap, first_bout_cap).rules(1 + len(opponents))  # fmt: skip
+        rules = rules_options.rules(1 + len(opponents), players)  # fmt: skip
         if solve_endgame is not None and rules.players != 2:
             raise UsageError(f"--solve-endgame needs 2 players (every card is known only "
                              f"then), got {rules.players}")  # fmt: skip

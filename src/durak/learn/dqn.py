@@ -27,6 +27,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from durak.agents.base import Param, SpecError, register
+from durak.agents.specs import params_of
+from durak.learn.dqn_settings import DqnSettings
 from durak.learn.registry import register_learner
 from durak.learn.torch_support import TorchMissingError, require_torch
 from durak.rules import Rules
@@ -51,12 +53,12 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(_LAZY[name]), name)
 
 
-def _learner(rules: Rules, *, hidden: int, layers: int, **settings: Any) -> DqnLearner:
-    """``durak train dqn``: a fresh learner; ``hidden``/``layers`` give the MLP's shape."""
+def _learner(rules: Rules, **settings: Any) -> DqnLearner:
+    """``durak train dqn``: a fresh learner with the given settings."""
     require_torch()
     from durak.learn.dqn_learner import DqnLearner  # noqa: PLC0415 - needs torch
 
-    return DqnLearner(rules, hidden=(hidden,) * layers, **settings)
+    return DqnLearner(rules, **settings)
 
 
 def _agent(path: str | None) -> DqnAgent:
@@ -75,26 +77,6 @@ def _agent(path: str | None) -> DqnAgent:
 register("dqn", _agent, "greedy play of a trained DQN (durak train dqn; needs torch)",
          (Param("path", str, None, "the model file written by durak train dqn"),))  # fmt: skip
 
-register_learner(
-    "dqn",
-    _learner,
-    "deep Q-network (Mnih et al. 2015) with replay, target net, double DQN; needs torch",
-    (
-        Param("lr", float, 5e-4, "Adam learning rate", 1e-7, 1),
-        Param("gamma", float, 0.99, "discount", 0, 1),
-        Param("batch", int, 64, "minibatch size", 1, 4096),
-        Param("buffer", int, 50_000, "replay buffer capacity (transitions)", 1, 10**7),
-        Param("learn_start", int, 1_000, "transitions stored before learning starts", 1),
-        Param("train_every", int, 4, "decisions between gradient steps", 1),
-        Param("target_every", int, 1_000, "decisions between target-network syncs", 1),
-        Param("eps_start", float, 1.0, "initial exploration rate", 0, 1),
-        Param("eps_end", float, 0.05, "final exploration rate", 0, 1),
-        Param("eps_decay", float, 0.999, "per-episode epsilon factor", 1e-6, 1),
-        Param("hidden", int, 256, "units per hidden layer", 1, 8192),
-        Param("layers", int, 2, "hidden layers", 1, 16),
-        Param("double", bool, True, "double DQN targets (van Hasselt et al. 2016)"),
-        Param("shaping", float, 1.0, "weight of the hand-strength shaping", 0, 10),
-        Param("defence_penalty", float, 0.0, "penalty for an inefficient defence", 0, 10),
-        Param("seed", int, 0, "seeds the network's initial weights and the minibatches", 0),
-    ),
-)  # fmt: skip
+register_learner("dqn", _learner,
+                 "deep Q-network (Mnih et al. 2015) with replay, target net, double DQN; "
+                 "needs torch", params_of(DqnSettings))  # fmt: skip

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 import numpy as np
 from numpy.typing import NDArray
 
@@ -23,6 +23,7 @@ from durak.agents.base import SpecError
 from durak.encoding import ActionSpace, encode_observation, observation_size
 from durak.envs.solo import SoloStep
 from durak.learn.dqn_net import DqnAgent, DqnModel, build_network, greedy_action, save_model
+from durak.learn.dqn_settings import DqnSettings
 from durak.learn.rewards import RewardScheme
 from durak.learn.torch_support import require_torch
 from durak.learn.train import Epsilon
@@ -92,62 +93,31 @@ def td_targets(
 class DqnLearner:
     """An epsilon-greedy DQN learner (implements :class:`~durak.learn.registry.SavableLearner`).
 
-    Settings (keyword-only): ``lr`` (Adam); ``gamma`` in [0, 1]; ``batch``; ``buffer``
-    (replay capacity); ``learn_start`` (transitions before the first gradient step);
-    ``train_every`` (decisions per gradient step); ``target_every`` (decisions per target
-    sync); ``eps_start`` >= ``eps_end`` in [0, 1] and ``eps_decay`` in (0, 1] (per
-    episode); ``hidden`` (the MLP's widths); ``double`` (double-DQN targets); ``shaping``
-    and ``defence_penalty`` for the :class:`RewardScheme`; ``seed``.  A bad setting raises
-    :class:`~durak.agents.SpecError`.
+    Settings (keyword-only) are those of :class:`~durak.learn.dqn_settings.DqnSettings`;
+    a bad one raises :class:`~durak.agents.SpecError` naming it.
     """
 
-    def __init__(
-        self,
-        rules: Rules,
-        *,
-        lr: float = 5e-4,
-        gamma: float = 0.99,
-        batch: int = 64,
-        buffer: int = 50_000,
-        learn_start: int = 1_000,
-        train_every: int = 4,
-        target_every: int = 1_000,
-        eps_start: float = 1.0,
-        eps_end: float = 0.05,
-        eps_decay: float = 0.999,
-        hidden: Sequence[int] = (256, 256),
-        double: bool = True,
-        shaping: float = 1.0,
-        defence_penalty: float = 0.0,
-        seed: int = 0,
-    ) -> None:
+    def __init__(self, rules: Rules, **settings: Any) -> None:
         torch = require_torch()
-        self.exploration = Epsilon(eps_start, eps_end, eps_decay, owner="dqn")
-        if not 0 <= gamma <= 1:
-            raise SpecError(f"dqn: need 0 <= gamma <= 1, got {gamma}")
-        if not hidden or min(lr, batch, buffer, learn_start, train_every, target_every,
-                             *hidden) <= 0:  # fmt: skip
-            raise SpecError("dqn: lr, batch, buffer, learn_start, train_every, target_every "
-                            "and the hidden widths must be positive")  # fmt: skip
-        self.settings = {"lr": lr, "gamma": gamma, "batch": batch, "buffer": buffer,
-                         "learn_start": learn_start, "train_every": train_every,
-                         "target_every": target_every, "eps_start": eps_start,
-                         "eps_end": eps_end, "eps_decay": eps_decay, "hidden": list(hidden),
-                         "double": double, "shaping": shaping,
-                         "defence_penalty": defence_penalty, "seed": seed}  # fmt: skip
-        self.rules, self.space, self.hidden = rules, ActionSpace(rules), tuple(hidden)
-        self.gamma, self.batch, self.double = gamma, batch, double
-        self.learn_start, self.train_every = learn_start, train_every
-        self.target_every = target_every
-        self._rewards = RewardScheme(shaping=shaping, defence_penalty=defence_penalty,
-                                     gamma=gamma)  # fmt: skip
+        try:
+            s = DqnSettings(**settings)
+        except SpecError as e:
+            raise SpecError(f"dqn: {e}") from None
+        self.exploration = Epsilon(s.eps_start, s.eps_end, s.eps_decay, owner="dqn")
+        self.settings = attrs.asdict(s)
+        self.rules, self.space, self.hidden = rules, ActionSpace(rules), s.widths
+        self.gamma, self.batch, self.double = s.gamma, s.batch, s.double
+        self.learn_start, self.train_every = s.learn_start, s.train_every
+        self.target_every = s.target_every
+        self._rewards = RewardScheme(shaping=s.shaping, defence_penalty=s.defence_penalty,
+                                     gamma=s.gamma)  # fmt: skip
         with torch.random.fork_rng(devices=[]):
-            torch.manual_seed(seed)
+            torch.manual_seed(s.seed)
             self.net = build_network(rules, self.hidden)
         self.target = copy.deepcopy(self.net).requires_grad_(False)
-        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=lr)
-        self.memory = ReplayBuffer(buffer, observation_size(rules), self.space.size)
-        self._batches = np.random.default_rng(seed)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=s.lr)
+        self.memory = ReplayBuffer(s.buffer, observation_size(rules), self.space.size)
+        self._batches = np.random.default_rng(s.seed)
         self.steps = self.updates = self.episodes = 0
         self.last_loss = float("nan")
         # The last observation encoded: `update`'s next state is the next `explore`'s state,

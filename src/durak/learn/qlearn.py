@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import attrs
 
 from durak.agents.base import Param, SpecError, register
+from durak.agents.specs import param, params_of
 from durak.agents.tactics import lowest_play
 from durak.envs.solo import SoloStep
 from durak.learn.abstraction import ABSTRACTIONS, GROUPINGS
@@ -65,61 +67,59 @@ def greedy_group(
     return best_key
 
 
+@attrs.frozen
+class QSettings:
+    """The settings of :class:`QLearner`, each declared once (the ``qlearn`` spec's
+    parameters derive from them).
+
+    ``target`` is ``"td"`` for Q-learning's one-step bootstrap or ``"mc"`` for every-visit
+    Monte Carlo control, which learns each decision from the game's actual return
+    (unbiased when the abstract state aliases true states: Singh, Jaakkola & Jordan, ICML
+    1994); ``init`` is a Q-table file of the same rules and abstraction to continue training
+    from (its values, visits and episode count); ``min_visits`` counts the updates before a
+    learned value may override the default move (:func:`greedy_group`).
+    """
+
+    abstraction: str = param("crampton", "the state abstraction", choices=tuple(ABSTRACTIONS))
+    alpha: float = param(0.05, "floor of the step size 1/visits", low=1e-6, high=1)
+    gamma: float = param(1.0, "discount", low=0, high=1)
+    eps_start: float = param(0.3, "initial exploration rate", low=0, high=1)
+    eps_end: float = param(0.01, "final exploration rate", low=0, high=1)
+    eps_decay: float = param(0.99997, "per-episode epsilon factor", low=1e-6, high=1)
+    shaping: float = param(0.05, "weight of the hand-strength shaping", low=0, high=10)
+    defence_penalty: float = param(0.0, "penalty for an inefficient defence", low=0, high=10)
+    min_visits: int = param(30, "updates before a learned value overrides", low=0)
+    target: str = param("td", "td: Q-learning's bootstrap; mc: the game's return",
+                        choices=("td", "mc"))
+    init: str | None = param(None, "a Q-table file to continue training from")
+
+
 class QLearner:
     """An epsilon-greedy tabular Q-learner (implements :class:`~durak.learn.train.Learner`).
 
-    Settings (keyword-only): ``abstraction`` (a key of ``ABSTRACTIONS``); ``alpha`` in
-    (0, 1], the floor of the step size ``max(alpha, 1/visits)``; ``gamma`` in [0, 1];
-    ``eps_start`` >= ``eps_end`` in [0, 1]; ``eps_decay`` in (0, 1], the per-episode
-    factor; ``shaping`` and ``defence_penalty`` for the :class:`RewardScheme`;
-    ``min_visits``, the updates before a learned value may override the default move
-    (:func:`greedy_group`); ``target``, ``"td"`` for Q-learning's one-step bootstrap or
-    ``"mc"`` for every-visit Monte Carlo control, which learns each decision from the
-    game's actual return (unbiased when the abstract state aliases true states: Singh,
-    Jaakkola & Jordan, ICML 1994); ``init``, a Q-table file of the same rules and
-    abstraction to continue training from (its values, visits and episode count).
+    Settings (keyword-only) are those of :class:`QSettings`; a bad one raises
+    :class:`~durak.agents.SpecError` naming it.
     """
 
-    def __init__(
-        self,
-        rules: Rules,
-        *,
-        abstraction: str = "crampton",
-        alpha: float = 0.05,
-        gamma: float = 1.0,
-        eps_start: float = 0.3,
-        eps_end: float = 0.01,
-        eps_decay: float = 0.99997,
-        shaping: float = 0.05,
-        defence_penalty: float = 0.0,
-        min_visits: int = 30,
-        target: str = "td",
-        init: str | None = None,
-    ) -> None:
-        if abstraction not in ABSTRACTIONS:
-            raise SpecError(f"qlearn: abstraction must be one of {', '.join(ABSTRACTIONS)}, "
-                            f"got {abstraction!r}")  # fmt: skip
-        if target not in ("td", "mc"):
-            raise SpecError(f"qlearn: target must be td or mc, got {target!r}")
-        if not 0 < alpha <= 1:
-            raise SpecError(f"qlearn: need 0 < alpha <= 1, got {alpha}")
-        self.exploration = Epsilon(eps_start, eps_end, eps_decay, owner="qlearn")
-        self.settings = {"abstraction": abstraction, "alpha": alpha, "gamma": gamma,
-                         "eps_start": eps_start, "eps_end": eps_end, "eps_decay": eps_decay,
-                         "shaping": shaping, "defence_penalty": defence_penalty,
-                         "min_visits": min_visits, "target": target}  # fmt: skip
-        self.table = QTable(rules, abstraction, settings=self.settings)
-        if init:
-            self.settings["init"] = init
-            self._start_from(Path(init))
-        self._key = ABSTRACTIONS[abstraction]
-        self._groups = GROUPINGS[abstraction]
-        self.alpha, self.gamma = alpha, gamma
-        self.min_visits = min_visits
-        self.target = target
+    def __init__(self, rules: Rules, **settings: Any) -> None:
+        try:
+            s = QSettings(**settings)
+        except SpecError as e:
+            raise SpecError(f"qlearn: {e}") from None
+        self.exploration = Epsilon(s.eps_start, s.eps_end, s.eps_decay, owner="qlearn")
+        self.settings = {k: v for k, v in attrs.asdict(s).items() if k != "init"}
+        self.table = QTable(rules, s.abstraction, settings=self.settings)
+        if s.init:
+            self.settings["init"] = s.init
+            self._start_from(Path(s.init))
+        self._key = ABSTRACTIONS[s.abstraction]
+        self._groups = GROUPINGS[s.abstraction]
+        self.alpha, self.gamma = s.alpha, s.gamma
+        self.min_visits = s.min_visits
+        self.target = s.target
         self._episode: list[tuple[str, str, float]] = []
-        self._rewards = RewardScheme(shaping=shaping, defence_penalty=defence_penalty,
-                                     gamma=gamma)  # fmt: skip
+        self._rewards = RewardScheme(shaping=s.shaping, defence_penalty=s.defence_penalty,
+                                     gamma=s.gamma)  # fmt: skip
         self._chosen: tuple[str, str] | None = None
 
     def _start_from(self, path: Path) -> None:
@@ -235,27 +235,11 @@ def _agent(path: str | None, min_visits: int) -> QAgent:
         raise SpecError(f"qlearn: {e}") from None
 
 
+_MIN_VISITS = next(p for p in params_of(QSettings) if p.name == "min_visits")
 register("qlearn", _agent, "greedy play of a trained Q-table (durak train qlearn)",
          (Param("path", str, None, "the Q-table JSON file written by durak train"),
-          Param("min_visits", int, 30, "updates before a learned value overrides", 0)))  # fmt: skip
+          _MIN_VISITS))  # fmt: skip
 
-register_learner(
-    "qlearn",
-    QLearner,
-    "tabular Q-learning over Crampton's abstract state (or 'plus')",
-    (
-        Param("abstraction", str, "crampton", "the state abstraction",
-              choices=tuple(ABSTRACTIONS)),
-        Param("alpha", float, 0.05, "floor of the step size 1/visits", 1e-6, 1),
-        Param("gamma", float, 1.0, "discount", 0, 1),
-        Param("eps_start", float, 0.3, "initial exploration rate", 0, 1),
-        Param("eps_end", float, 0.01, "final exploration rate", 0, 1),
-        Param("eps_decay", float, 0.99997, "per-episode epsilon factor", 1e-6, 1),
-        Param("shaping", float, 0.05, "weight of the hand-strength shaping", 0, 10),
-        Param("defence_penalty", float, 0.0, "penalty for an inefficient defence", 0, 10),
-        Param("min_visits", int, 30, "updates before a learned value overrides", 0),
-        Param("target", str, "td", "td: Q-learning's bootstrap; mc: the game's return",
-              choices=("td", "mc")),
-        Param("init", str, None, "a Q-table file to continue training from"),
-    ),
-)  # fmt: skip
+register_learner("qlearn", QLearner,
+                 "tabular Q-learning over Crampton's abstract state (or 'plus')",
+                 params_of(QSettings))  # fmt: skip
