@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make demo   - create .venv, install, play a short tournament (random, greedy, mcts)
-#   make test   - create .venv, install (with the CPU build of torch), run ruff, mypy --strict
+#   make test   - create .venv, install (with the CPU build of torch), run ruff (check and
+#                 format --check), mypy --strict
 #                 (src, tests, benchmarks) and pytest, every optional extra's tests included
 PYTHON ?= python3
 VENV   := .venv
@@ -24,6 +25,7 @@ test: lint typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src tests benchmarks

@@ -23,7 +23,7 @@ import sys
 
 from durak.agents import Agent, make_agent
 from durak.agents.base import Relay, watchers_among
-from durak.arena.runner import play_game
+from durak.arena.game import play_game
 from durak.arena.stats import wilson
 from durak.rules import Action, Observation, Rules
 
@@ -71,15 +71,23 @@ def main(kinds: str, games: int, seed: int, base: str, strong: str, opponent: st
         draws += lost is None
         wins += lost is not None and lost != seat
     lo, hi = wilson(wins, games)
-    print(f"{kinds}: {wins / games:.1%} [{lo:.1%}, {hi:.1%}] of {games} games "
-          f"against {opponent}, {draws} draws")  # fmt: skip
+    print(
+        f"{kinds}: {wins / games:.1%} [{lo:.1%}, {hi:.1%}] of {games} games "
+        f"against {opponent}, {draws} draws"
+    )
 
 
 if __name__ == "__main__":
     argv = sys.argv[1:]
     if not argv:
         raise SystemExit(__doc__)
-    defaults = ["", "400", "1000", "solver:nodes=2000,fallback=lowest", "ismcts:limit=300",
-                "lowest"]  # fmt: skip
+    defaults = [
+        "",
+        "400",
+        "1000",
+        "solver:nodes=2000,fallback=lowest",
+        "ismcts:limit=300",
+        "lowest",
+    ]
     a = argv + defaults[len(argv) :]
     main(a[0], int(a[1]), int(a[2]), a[3], a[4], a[5])

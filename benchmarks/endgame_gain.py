@@ -43,8 +43,10 @@ def main(games: int, nodes: int) -> None:
         avoidable += loser(state) in safe
     used.sort()
     median = used[len(used) // 2] if used else 0
-    print(f"solved {solved}, over the node budget {unsolved}, avoidable losses {avoidable}, "
-          f"nodes median {median} max {max(used, default=0)}")  # fmt: skip
+    print(
+        f"solved {solved}, over the node budget {unsolved}, avoidable losses {avoidable}, "
+        f"nodes median {median} max {max(used, default=0)}"
+    )
 
 
 if __name__ == "__main__":

@@ -44,16 +44,18 @@ def main(games: int, nodes: int) -> None:
         start = time.perf_counter()
         for position in positions:
             try:
-                result = solve(game, position, order=order, budget=Budget(nodes=nodes),
-                               value_range=value_range)  # fmt: skip
+                result = solve(
+                    game, position, order=order, budget=Budget(nodes=nodes), value_range=value_range
+                )
             except BudgetExhausted:
                 continue
             used.append(result.stats.nodes)
         used.sort()
         median = used[len(used) // 2] if used else 0
         took = time.perf_counter() - start
-        print(f"{name}: solved {len(used)} of {len(positions)}, nodes median {median}, "
-              f"{took:.1f} s")  # fmt: skip
+        print(
+            f"{name}: solved {len(used)} of {len(positions)}, nodes median {median}, {took:.1f} s"
+        )
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ def require_extra(module: str) -> ModuleType:
         try:
             return importlib.import_module(module)
         except ImportError as e:
-            pytest.fail(f"{module} is required here (DURAK_REQUIRE_EXTRAS=1): {e}",
-                        pytrace=False)  # fmt: skip
+            pytest.fail(f"{module} is required here (DURAK_REQUIRE_EXTRAS=1): {e}", pytrace=False)
     skipped: ModuleType = pytest.importorskip(module)
     return skipped

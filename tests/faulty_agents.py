@@ -64,8 +64,9 @@ class IllegalAgent:
 
 
 def _deck(observation: Observation) -> list[Card]:
-    return [Card(rank, suit) for rank in range(observation.rules.lowest_rank, 15)
-            for suit in range(4)]  # fmt: skip
+    return [
+        Card(rank, suit) for rank in range(observation.rules.lowest_rank, 15) for suit in range(4)
+    ]
 
 
 @attrs.define
@@ -116,11 +117,19 @@ class TextAgent:
 
 _P = Param("p", float, 1.0, "chance of the fault per decision", 0, 1)
 register("test-crash", CrashAgent, "raises at a decision (tests)", (_P,))
-register("test-hang", HangAgent, "spins before answering (tests)",
-         (Param("seconds", float, 30.0, "seconds to spin", 0, 3600),))  # fmt: skip
+register(
+    "test-hang",
+    HangAgent,
+    "spins before answering (tests)",
+    (Param("seconds", float, 30.0, "seconds to spin", 0, 3600),),
+)
 register("test-illegal", IllegalAgent, "returns an illegal action (tests)", (_P,))
-register("test-interrupt", InterruptAgent, "raises KeyboardInterrupt (tests)",
-         (Param("after", int, 1, "decision that raises", 1, 10**9),))  # fmt: skip
+register(
+    "test-interrupt",
+    InterruptAgent,
+    "raises KeyboardInterrupt (tests)",
+    (Param("after", int, 1, "decision that raises", 1, 10**9),),
+)
 register("test-hook-crash", HookCrashAgent, "raises in action_taken (tests)")
 register("test-exits", ExitAgent, "calls sys.exit(3) (tests)")
 register("test-texts", TextAgent, "returns an action's text, not the action (tests)")

@@ -156,9 +156,20 @@ def reference_step(s: GameState, action: Action) -> Expected:
         cap: int = s.cap,
     ) -> Expected:
         return Expected(
-            tuple(hands), s.talon, table, s.discard, attacker, defender, turn, taking, cap,
-            s.players_out, tuple(known), k.from_talon, k.drawers,
-        )  # fmt: skip
+            tuple(hands),
+            s.talon,
+            table,
+            s.discard,
+            attacker,
+            defender,
+            turn,
+            taking,
+            cap,
+            s.players_out,
+            tuple(known),
+            k.from_talon,
+            k.drawers,
+        )
 
     def end(
         hands: Sequence[CardSet],
@@ -249,9 +260,20 @@ def end_of_bout(
     from_talon = s.knowledge.from_talon - seen
     if not talon and n - len(out) <= 1:
         return Expected(
-            tuple(hands), (), (), discard, s.attacker, s.defender, -1, False, 0, out,
-            tuple(known), from_talon, frozenset(drawers),
-        )  # fmt: skip
+            tuple(hands),
+            (),
+            (),
+            discard,
+            s.attacker,
+            s.defender,
+            -1,
+            False,
+            0,
+            out,
+            tuple(known),
+            from_talon,
+            frozenset(drawers),
+        )
     if success:
         attacker = s.defender if s.defender not in out else next_active(s.defender, n, out)
     else:
@@ -260,19 +282,42 @@ def end_of_bout(
     cap = min(base_cap(rules, discard), len(hands[defender]))
     repeatable = not success and len(talon) == len(s.talon) and out == s.players_out
     return Expected(
-        tuple(hands), tuple(talon), (), discard, attacker, defender, attacker, False, cap, out,
-        tuple(known), from_talon, frozenset(drawers), repeatable,
-    )  # fmt: skip
+        tuple(hands),
+        tuple(talon),
+        (),
+        discard,
+        attacker,
+        defender,
+        attacker,
+        False,
+        cap,
+        out,
+        tuple(known),
+        from_talon,
+        frozenset(drawers),
+        repeatable,
+    )
 
 
 def check_step_matches_reference(s: GameState, action: Action, t: GameState) -> None:
     """``t = step(s, action)`` is what the rules say, field by field."""
     e = reference_step(s, action)
     got = Expected(
-        t.hands, t.talon, t.table, t.discard, t.attacker, t.defender, t.turn, t.taking,
-        t.cap, t.players_out, t.known, t.knowledge.from_talon, t.knowledge.drawers,
+        t.hands,
+        t.talon,
+        t.table,
+        t.discard,
+        t.attacker,
+        t.defender,
+        t.turn,
+        t.taking,
+        t.cap,
+        t.players_out,
+        t.known,
+        t.knowledge.from_talon,
+        t.knowledge.drawers,
         e.repeatable,
-    )  # fmt: skip
+    )
     if t.turn < 0 and e.turn >= 0:
         # Only a repetition draw may end the game where the rules would start a bout.
         assert e.repeatable, f"{action} ended the game although the bout end was irreversible"

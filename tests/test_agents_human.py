@@ -10,7 +10,7 @@ import pytest
 
 from durak.agents import GreedyAgent, HumanAgent, make_agent, registry
 from durak.agents.human import shown_order
-from durak.arena.runner import play_game
+from durak.arena.game import play_game
 from durak.rules import (
     Action,
     Attack,
@@ -160,8 +160,11 @@ def test_a_human_sees_the_other_players_actions_and_the_outcome() -> None:
             moves.append(str(action))
         state = step(state, action)
     assert shown == moves  # every opponent action, in order; its own are not echoed
-    verdict = {None: "a draw: nobody is the durak", 1: "you are the durak",
-               0: "player 0 is the durak"}[record.loser]  # fmt: skip
+    verdict = {
+        None: "a draw: nobody is the durak",
+        1: "you are the durak",
+        0: "player 0 is the durak",
+    }[record.loser]
     assert text.rstrip().endswith(f"=== game over: {verdict} ===")
 
 

@@ -13,7 +13,7 @@ from durak.agents import evals, make_agent, searchers
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
 from durak.agents.searchers import SolverAgent
 from durak.agents.tactics import action_card, play_key, weak_mask
-from durak.arena.runner import play_game
+from durak.arena.game import play_game
 from durak.rules import (
     Action,
     Card,
@@ -160,8 +160,9 @@ def test_solver_plays_a_move_of_the_exact_value_once_all_is_known() -> None:
 
         def value_of(action: Action, state: GameState = state, mover: int = mover) -> float:
             after = step(state, action)
-            return game.returns(after)[mover] if is_terminal(after) else \
-                _value_for(game, after, mover)  # fmt: skip
+            return (
+                game.returns(after)[mover] if is_terminal(after) else _value_for(game, after, mover)
+            )
 
         if min(value_of(a) for a in legal_actions(state)) == best:
             continue

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from durak.agents import RandomAgent, SpecError, make_agent, parse_spec, registry
 from durak.agents.simple import random_choice
 from durak.arena.bench import bench_alphabeta, bench_engine, bench_mcts, endgames
-from durak.arena.runner import play_game
+from durak.arena.game import play_game
 from durak.cli.app import app
 from durak.rules import (
     Attack,
@@ -118,8 +118,11 @@ def test_cli_match_prints_results_and_is_deterministic() -> None:
 
     def body(text: str) -> list[str]:
         # Drop the wall-time line and the two timing columns; the rest is seed-determined.
-        return ["│".join(line.split("│")[:-3]) for line in text.splitlines()
-                if not line.startswith("time:")]  # fmt: skip
+        return [
+            "│".join(line.split("│")[:-3])
+            for line in text.splitlines()
+            if not line.startswith("time:")
+        ]
 
     assert body(out1.output) == body(out2.output)
 
@@ -144,7 +147,10 @@ def test_cli_bench_prints_three_player_counts_and_the_searches() -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     for players in ("2", "4", "6"):
-        assert any(line.split("│")[1].strip() == players for line in result.output.splitlines()
-                   if line.count("│") > 2)  # fmt: skip
+        assert any(
+            line.split("│")[1].strip() == players
+            for line in result.output.splitlines()
+            if line.count("│") > 2
+        )
     assert "20 iterations" in result.output
     assert "iterations/s" in result.output and "nodes/s" in result.output

@@ -59,8 +59,10 @@ def test_each_game_is_logged_as_it_finishes_and_replays(tmp_path: Path) -> None:
     assert [e.line for e in entries] == list(range(1, 13))
     result = run.results()[0]
     assert [no_times(e.outcome()) for e in entries] == [no_times(o) for o in result.outcomes]
-    assert all(e.outcome().think_time == pytest.approx(o.think_time, abs=1e-6)
-               for e, o in zip(entries, result.outcomes, strict=True))  # fmt: skip
+    assert all(
+        e.outcome().think_time == pytest.approx(o.think_time, abs=1e-6)
+        for e, o in zip(entries, result.outcomes, strict=True)
+    )
     for entry in entries:
         game = replay_entry(entry, log)
         assert len(game.states) == len(entry.actions) + 1
@@ -76,9 +78,26 @@ def test_a_log_line_holds_the_whole_game(tmp_path: Path) -> None:
     assert (obj["seed"], obj["game"], obj["open_world"], obj["move_timeout"]) == (7, 0, True, 9.5)
     assert obj["deal_seed"] == plan.deal_seed(0) and obj["seats"] == [0, 1, 2]
     assert obj["end"] in ("finished", "forfeit") and len(obj["think_time"]) == 3
-    assert set(obj) == {"format", "kind", "rules", "specs", "seed", "open_world", "move_timeout",
-                        "game", "deal_seed", "seats", "actions", "end", "durak", "bouts",
-                        "decisions", "think_time", "max_think", "forfeit"}  # fmt: skip
+    assert set(obj) == {
+        "format",
+        "kind",
+        "rules",
+        "specs",
+        "seed",
+        "open_world",
+        "move_timeout",
+        "game",
+        "deal_seed",
+        "seats",
+        "actions",
+        "end",
+        "durak",
+        "bouts",
+        "decisions",
+        "think_time",
+        "max_think",
+        "forfeit",
+    }
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -110,15 +129,18 @@ def test_a_cut_off_last_line_is_reported_and_replayed(tmp_path: Path) -> None:
         read_log(log)
     assert read_log(log, allow_truncated=True).truncated is not None
     resumed = Run([PLAN], log=log, resume=True)
-    assert resumed.notes == [f"{log} line 12 was cut off mid-write; dropped it, and its game "
-                             "will be played again"]  # fmt: skip
+    assert resumed.notes == [
+        f"{log} line 12 was cut off mid-write; dropped it, and its game will be played again"
+    ]
     assert list(resumed.pending()) == [(0, 11)]
     for _ in resumed.play():
         pass
+
     def untimed_lines(data: bytes) -> list[dict[str, Any]]:
         rows = [json.loads(line) for line in data.decode("utf-8").splitlines()]
-        return [{k: v for k, v in row.items() if k not in ("think_time", "max_think")}
-                for row in rows]  # fmt: skip
+        return [
+            {k: v for k, v in row.items() if k not in ("think_time", "max_think")} for row in rows
+        ]
 
     assert log.read_bytes().endswith(b"\n")
     assert untimed_lines(log.read_bytes()) == untimed_lines(data)  # the same log as in full
@@ -130,13 +152,17 @@ def test_resuming_refuses_a_log_of_another_run(tmp_path: Path) -> None:
     Run([PLAN], log=log).play().__next__()
     cases = [
         (attrs.evolve(PLAN, seed=8), "line 1: the log has seed 7, the command 8"),
-        (attrs.evolve(PLAN, rules=Rules(players=3)), "rules differ: transfer=True (command: "
-         "False)"),
+        (
+            attrs.evolve(PLAN, rules=Rules(players=3)),
+            "rules differ: transfer=True (command: False)",
+        ),
         (attrs.evolve(PLAN, specs=("random", "greedy", "smart")), "the log has specs"),
-        (attrs.evolve(PLAN, referee=Referee(1.0)),
-         "the log has move_timeout None, the command 1.0"),
+        (
+            attrs.evolve(PLAN, referee=Referee(1.0)),
+            "the log has move_timeout None, the command 1.0",
+        ),
         (attrs.evolve(PLAN, open_world=True), "the log has open_world False"),
-    ]  # fmt: skip
+    ]
     for plan, message in cases:
         with pytest.raises(LogError, match=re.escape(message) + ".*refusing to resume"):
             Run([plan], log=log, resume=True)
@@ -149,8 +175,9 @@ def test_resuming_refuses_a_game_logged_twice(tmp_path: Path) -> None:
     Run([PLAN], log=log).play().__next__()
     line = log.read_text(encoding="utf-8")
     log.write_text(line + line, encoding="utf-8")
-    with pytest.raises(LogError, match="line 2: game 0 of random vs greedy vs lowest is already "
-                       "logged at line 1"):  # fmt: skip
+    with pytest.raises(
+        LogError, match="line 2: game 0 of random vs greedy vs lowest is already logged at line 1"
+    ):
         Run([PLAN], log=log, resume=True)
 
 
@@ -177,7 +204,7 @@ def _entry() -> tuple[LogEntry, dict[str, Any]]:
         (lambda o: o.update(end="forfeit"), "a forfeit must be recorded exactly when"),
         (lambda o: o.update(actions=["Attack(6♠)", 5]), "holds a value of the wrong type: 5"),
     ],
-)  # fmt: skip
+)
 def test_reading_names_the_bad_field(change: Any, reason: str) -> None:
     _, obj = _entry()
     change(obj)
@@ -192,16 +219,20 @@ def test_replay_checks_every_action_and_the_outcome() -> None:
     assert entry.end == "finished" and entry.durak is not None
     first = entry.actions[0]
     cases = [
-        (attrs.evolve(entry, actions=("Atack(6♠)", *entry.actions[1:])),
-         "action 1 'Atack(6♠)' is not an action"),
+        (
+            attrs.evolve(entry, actions=("Atack(6♠)", *entry.actions[1:])),
+            "action 1 'Atack(6♠)' is not an action",
+        ),
         (attrs.evolve(entry, actions=(*entry.actions, "Pass")), "comes after the end of the game"),
         (attrs.evolve(entry, actions=entry.actions[:-1]), "the game is not over after"),
         (attrs.evolve(entry, durak=(entry.durak + 1) % 3), "the log says the durak is agent"),
         (attrs.evolve(entry, bouts=entry.bouts + 1), f"the log counts {entry.bouts + 1} bouts"),
-        (attrs.evolve(entry, actions=(first, first, *entry.actions[2:])),
-         f"action 2 {first} is illegal: illegal action"),
+        (
+            attrs.evolve(entry, actions=(first, first, *entry.actions[2:])),
+            f"action 2 {first} is illegal: illegal action",
+        ),
         (attrs.evolve(entry, end="interrupted", durak=None), "was interrupted, but it was over"),
-    ]  # fmt: skip
+    ]
     replay_entry(entry)
     for bad, reason in cases:
         with pytest.raises(LogError, match=reason.replace("(", r"\(").replace(")", r"\)")):

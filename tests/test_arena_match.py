@@ -8,9 +8,9 @@ import attrs
 import pytest
 
 from durak.agents import GreedyAgent, Watcher, make_agent
+from durak.arena.game import play_game
 from durak.arena.match import MatchPlan, play_match_game
 from durak.arena.run import run_match
-from durak.arena.runner import play_game
 from durak.arena.stats import wilson
 from durak.rules import Action, Observation, Rules, new_game, step
 from durak.seeding import derive_seed
@@ -24,8 +24,7 @@ def test_each_deal_is_played_once_per_seat_rotation() -> None:
     for game in range(6):
         rotation = game % 3
         seats = [(s + rotation) % 3 for s in range(3)]  # seat -> agent
-        record = play_game(rules, [make_agent(specs[a]) for a in seats],
-                           derive_seed(11, game // 3))  # fmt: skip
+        record = play_game(rules, [make_agent(specs[a]) for a in seats], derive_seed(11, game // 3))
         played = play_match_game(MatchPlan(rules, specs, 11, 6), game)
         outcome = played.outcome
         assert outcome.durak == (None if record.loser is None else seats[record.loser])
@@ -78,9 +77,13 @@ def test_wilson_matches_the_closed_form_and_rejects_bad_input() -> None:
 
 @pytest.mark.parametrize(
     ("k", "n", "low", "high"),
-    [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611),
-     (1, 29, 0.0061, 0.1718)],
-)  # fmt: skip
+    [
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
 def test_wilson_matches_newcombe_1998(k: int, n: int, low: float, high: float) -> None:
     # Newcombe, "Two-sided confidence intervals for the single proportion: comparison of
     # seven methods", Statistics in Medicine 17 (1998), Table II, method 3 (Wilson), 95%.

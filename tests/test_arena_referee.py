@@ -11,8 +11,8 @@ import attrs
 import pytest
 
 from durak.agents import Agent, GreedyAgent, RandomAgent, make_agent
+from durak.arena.game import GameRecord, play_game
 from durak.arena.referee import MAX_MOVE_TIMEOUT, MoveTimeout, Referee, time_limit
-from durak.arena.runner import GameRecord, play_game
 from durak.rules import Action, IllegalActionError, Observation, Rules, is_terminal, legal_actions
 from faulty_agents import CrashAgent, HangAgent, HookCrashAgent, IllegalAgent, InterruptAgent
 
@@ -32,8 +32,11 @@ def test_a_referee_changes_nothing_when_every_agent_behaves() -> None:
     agents: list[Agent] = [RandomAgent(), GreedyAgent()]
     strict = play_game(RULES, agents, seed=9)
     refereed = play_game(RULES, agents, seed=9, referee=Referee(move_timeout=30))
-    assert (refereed.actions, refereed.loser, refereed.forfeit) == (strict.actions, strict.loser,
-                                                                    None)  # fmt: skip
+    assert (refereed.actions, refereed.loser, refereed.forfeit) == (
+        strict.actions,
+        strict.loser,
+        None,
+    )
 
 
 def _check_forfeit(record: GameRecord, seat: int, fault: str) -> None:
@@ -63,8 +66,9 @@ def test_an_illegal_action_forfeits_and_is_not_played() -> None:
 
 def test_a_stuck_agent_is_interrupted_by_the_move_timer() -> None:
     finished = len(HangAgent.finished)
-    record = play_game(RULES, [GreedyAgent(), HangAgent(seconds=20)], seed=2,
-                       referee=Referee(move_timeout=0.05))  # fmt: skip
+    record = play_game(
+        RULES, [GreedyAgent(), HangAgent(seconds=20)], seed=2, referee=Referee(move_timeout=0.05)
+    )
     _check_forfeit(record, 1, "timeout")
     assert record.forfeit is not None
     assert record.forfeit.message == "no answer within the 0.05 s move limit"
@@ -74,8 +78,11 @@ def test_a_stuck_agent_is_interrupted_by_the_move_timer() -> None:
 def test_off_the_main_thread_a_slow_move_is_judged_when_it_returns() -> None:
     records: list[GameRecord] = []
     agents: list[Agent] = [HangAgent(seconds=0.15), GreedyAgent()]
-    thread = threading.Thread(target=lambda: records.append(
-        play_game(RULES, agents, seed=2, referee=Referee(move_timeout=0.05))))  # fmt: skip
+    thread = threading.Thread(
+        target=lambda: records.append(
+            play_game(RULES, agents, seed=2, referee=Referee(move_timeout=0.05))
+        )
+    )
     thread.start()
     thread.join()
     _check_forfeit(records[0], 0, "timeout")
@@ -132,8 +139,9 @@ class Listener:
 
 def test_a_faulty_watcher_forfeits_and_the_others_hear_the_end() -> None:
     listener = Listener()
-    record = play_game(Rules(players=3), [listener, HookCrashAgent(), RandomAgent()], seed=4,
-                       referee=Referee())  # fmt: skip
+    record = play_game(
+        Rules(players=3), [listener, HookCrashAgent(), RandomAgent()], seed=4, referee=Referee()
+    )
     assert record.forfeit is not None
     assert (record.loser, record.forfeit.fault) == (1, "error")
     assert record.forfeit.message == "ValueError: watcher failed"
@@ -149,14 +157,16 @@ def test_a_referee_needs_a_positive_finite_time_limit() -> None:
 
 
 def test_an_agent_that_calls_sys_exit_forfeits() -> None:
-    record = play_game(Rules(), [make_agent("test-exits"), make_agent("random")], 1,
-                       referee=Referee())  # fmt: skip
+    record = play_game(
+        Rules(), [make_agent("test-exits"), make_agent("random")], 1, referee=Referee()
+    )
     assert record.forfeit is not None and record.forfeit.seat == 0
     assert record.forfeit.fault == "error" and record.forfeit.message == "SystemExit: 3"
 
 
 def test_an_agent_that_returns_a_string_is_told_its_type_is_wrong() -> None:
-    record = play_game(Rules(), [make_agent("test-texts"), make_agent("random")], 1,
-                       referee=Referee())  # fmt: skip
+    record = play_game(
+        Rules(), [make_agent("test-texts"), make_agent("random")], 1, referee=Referee()
+    )
     assert record.forfeit is not None and record.forfeit.fault == "illegal"
     assert "a str, not an Action" in record.forfeit.message

@@ -28,8 +28,11 @@ def test_a_tournament_plays_every_pair_on_the_same_deals() -> None:
     t = Tournament(Rules(), SPECS, seed=3, games=10)
     assert t.pairs == [(0, 1), (0, 2), (1, 2)]
     plans = t.plans()
-    assert [p.specs for p in plans] == [("random", "greedy"), ("random", "lowest"),
-                                        ("greedy", "lowest")]  # fmt: skip
+    assert [p.specs for p in plans] == [
+        ("random", "greedy"),
+        ("random", "lowest"),
+        ("greedy", "lowest"),
+    ]
     assert {p.deal_seed(4) for p in plans} == {plans[0].deal_seed(4)}
 
 
@@ -49,27 +52,33 @@ def test_the_matrix_is_antisymmetric_and_the_ranking_sorted() -> None:
     assert [s.score for s in ranking] == sorted((s.score for s in ranking), reverse=True)
     top = ranking[0]
     assert top.wins + top.draws + top.losses == top.games == 20
-    assert top.score == pytest.approx(sum(result.score(top.agent, j) for j in range(3)
-                                          if j != top.agent) / 2)  # fmt: skip
+    assert top.score == pytest.approx(
+        sum(result.score(top.agent, j) for j in range(3) if j != top.agent) / 2
+    )
     assert (top.low, top.high) == wilson(top.wins + top.draws / 2, 20, 0.98)
 
 
 @pytest.mark.parametrize(
     ("specs", "rules", "message"),
-    [(("random",), Rules(), "at least two agents"), (("random", "random"), Rules(), "twice"),
-     (SPECS, Rules(players=3), "for 2 players")],
-)  # fmt: skip
-def test_a_tournament_checks_its_input(
-    specs: tuple[str, ...], rules: Rules, message: str
-) -> None:
+    [
+        (("random",), Rules(), "at least two agents"),
+        (("random", "random"), Rules(), "twice"),
+        (SPECS, Rules(players=3), "for 2 players"),
+    ],
+)
+def test_a_tournament_checks_its_input(specs: tuple[str, ...], rules: Rules, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Tournament(rules, specs, seed=0, games=2)
 
 
 def test_grid_parameters_are_read_and_checked() -> None:
     assert parse_param("c=0.5, 1,1.41") == GridParam("c", ("0.5", "1", "1.41"))
-    for bad, why in [("c", "expected name=value"), ("=1", "expected name=value"),
-                     ("c=1,,2", "an empty value"), ("c=1,1", "given twice")]:  # fmt: skip
+    for bad, why in [
+        ("c", "expected name=value"),
+        ("=1", "expected name=value"),
+        ("c=1,,2", "an empty value"),
+        ("c=1,1", "given twice"),
+    ]:
         with pytest.raises(ValueError, match=why):
             parse_param(bad)
 
@@ -77,25 +86,36 @@ def test_grid_parameters_are_read_and_checked() -> None:
 def test_grid_settings_fill_placeholders_or_append() -> None:
     c, limit = GridParam("c", ("0.5", "2")), GridParam("limit", ("10", "20"))
     specs = [s.spec for s in expand("mcts:samples=1", [c, limit])]
-    assert specs == ["mcts:samples=1,c=0.5,limit=10", "mcts:samples=1,c=0.5,limit=20",
-                     "mcts:samples=1,c=2,limit=10", "mcts:samples=1,c=2,limit=20"]  # fmt: skip
+    assert specs == [
+        "mcts:samples=1,c=0.5,limit=10",
+        "mcts:samples=1,c=0.5,limit=20",
+        "mcts:samples=1,c=2,limit=10",
+        "mcts:samples=1,c=2,limit=20",
+    ]
     assert [s.spec for s in expand("mcts", [c])] == ["mcts:c=0.5", "mcts:c=2"]
     placed = expand("mcts:limit={limit},samples=1", [limit])
     assert [(s.spec, s.label) for s in placed] == [
-        ("mcts:limit=10,samples=1", "limit=10"), ("mcts:limit=20,samples=1", "limit=20")]
-    for template, params, why in [("mcts:c=1", [c], "set in the template"),
-                                  ("mcts:c={x}", [c], "placeholder {x}"),
-                                  ("mcts", [c, c], "swept twice")]:  # fmt: skip
+        ("mcts:limit=10,samples=1", "limit=10"),
+        ("mcts:limit=20,samples=1", "limit=20"),
+    ]
+    for template, params, why in [
+        ("mcts:c=1", [c], "set in the template"),
+        ("mcts:c={x}", [c], "placeholder {x}"),
+        ("mcts", [c, c], "swept twice"),
+    ]:
         with pytest.raises(SpecError, match=why):
             expand(template, params)
 
 
 def test_a_grid_plays_each_setting_against_the_same_opponents() -> None:
-    grid = Grid("random", (GridParam("stop_chance", ("0", "0.9")),), ("greedy",), Rules(),
-                seed=2, games=6)  # fmt: skip
+    grid = Grid(
+        "random", (GridParam("stop_chance", ("0", "0.9")),), ("greedy",), Rules(), seed=2, games=6
+    )
     plans = grid.plans()
-    assert [p.specs for p in plans] == [("random:stop_chance=0", "greedy"),
-                                        ("random:stop_chance=0.9", "greedy")]  # fmt: skip
+    assert [p.specs for p in plans] == [
+        ("random:stop_chance=0", "greedy"),
+        ("random:stop_chance=0.9", "greedy"),
+    ]
     result = GridResult(grid, tuple(play(plans)))
     rates = [m.score_rate(0) for m in result.matches]
     assert result.best() == rates.index(max(rates))
@@ -121,9 +141,15 @@ def test_forfeits_are_counted_per_agent_and_fault() -> None:
         return GameOutcome(g, durak, (1, 0), 1, 1, (1, 1), (0.0, 0.0), (0.0, 0.0), forfeit)
 
     plan = MatchPlan(Rules(), ("random", "greedy"), 0, 4)
-    result = MatchResult(plan, (game(0, Forfeit(0, "timeout", "slow"), 1), game(1, None, 0),
-                                game(2, Forfeit(0, "timeout", "slow"), 1),
-                                game(3, Forfeit(1, "error", "boom"), 0)))  # fmt: skip
+    result = MatchResult(
+        plan,
+        (
+            game(0, Forfeit(0, "timeout", "slow"), 1),
+            game(1, None, 0),
+            game(2, Forfeit(0, "timeout", "slow"), 1),
+            game(3, Forfeit(1, "error", "boom"), 0),
+        ),
+    )
     assert result.forfeits(1) == {"timeout": 2} and result.forfeits(0) == {"error": 1}
     assert result.forfeit_count == 3
     first = result.first_forfeit(1)

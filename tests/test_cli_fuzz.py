@@ -16,38 +16,64 @@ runner = CliRunner()
 Case = tuple[str, list[str], str]  # (id, arguments, a word the error line must contain)
 
 SPECS: list[tuple[str, str]] = [
-    ("nosuch", "unknown agent"), ("random:foo=1", "unknown parameter"),
-    ("random:stop_chance=2", "stop_chance must be in"), ("random:stop_chance=x", "a number"),
-    ("mcts:limit=0", "limit must be in"), ("mcts:limit=1.5", "an integer"),
-    ("mcts:c=-1", "c must be in"), ("mcts:simulation=smart", "simulation must be one of"),
-    ("mcts:combine=mean", "combine must be one of"), ("mcts:talon=open", "talon must be one of"),
-    ("mcts:samples=0", "samples must be in"), ("mcts:seconds=0", "seconds must be in"),
-    ("ismcts:limit=-5", "limit must be in"), ("ismcts:bias=x", "a number"),
-    ("minimax:depth=0", "depth must be in"), ("minimax:eval=foo", "eval must be one of"),
-    ("maxn:depth=100", "depth must be in"), ("solver:nodes=0", "nodes must be in"),
-    ("solver:fallback=nosuch", "unknown agent"), ("random:stop_chance", "expected key=value"),
-    ("random:=1", "expected key=value"), ("mcts:limit=1,limit=2", "given twice"),
-    ("qlearn", "give the Q-table file"), ("qlearn:path=/nonexistent/q.json", "cannot read"),
-    ("qlearn:min_visits=-1,path=x", "min_visits must be in"), ("", "unknown agent"),
-]  # fmt: skip
+    ("nosuch", "unknown agent"),
+    ("random:foo=1", "unknown parameter"),
+    ("random:stop_chance=2", "stop_chance must be in"),
+    ("random:stop_chance=x", "a number"),
+    ("mcts:limit=0", "limit must be in"),
+    ("mcts:limit=1.5", "an integer"),
+    ("mcts:c=-1", "c must be in"),
+    ("mcts:simulation=smart", "simulation must be one of"),
+    ("mcts:combine=mean", "combine must be one of"),
+    ("mcts:talon=open", "talon must be one of"),
+    ("mcts:samples=0", "samples must be in"),
+    ("mcts:seconds=0", "seconds must be in"),
+    ("ismcts:limit=-5", "limit must be in"),
+    ("ismcts:bias=x", "a number"),
+    ("minimax:depth=0", "depth must be in"),
+    ("minimax:eval=foo", "eval must be one of"),
+    ("maxn:depth=100", "depth must be in"),
+    ("solver:nodes=0", "nodes must be in"),
+    ("solver:fallback=nosuch", "unknown agent"),
+    ("random:stop_chance", "expected key=value"),
+    ("random:=1", "expected key=value"),
+    ("mcts:limit=1,limit=2", "given twice"),
+    ("qlearn", "give the Q-table file"),
+    ("qlearn:path=/nonexistent/q.json", "cannot read"),
+    ("qlearn:min_visits=-1,path=x", "min_visits must be in"),
+    ("", "unknown agent"),
+]
 
 RULES: list[tuple[list[str], str]] = [
-    (["--lowest-rank", "15"], "lowest"), (["--lowest-rank", "1"], "lowest"),
-    (["--hand-size", "0"], "hand"), (["--hand-size", "30"], "hand"),
-    (["--bout-cap", "0"], "cap"), (["--first-bout-cap", "0"], "cap"),
-    (["--variant", "foo"], "--variant"), (["--throw-in", "some"], "--throw-in"),
-    (["--lowest-rank", "x"], "--lowest-rank"), (["--hand-size", "1.5"], "--hand-size"),
-]  # fmt: skip
+    (["--lowest-rank", "15"], "lowest"),
+    (["--lowest-rank", "1"], "lowest"),
+    (["--hand-size", "0"], "hand"),
+    (["--hand-size", "30"], "hand"),
+    (["--bout-cap", "0"], "cap"),
+    (["--first-bout-cap", "0"], "cap"),
+    (["--variant", "foo"], "--variant"),
+    (["--throw-in", "some"], "--throw-in"),
+    (["--lowest-rank", "x"], "--lowest-rank"),
+    (["--hand-size", "1.5"], "--hand-size"),
+]
 
 RUN: list[tuple[list[str], str]] = [
-    (["--games", "0"], "--games"), (["-n", "-3"], "-n"), (["--games", "x"], "--games"),
-    (["--jobs", "0"], "--jobs"), (["--move-timeout", "inf"], "--move-timeout"),
-    (["--move-timeout", "0"], "--move-timeout"), (["--move-timeout", "-2"], "--move-timeout"),
-    (["--move-timeout", "1e10"], "--move-timeout"), (["--move-timeout", "nan"], "--move-timeout"),
-    (["--confidence", "1"], "--confidence"), (["--confidence", "0"], "--confidence"),
-    (["--confidence", "2"], "--confidence"), (["--resume"], "--resume needs --log"),
-    (["--seed", "x"], "--seed"), (["--nosuch"], "--nosuch"),
-]  # fmt: skip
+    (["--games", "0"], "--games"),
+    (["-n", "-3"], "-n"),
+    (["--games", "x"], "--games"),
+    (["--jobs", "0"], "--jobs"),
+    (["--move-timeout", "inf"], "--move-timeout"),
+    (["--move-timeout", "0"], "--move-timeout"),
+    (["--move-timeout", "-2"], "--move-timeout"),
+    (["--move-timeout", "1e10"], "--move-timeout"),
+    (["--move-timeout", "nan"], "--move-timeout"),
+    (["--confidence", "1"], "--confidence"),
+    (["--confidence", "0"], "--confidence"),
+    (["--confidence", "2"], "--confidence"),
+    (["--resume"], "--resume needs --log"),
+    (["--seed", "x"], "--seed"),
+    (["--nosuch"], "--nosuch"),
+]
 
 
 def _make_files(tmp: Path) -> None:
@@ -73,42 +99,75 @@ def _cases(tmp: Path) -> list[Case]:
         cases.append((f"tournament spec {spec!r}", ["tournament", "random", spec], word))
         cases.append((f"play spec {spec!r}", ["play", spec], word))
     for args, word in RULES:
-        for command in (["match", "random", "greedy"], ["tournament", "random", "greedy"],
-                        ["grid", "random", "-p", "stop_chance=0,1"], ["play", "random"]):
+        for command in (
+            ["match", "random", "greedy"],
+            ["tournament", "random", "greedy"],
+            ["grid", "random", "-p", "stop_chance=0,1"],
+            ["play", "random"],
+        ):
             cases.append((f"{command[0]} {' '.join(args)}", [*command, *args], word))
     for args, word in RUN:
-        for command in (["match", "random", "greedy"], ["tournament", "random", "greedy"],
-                        ["grid", "random", "-p", "stop_chance=0,1"]):  # fmt: skip
+        for command in (
+            ["match", "random", "greedy"],
+            ["tournament", "random", "greedy"],
+            ["grid", "random", "-p", "stop_chance=0,1"],
+        ):
             cases.append((f"{command[0]} {' '.join(args)}", [*command, *args], word))
     cases += [
         ("match players mismatch", ["match", "random", "greedy", "--players", "3"], "--players"),
         ("match one spec", ["match", "random"], "players"),
         ("match seven specs", ["match", *["random"] * 7], "players"),
         ("match log is a folder", ["match", "random", "greedy", "--log", str(folder)], "folder"),
-        ("match log in missing folder",
-         ["match", "random", "greedy", "--log", str(tmp / "no" / "x.jsonl")], "x.jsonl"),
-        ("resume a corrupt log",
-         ["match", "random", "greedy", "--log", str(corrupt), "--resume"], "line 1"),
-        ("resume a nested log",
-         ["match", "random", "greedy", "--log", str(nested), "--resume"], "nested too deeply"),
-        ("resume a log of another format",
-         ["match", "random", "greedy", "--log", str(wrong), "--resume"], "format"),
-        ("resume a non-UTF-8 log",
-         ["match", "random", "greedy", "--log", str(latin), "--resume"], "UTF-8"),
+        (
+            "match log in missing folder",
+            ["match", "random", "greedy", "--log", str(tmp / "no" / "x.jsonl")],
+            "x.jsonl",
+        ),
+        (
+            "resume a corrupt log",
+            ["match", "random", "greedy", "--log", str(corrupt), "--resume"],
+            "line 1",
+        ),
+        (
+            "resume a nested log",
+            ["match", "random", "greedy", "--log", str(nested), "--resume"],
+            "nested too deeply",
+        ),
+        (
+            "resume a log of another format",
+            ["match", "random", "greedy", "--log", str(wrong), "--resume"],
+            "format",
+        ),
+        (
+            "resume a non-UTF-8 log",
+            ["match", "random", "greedy", "--log", str(latin), "--resume"],
+            "UTF-8",
+        ),
         ("tournament of one", ["tournament", "random"], "at least two"),
         ("tournament twice the same", ["tournament", "random", "random"], "twice"),
-        ("tournament of 3 players", ["tournament", "random", "greedy", "--players", "3"],
-         "two-player"),
-        ("tournament csv in missing folder",
-         ["tournament", "random", "greedy", "--csv", str(tmp / "no" / "t.csv")], "t.csv"),
-        ("tournament csv and json both to stdout",
-         ["tournament", "random", "greedy", "--csv", "-", "--json", "-"], "same file"),
+        (
+            "tournament of 3 players",
+            ["tournament", "random", "greedy", "--players", "3"],
+            "two-player",
+        ),
+        (
+            "tournament csv in missing folder",
+            ["tournament", "random", "greedy", "--csv", str(tmp / "no" / "t.csv")],
+            "t.csv",
+        ),
+        (
+            "tournament csv and json both to stdout",
+            ["tournament", "random", "greedy", "--csv", "-", "--json", "-"],
+            "same file",
+        ),
         ("grid without --param", ["grid", "random"], "--param"),
         ("grid with a bad --param", ["grid", "random", "-p", "stop_chance"], "stop_chance"),
         ("grid with an unknown parameter", ["grid", "random", "-p", "foo=1,2"], "foo"),
-        ("grid json in missing folder",
-         ["grid", "random", "-p", "stop_chance=0,1", "--json", str(tmp / "no" / "g.json")],
-         "g.json"),
+        (
+            "grid json in missing folder",
+            ["grid", "random", "-p", "stop_chance=0,1", "--json", str(tmp / "no" / "g.json")],
+            "g.json",
+        ),
         ("replay a missing file", ["replay", str(tmp / "missing.jsonl")], "missing.jsonl"),
         ("replay a corrupt log", ["replay", str(corrupt)], "line 1"),
         ("replay a nested log", ["replay", str(nested)], "nested too deeply"),
@@ -122,17 +181,25 @@ def _cases(tmp: Path) -> list[Case]:
         ("bench with zero games", ["bench", "--games", "0"], "--games"),
         ("train an unknown learner", ["train", "nosuch", *train], "unknown learner"),
         ("train with a bad parameter", ["train", "qlearn:alpha=5", *train], "alpha"),
-        ("train against an unknown agent",
-         ["train", "qlearn", *train[:-1], "nosuch"], "unknown agent"),
-        ("train from a corrupt table", ["train", f"qlearn:init={qtable}", *train],
-         "not a Q-table"),
+        (
+            "train against an unknown agent",
+            ["train", "qlearn", *train[:-1], "nosuch"],
+            "unknown agent",
+        ),
+        ("train from a corrupt table", ["train", f"qlearn:init={qtable}", *train], "not a Q-table"),
         ("train zero episodes", ["train", "qlearn", "--episodes", "0", *train[2:]], "--episodes"),
-        ("match with a corrupt Q-table", ["match", f"qlearn:path={qtable}", "random"],
-         "not a Q-table"),
-        ("match with a nested Q-table", ["match", f"qlearn:path={deep_q}", "random"],
-         "nested too deeply"),
+        (
+            "match with a corrupt Q-table",
+            ["match", f"qlearn:path={qtable}", "random"],
+            "not a Q-table",
+        ),
+        (
+            "match with a nested Q-table",
+            ["match", f"qlearn:path={deep_q}", "random"],
+            "nested too deeply",
+        ),
         ("an unknown command", ["nosuch"], "nosuch"),
-    ]  # fmt: skip
+    ]
     return cases
 
 
@@ -156,4 +223,3 @@ def test_a_bad_command_line_gives_one_error_line(
     assert len(errors) == 1, (args, result.stderr)
     assert word.lower() in errors[0].lower(), (args, errors[0])
     assert "Traceback" not in result.output, result.output
-

@@ -29,8 +29,12 @@ from durak.rules import Rules
 runner = CliRunner()
 TESTS = str(Path(__file__).parent)
 # The CLI in a subprocess, with the test agents registered.
-DURAK = [sys.executable, "-c", f"import sys; sys.path.insert(0, {TESTS!r}); import faulty_agents; "
-         "from durak.cli.app import main; main()"]  # fmt: skip
+DURAK = [
+    sys.executable,
+    "-c",
+    f"import sys; sys.path.insert(0, {TESTS!r}); import faulty_agents; "
+    "from durak.cli.app import main; main()",
+]
 
 
 def invoke(*args: str) -> Result:
@@ -49,47 +53,69 @@ def one_error(result: Result, *words: str) -> None:
 
 @pytest.mark.parametrize("value", ["inf", "1e10", "nan", "-1", "0"])
 def test_a_move_limit_out_of_bounds_is_refused_before_any_game(value: str) -> None:
-    one_error(invoke("match", "random", "greedy", "-n", "2", "--move-timeout", value),
-              "--move-timeout")  # fmt: skip
+    one_error(
+        invoke("match", "random", "greedy", "-n", "2", "--move-timeout", value), "--move-timeout"
+    )
 
 
 def test_a_log_held_by_another_run_is_refused_at_once(tmp_path: Path) -> None:
     log = tmp_path / "run.jsonl"
     with log.open("ab") as held:
         fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        result = invoke("match", "random", "greedy", "-n", "4", "--seed", "1", "-j", "1",
-                        "--log", str(log), "--resume")  # fmt: skip
+        result = invoke(
+            "match",
+            "random",
+            "greedy",
+            "-n",
+            "4",
+            "--seed",
+            "1",
+            "-j",
+            "1",
+            "--log",
+            str(log),
+            "--resume",
+        )
     one_error(result, str(log), "in use by another run")
     assert log.read_bytes() == b""
 
 
 def test_replay_reports_a_game_logged_twice(tmp_path: Path) -> None:
     log = tmp_path / "run.jsonl"
-    assert invoke("match", "random", "greedy", "-n", "2", "--seed", "1", "-j", "1",
-                  "--log", str(log)).exit_code == 0  # fmt: skip
+    assert (
+        invoke(
+            "match", "random", "greedy", "-n", "2", "--seed", "1", "-j", "1", "--log", str(log)
+        ).exit_code
+        == 0
+    )
     first = log.read_text(encoding="utf-8").splitlines()[0]
     with log.open("a", encoding="utf-8") as f:
         f.write(first + "\n")
     one_error(invoke("replay", str(log)), "line 3", "already logged at line 1")
 
 
-@pytest.mark.parametrize("command", [
-    ["tournament", "random", "greedy"],
-    ["grid", "random", "-p", "stop_chance=0,1"],
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["tournament", "random", "greedy"],
+        ["grid", "random", "-p", "stop_chance=0,1"],
+    ],
+)
 def test_output_files_are_checked_before_the_first_game(tmp_path: Path, command: list[str]) -> None:
     log = tmp_path / "run.jsonl"
     bad = tmp_path / "missing" / "out.csv"
-    result = invoke(*command, "-n", "2", "--seed", "1", "-j", "1", "--log", str(log),
-                    "--csv", str(bad))  # fmt: skip
+    result = invoke(
+        *command, "-n", "2", "--seed", "1", "-j", "1", "--log", str(log), "--csv", str(bad)
+    )
     one_error(result, str(bad))
     assert not log.exists() or log.read_bytes() == b""  # no game was played
 
 
 @pytest.mark.parametrize("stream", ["--csv", "--json"])
 def test_a_tournament_to_stdout_prints_only_its_data_there(stream: str) -> None:
-    result = invoke("tournament", "random", "greedy", "-n", "2", "--seed", "1", "-j", "1",
-                    stream, "-")  # fmt: skip
+    result = invoke(
+        "tournament", "random", "greedy", "-n", "2", "--seed", "1", "-j", "1", stream, "-"
+    )
     assert result.exit_code == 0, result.output
     if stream == "--json":
         assert json.loads(result.stdout)["specs"] == ["random", "greedy"]
@@ -99,8 +125,11 @@ def test_a_tournament_to_stdout_prints_only_its_data_there(stream: str) -> None:
 
 
 def test_a_tournament_is_two_player_and_says_so() -> None:
-    one_error(invoke("tournament", "random", "greedy", "lowest", "--players", "3"),
-              "two-player", "durak match")  # fmt: skip
+    one_error(
+        invoke("tournament", "random", "greedy", "lowest", "--players", "3"),
+        "two-player",
+        "durak match",
+    )
 
 
 def _edit_line(log: Path, number: int, **changes: object) -> None:
@@ -114,9 +143,21 @@ def _edit_line(log: Path, number: int, **changes: object) -> None:
 @pytest.mark.parametrize("change", ["durak", "illegal action", "fake forfeit"])
 def test_resume_refuses_a_logged_game_that_does_not_replay(tmp_path: Path, change: str) -> None:
     log = tmp_path / "run.jsonl"
+
     def args(games: int) -> list[str]:
-        return ["match", "random", "greedy", "-n", str(games), "--seed", "3", "-j", "1",
-                "--log", str(log)]  # fmt: skip
+        return [
+            "match",
+            "random",
+            "greedy",
+            "-n",
+            str(games),
+            "--seed",
+            "3",
+            "-j",
+            "1",
+            "--log",
+            str(log),
+        ]
 
     assert invoke(*args(4)).exit_code == 0
     entry = json.loads(log.read_text(encoding="utf-8").splitlines()[1])
@@ -125,8 +166,13 @@ def test_resume_refuses_a_logged_game_that_does_not_replay(tmp_path: Path, chang
     elif change == "illegal action":
         _edit_line(log, 2, actions=["Take", *entry["actions"][1:]])
     else:
-        forfeit = {"seat": 0, "agent": entry["seats"][0], "fault": "error", "message": "x",
-                   "action": None}  # fmt: skip
+        forfeit = {
+            "seat": 0,
+            "agent": entry["seats"][0],
+            "fault": "error",
+            "message": "x",
+            "action": None,
+        }
         _edit_line(log, 2, end="forfeit", durak=entry["seats"][0], forfeit=forfeit)
     one_error(invoke(*args(6), "--resume"), f"{log} line 2")
 
@@ -150,8 +196,9 @@ def test_tasks_are_drawn_lazily_with_bounded_work_in_flight() -> None:
 def test_a_full_disk_keeps_the_statistics_and_exits_2(tmp_path: Path) -> None:
     log = tmp_path / "full.jsonl"
     log.symlink_to("/dev/full")
-    result = invoke("match", "random", "greedy", "-n", "4", "--seed", "1", "-j", "1",
-                    "--log", str(log))  # fmt: skip
+    result = invoke(
+        "match", "random", "greedy", "-n", "4", "--seed", "1", "-j", "1", "--log", str(log)
+    )
     one_error(result, str(log), "No space left on device")
     assert "time:" in result.stdout and "0 of 4 games finished" in result.stderr
 
@@ -185,8 +232,21 @@ def test_a_run_stopped_by_a_full_disk_resumes_to_the_same_result(
 
 def test_sigterm_keeps_the_finished_games_and_prints_the_summary(tmp_path: Path) -> None:
     log = tmp_path / "run.jsonl"
-    args = [*DURAK, "match", "test-hang:seconds=0.05", "random", "-n", "400", "--seed", "1",
-            "-j", "2", "--log", str(log), "--quiet"]  # fmt: skip
+    args = [
+        *DURAK,
+        "match",
+        "test-hang:seconds=0.05",
+        "random",
+        "-n",
+        "400",
+        "--seed",
+        "1",
+        "-j",
+        "2",
+        "--log",
+        str(log),
+        "--quiet",
+    ]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 120
     while (not log.exists() or not log.read_bytes().count(b"\n")) and time.monotonic() < deadline:

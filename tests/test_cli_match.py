@@ -72,16 +72,47 @@ def test_the_statistics_block_is_printed() -> None:
 
 
 def test_every_rules_option_reaches_the_rules() -> None:
-    result = invoke("match", *SPECS, "-n", "3", "--seed", "1", "--players", "3",
-                    "--lowest-rank", "9", "--hand-size", "4", "--no-trumps", "--variant",
-                    "perevodnoy", "--throw-in", "neighbours", "--bout-cap", "5",
-                    "--first-bout-cap", "4", "--open-world", "--move-timeout", "30",
-                    "--confidence", "0.9", "--json")  # fmt: skip
+    result = invoke(
+        "match",
+        *SPECS,
+        "-n",
+        "3",
+        "--seed",
+        "1",
+        "--players",
+        "3",
+        "--lowest-rank",
+        "9",
+        "--hand-size",
+        "4",
+        "--no-trumps",
+        "--variant",
+        "perevodnoy",
+        "--throw-in",
+        "neighbours",
+        "--bout-cap",
+        "5",
+        "--first-bout-cap",
+        "4",
+        "--open-world",
+        "--move-timeout",
+        "30",
+        "--confidence",
+        "0.9",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     data = report(result)
-    assert data["rules"] == {"players": 3, "lowest_rank": 9, "hand_size": 4, "bout_cap": 5,
-                             "first_bout_cap": 4, "throw_in": "neighbours", "transfer": True,
-                             "trumps": False}  # fmt: skip
+    assert data["rules"] == {
+        "players": 3,
+        "lowest_rank": 9,
+        "hand_size": 4,
+        "bout_cap": 5,
+        "first_bout_cap": 4,
+        "throw_in": "neighbours",
+        "transfer": True,
+        "trumps": False,
+    }
     assert (data["open_world"], data["move_timeout"], data["confidence"]) == (True, 30.0, 0.9)
     assert "3 games = 1 deal × 3 seatings" in result.stderr
     assert "open world · move limit 30 s" in result.stderr
@@ -106,8 +137,9 @@ def test_verbose_prints_each_game_and_twice_its_moves() -> None:
     assert games[1].startswith("game 1 (deal 0): greedy / random: ")
     two = invoke("match", "random", "greedy", "-n", "4", "--seed", "2", "-j", "1", "-vv")
     moves = [line.split() for line in two.stdout.splitlines() if line.startswith("    Attack(")]
-    assert len(moves) == 4 and [len(m) for m in moves] == [int(g.split(" bouts, ")[1].split()[0])
-                                                          for g in games]  # fmt: skip
+    assert len(moves) == 4 and [len(m) for m in moves] == [
+        int(g.split(" bouts, ")[1].split()[0]) for g in games
+    ]
 
 
 def test_a_resumed_run_ends_with_the_statistics_of_one_run(tmp_path: Path) -> None:
@@ -132,13 +164,30 @@ def test_a_resumed_run_ends_with_the_statistics_of_one_run(tmp_path: Path) -> No
 
 def test_resume_refuses_another_run_in_one_line(tmp_path: Path) -> None:
     log = tmp_path / "run.jsonl"
-    assert invoke("match", "random", "greedy", "-n", "2", "--seed", "1", "--log", str(log),
-                  "-j", "1").exit_code == 0  # fmt: skip
-    cases = [(["--seed", "2"], "the log has seed 1, the command 2"),
-             (["--variant", "perevodnoy"], "the log's rules differ: transfer=False")]  # fmt: skip
+    assert (
+        invoke(
+            "match", "random", "greedy", "-n", "2", "--seed", "1", "--log", str(log), "-j", "1"
+        ).exit_code
+        == 0
+    )
+    cases = [
+        (["--seed", "2"], "the log has seed 1, the command 2"),
+        (["--variant", "perevodnoy"], "the log's rules differ: transfer=False"),
+    ]
     for extra, message in cases:
-        result = invoke("match", "random", "greedy", "-n", "4", "--log", str(log), "--resume",
-                        "--seed", "1", *extra)  # fmt: skip
+        result = invoke(
+            "match",
+            "random",
+            "greedy",
+            "-n",
+            "4",
+            "--log",
+            str(log),
+            "--resume",
+            "--seed",
+            "1",
+            *extra,
+        )
         assert result.exit_code == 2
         assert result.stderr.count("\n") == 1 and message in result.stderr
         assert result.stderr.startswith("error: ") and "refusing to resume" in result.stderr
@@ -148,16 +197,29 @@ def test_resume_refuses_another_run_in_one_line(tmp_path: Path) -> None:
 
 def test_ctrl_c_stops_cleanly_and_keeps_the_finished_games(tmp_path: Path) -> None:
     log = tmp_path / "run.jsonl"
-    result = invoke("match", "test-interrupt:after=60", "random", "-n", "20", "--seed", "1",
-                    "-j", "1", "--log", str(log))  # fmt: skip
+    result = invoke(
+        "match",
+        "test-interrupt:after=60",
+        "random",
+        "-n",
+        "20",
+        "--seed",
+        "1",
+        "-j",
+        "1",
+        "--log",
+        str(log),
+    )
     assert result.exit_code == 130
     entries = read_log(log).entries
     assert 0 < len(entries) < 20
     assert [e.game for e in entries] == list(range(len(entries)))
     for entry in entries:
         replay_entry(entry, log)
-    assert (f"interrupted: {len(entries)} of 20 games finished; they are in {log}; run the same "
-            "command with --resume to finish") in result.stderr  # fmt: skip
+    assert (
+        f"interrupted: {len(entries)} of 20 games finished; they are in {log}; run the same "
+        "command with --resume to finish"
+    ) in result.stderr
     assert f"{len(entries)} games, 98% Wilson intervals" in result.stdout
     assert "Traceback" not in result.output
 
@@ -175,8 +237,9 @@ def test_ctrl_c_stops_the_worker_processes(tmp_path: Path) -> None:
 
     thread = threading.Thread(target=press_ctrl_c)
     thread.start()
-    result = invoke("match", "random", "random", "-n", "1000000", "--seed", "1", "-j", "2",
-                    "--log", str(log))  # fmt: skip
+    result = invoke(
+        "match", "random", "random", "-n", "1000000", "--seed", "1", "-j", "2", "--log", str(log)
+    )
     thread.join()
     assert result.exit_code == 130, result.output
     games = sorted(e.game for e in read_log(log).entries)  # no cut-off or corrupt line
@@ -201,7 +264,7 @@ def test_ctrl_c_stops_the_worker_processes(tmp_path: Path) -> None:
         (["random", "random", "--log", "/no/such/dir/x.jsonl"], "No such file or directory"),
         (["random", "random", "--bogus"], "No such option: --bogus"),
     ],
-)  # fmt: skip
+)
 def test_errors_are_one_line_with_exit_code_2(args: list[str], message: str) -> None:
     result = invoke("match", *args)
     assert result.exit_code == 2, result.output

@@ -30,22 +30,40 @@ def test_a_person_plays_a_whole_game_and_it_is_logged(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert out.startswith("play: you are seat 0 of 2 · seed 3 · 2 players, 36 cards")
-    for shown in ("Discard pile: 0 cards.", "Trump: ", "Talon: ", "Opponents: player 1: ",
-                  "Table: empty", "Your hand: ", "Legal actions:\n  1. ", "Your choice (1-"):
-        assert shown in out  # fmt: skip
+    for shown in (
+        "Discard pile: 0 cards.",
+        "Trump: ",
+        "Talon: ",
+        "Opponents: player 1: ",
+        "Table: empty",
+        "Your hand: ",
+        "Legal actions:\n  1. ",
+        "Your choice (1-",
+    ):
+        assert shown in out
     assert "=== game over: " in out
     (entry,) = read_log(log).entries
-    assert (entry.kind, entry.specs, entry.seats, entry.end) == ("play", ("human", "greedy"),
-                                                                (0, 1), "finished")  # fmt: skip
+    assert (entry.kind, entry.specs, entry.seats, entry.end) == (
+        "play",
+        ("human", "greedy"),
+        (0, 1),
+        "finished",
+    )
     game = replay_entry(entry, log)
     assert game.final.turn == -1
     # Every decision of the person is asked, or played at once when only one is legal.
-    asked = [len(legal_actions(s)) > 1
-             for s, m in zip(game.states[:-1], game.movers, strict=True) if m == 0]
+    asked = [
+        len(legal_actions(s)) > 1
+        for s, m in zip(game.states[:-1], game.movers, strict=True)
+        if m == 0
+    ]
     assert out.count("Your choice (1-") == sum(asked)
     assert out.count("Only one action is legal") == len(asked) - sum(asked)
-    verdict = "you are the durak" if entry.durak == 0 else (
-        "player 1 is the durak" if entry.durak == 1 else "a draw")  # fmt: skip
+    verdict = (
+        "you are the durak"
+        if entry.durak == 0
+        else ("player 1 is the durak" if entry.durak == 1 else "a draw")
+    )
     assert f"=== game over: {verdict}" in out
     again = play("greedy", "--seed", "3", "--log", str(tmp_path / "again.jsonl"))
     assert again.exit_code == 0
@@ -67,8 +85,10 @@ def test_the_end_of_input_saves_the_game_so_far(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     (entry,) = read_log(log).entries
     assert entry.end == "interrupted" and entry.durak is None and len(entry.actions) >= 2
-    assert (f"end of input after {len(entry.actions)} moves; the game so far is saved in {log}"
-            in result.stderr)  # fmt: skip
+    assert (
+        f"end of input after {len(entry.actions)} moves; the game so far is saved in {log}"
+        in result.stderr
+    )
     assert replay_entry(entry, log).final.turn == 0  # the person was to move
 
 
@@ -80,15 +100,28 @@ def test_ctrl_c_exits_cleanly_with_the_game_saved(tmp_path: Path) -> None:
     assert entry.end == "interrupted" and entry.specs == ("human", "test-interrupt:after=3")
     game = replay_entry(entry, log)
     assert sum(1 for m in game.movers if m == 1) == 2  # its third decision was Ctrl-C
-    assert f"interrupted after {len(entry.actions)} moves; the game so far is saved" in \
-        result.stderr  # fmt: skip
+    assert (
+        f"interrupted after {len(entry.actions)} moves; the game so far is saved" in result.stderr
+    )
     assert "Traceback" not in result.output
 
 
 def test_a_seat_among_three_and_several_games(tmp_path: Path) -> None:
     log = tmp_path / "games.jsonl"
-    result = play("greedy", "random", "--seat", "1", "--games", "2", "--seed", "8",
-                  "--log", str(log), "--variant", "perevodnoy")  # fmt: skip
+    result = play(
+        "greedy",
+        "random",
+        "--seat",
+        "1",
+        "--games",
+        "2",
+        "--seed",
+        "8",
+        "--log",
+        str(log),
+        "--variant",
+        "perevodnoy",
+    )
     assert result.exit_code == 0, result.output
     assert "you are seat 1 of 3" in result.stdout and "perevodnoy" in result.stdout
     entries = read_log(log).entries
@@ -101,9 +134,11 @@ def test_a_seat_among_three_and_several_games(tmp_path: Path) -> None:
 
 
 def test_play_errors_exit_2() -> None:
-    for args, message in [(["greedy", "--seat", "2"], "--seat 2 is not a seat of a 2-player"),
-                          (["nope"], "unknown agent 'nope'"),
-                          (["greedy"] * 6, "Rules.players must be 2..6, got 7")]:  # fmt: skip
+    for args, message in [
+        (["greedy", "--seat", "2"], "--seat 2 is not a seat of a 2-player"),
+        (["nope"], "unknown agent 'nope'"),
+        (["greedy"] * 6, "Rules.players must be 2..6, got 7"),
+    ]:
         result = play(*args)
         assert result.exit_code == 2 and message in result.stderr
         assert result.stderr.count("\n") == 1

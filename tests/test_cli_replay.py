@@ -24,8 +24,19 @@ def invoke(*args: str, stdin: str | None = None) -> Result:
 def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Six games, some forfeited by an agent that plays illegal actions."""
     path = tmp_path_factory.mktemp("logs") / "run.jsonl"
-    result = invoke("match", "test-illegal:p=0.05", "greedy", "-n", "6", "--seed", "1",
-                    "-j", "1", "--log", str(path))  # fmt: skip
+    result = invoke(
+        "match",
+        "test-illegal:p=0.05",
+        "greedy",
+        "-n",
+        "6",
+        "--seed",
+        "1",
+        "-j",
+        "1",
+        "--log",
+        str(path),
+    )
     assert result.exit_code == 0, result.output
     return path
 
@@ -34,8 +45,11 @@ def test_replay_checks_and_lists_every_game(log: Path) -> None:
     result = invoke("replay", str(log))
     assert result.exit_code == 0, result.output
     assert f"{log}: 6 games, all valid" in result.stdout
-    listed = [[c.strip() for c in line.split("│")[1:-1]] for line in result.stdout.splitlines()
-              if line.startswith("│")]  # fmt: skip
+    listed = [
+        [c.strip() for c in line.split("│")[1:-1]]
+        for line in result.stdout.splitlines()
+        if line.startswith("│")
+    ]
     entries = read_log(log).entries
     assert [r[0] for r in listed] == [str(e.line) for e in entries]
     assert [r[4] for r in listed] == [e.end for e in entries]
@@ -47,16 +61,19 @@ def test_replay_steps_through_one_game(log: Path) -> None:
     result = invoke("replay", str(log), "--game", str(entry.game))
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    head = (f"match game {entry.game} of test-illegal:p=0.05 vs greedy (line {entry.line}) · "
-            f"seed 1 · deal seed {entry.deal_seed}")  # fmt: skip
+    head = (
+        f"match game {entry.game} of test-illegal:p=0.05 vs greedy (line {entry.line}) · "
+        f"seed 1 · deal seed {entry.deal_seed}"
+    )
     assert lines[0] == head
     assert lines[2].startswith("deal: trump ")
     moves = [line.split()[4] for line in lines if line[:6].strip().rstrip(".").isdigit()]
     assert moves == list(entry.actions)
     assert sum(line.startswith("bout ") for line in lines) == entry.bouts
     assert lines[-1].startswith(f"end: durak {entry.specs[entry.durak or 0]}")
-    assert lines[-1].endswith(f"{entry.bouts} bouts · {len(entry.actions)} moves · checked by "
-                              "the engine")  # fmt: skip
+    assert lines[-1].endswith(
+        f"{entry.bouts} bouts · {len(entry.actions)} moves · checked by the engine"
+    )
     by_line = invoke("replay", str(log), "--line", str(entry.line))
     assert by_line.stdout == result.stdout
 
@@ -76,13 +93,18 @@ def test_replay_shows_a_forfeit_and_can_stop_early(log: Path) -> None:
     [
         (lambda lines: lines.__setitem__(2, lines[2][:40]), "line 3: not valid JSON"),
         (lambda lines: lines.__setitem__(1, "[1, 2]"), "line 2: expected a JSON object, got list"),
-        (lambda lines: lines.__setitem__(3, lines[3].replace('"actions":["Attack(',
-                                                             '"actions":["Atack(')),
-         "line 4: action 1 'Atack("),
-        (lambda lines: lines.__setitem__(0, lines[0].replace('"seed":1,', '"seed":2,')),
-         "line 1: deal seed"),
+        (
+            lambda lines: lines.__setitem__(
+                3, lines[3].replace('"actions":["Attack(', '"actions":["Atack(')
+            ),
+            "line 4: action 1 'Atack(",
+        ),
+        (
+            lambda lines: lines.__setitem__(0, lines[0].replace('"seed":1,', '"seed":2,')),
+            "line 1: deal seed",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_corrupt_line_is_reported_with_its_number(
     log: Path, tmp_path: Path, damage: object, message: str
 ) -> None:
@@ -116,8 +138,20 @@ def test_replay_selection_errors(log: Path, tmp_path: Path) -> None:
     missing = invoke("replay", str(log), "--game", "99")
     assert missing.exit_code == 2 and "has no game with --game 99" in missing.stderr
     t = tmp_path / "t.jsonl"
-    invoke("tournament", "random", "greedy", "lowest", "-n", "2", "--seed", "1", "-j", "1",
-           "--log", str(t))  # fmt: skip
+    invoke(
+        "tournament",
+        "random",
+        "greedy",
+        "lowest",
+        "-n",
+        "2",
+        "--seed",
+        "1",
+        "-j",
+        "1",
+        "--log",
+        str(t),
+    )
     ambiguous = invoke("replay", str(t), "--game", "0")
     assert ambiguous.exit_code == 2
     assert "has 3 games with index 0 (lines 1, 3, 5); choose one with --line" in ambiguous.stderr

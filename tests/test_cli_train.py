@@ -23,8 +23,16 @@ from durak.rules import Rules
 
 runner = CliRunner()
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-HEADER = ["episodes", "games", "wins", "losses", "draws", "win_rate", "mean_reward",
-          "episodes_per_second"]  # fmt: skip
+HEADER = [
+    "episodes",
+    "games",
+    "wins",
+    "losses",
+    "draws",
+    "win_rate",
+    "mean_reward",
+    "episodes_per_second",
+]
 EPISODES, INTERVAL, SEED = 240, 50, 7
 
 
@@ -33,8 +41,19 @@ def invoke(*args: str | int | Path) -> Result:
 
 
 def train_qlearn(out: Path, *extra: str | int | Path) -> Result:
-    return invoke("train", "qlearn", "--vs", "random", "--episodes", EPISODES, "--interval",
-                  INTERVAL, "--out", out, *extra)  # fmt: skip
+    return invoke(
+        "train",
+        "qlearn",
+        "--vs",
+        "random",
+        "--episodes",
+        EPISODES,
+        "--interval",
+        INTERVAL,
+        "--out",
+        out,
+        *extra,
+    )
 
 
 def read_csv(path: Path) -> list[list[str]]:
@@ -77,11 +96,15 @@ def test_the_cli_trains_as_the_library_does(trained: tuple[Path, Result], tmp_pa
     rules = Rules()
     learner = make_learner("qlearn", rules)
     table = SoloTable(rules, [make_agent("random")])
-    stats = list(train(learner, table, episodes=EPISODES, seed=SEED, rewards=learner.rewards,
-                       interval=INTERVAL))  # fmt: skip
+    stats = list(
+        train(
+            learner, table, episodes=EPISODES, seed=SEED, rewards=learner.rewards, interval=INTERVAL
+        )
+    )
     rows = read_csv(out.with_suffix(".csv"))[1:]
-    assert [[int(c) for c in r[:5]] for r in rows] == \
-        [[s.episodes, s.games, s.wins, s.losses, s.draws] for s in stats]  # fmt: skip
+    assert [[int(c) for c in r[:5]] for r in rows] == [
+        [s.episodes, s.games, s.wins, s.losses, s.draws] for s in stats
+    ]
     assert [float(r[6]) for r in rows] == pytest.approx([s.mean_reward for s in stats], abs=1e-5)
     learner.save(tmp_path / "lib.json")
     assert out.read_bytes() == (tmp_path / "lib.json").read_bytes()
@@ -92,8 +115,16 @@ def test_the_printed_command_evaluates_the_trained_table(trained: tuple[Path, Re
     line = next(x for x in result.stdout.splitlines() if x.startswith("evaluate: "))
     words = shlex.split(line.removeprefix("evaluate: "))
     # A seed other than the training one, so that the match deals are not training deals.
-    assert words == ["durak", "match", f"qlearn:path={out}", "random", "--games", "1000",
-                     "--seed", str(SEED + 1)]  # fmt: skip
+    assert words == [
+        "durak",
+        "match",
+        f"qlearn:path={out}",
+        "random",
+        "--games",
+        "1000",
+        "--seed",
+        str(SEED + 1),
+    ]
     words[words.index("--games") + 1] = "40"
     match = invoke(*words[1:], "-j", "1")
     assert match.exit_code == 0, match.output
@@ -113,10 +144,32 @@ def test_the_same_seed_writes_the_same_file(trained: tuple[Path, Result], tmp_pa
 
 def test_one_vs_fills_every_seat_and_the_rules_reach_the_evaluation(tmp_path: Path) -> None:
     out = tmp_path / "q3.json"
-    result = invoke("train", "qlearn:min_visits=5", "--vs", "random", "--players", "3",
-                    "--lowest-rank", "9", "--hand-size", "4", "--variant", "perevodnoy",
-                    "--episodes", "30", "--interval", "10", "--seed", "2", "--out", out,
-                    "--csv", tmp_path / "curve.csv", "--plot", tmp_path / "curve.png")  # fmt: skip
+    result = invoke(
+        "train",
+        "qlearn:min_visits=5",
+        "--vs",
+        "random",
+        "--players",
+        "3",
+        "--lowest-rank",
+        "9",
+        "--hand-size",
+        "4",
+        "--variant",
+        "perevodnoy",
+        "--episodes",
+        "30",
+        "--interval",
+        "10",
+        "--seed",
+        "2",
+        "--out",
+        out,
+        "--csv",
+        tmp_path / "curve.csv",
+        "--plot",
+        tmp_path / "curve.png",
+    )
     assert result.exit_code == 0, result.output
     table = QTable.load(out)
     assert table.rules == Rules(players=3, lowest_rank=9, hand_size=4, transfer=True)
@@ -136,9 +189,26 @@ def test_one_vs_fills_every_seat_and_the_rules_reach_the_evaluation(tmp_path: Pa
 
 def test_solve_endgame_trains_the_fallback_of_the_solver_agent(tmp_path: Path) -> None:
     def run(out: Path, *extra: str) -> Result:
-        return invoke("train", "qlearn:min_visits=5", "--vs", "lowest", "--episodes", "40",
-                      "--interval", "20", "--seed", "3", "--out", out, "--no-plot",
-                      "--lowest-rank", "10", "--hand-size", "4", *extra)  # fmt: skip
+        return invoke(
+            "train",
+            "qlearn:min_visits=5",
+            "--vs",
+            "lowest",
+            "--episodes",
+            "40",
+            "--interval",
+            "20",
+            "--seed",
+            "3",
+            "--out",
+            out,
+            "--no-plot",
+            "--lowest-rank",
+            "10",
+            "--hand-size",
+            "4",
+            *extra,
+        )
 
     out, plain = tmp_path / "q.json", tmp_path / "plain.json"
     result, without = run(out, "--solve-endgame", "5000"), run(plain)
@@ -147,8 +217,7 @@ def test_solve_endgame_trains_the_fallback_of_the_solver_agent(tmp_path: Path) -
     assert QTable.load(out).q != QTable.load(plain).q
     line = next(x for x in result.stdout.splitlines() if x.startswith("evaluate: "))
     words = shlex.split(line.removeprefix("evaluate: "))
-    assert words[2:4] == [f"solver:nodes=5000,fallback=qlearn:path={out};min_visits=5",
-                          "lowest"]  # fmt: skip
+    assert words[2:4] == [f"solver:nodes=5000,fallback=qlearn:path={out};min_visits=5", "lowest"]
     words[words.index("--games") + 1] = "4"
     match = invoke(*words[1:], "-j", "1")
     assert match.exit_code == 0, match.output
@@ -161,8 +230,20 @@ def test_an_existing_out_needs_force(trained: tuple[Path, Result], tmp_path: Pat
     refused = invoke("train", "qlearn", "--vs", "random", "--episodes", "5", "--out", out)
     assert refused.exit_code == 2 and "pass --force" in refused.stderr
     assert out.read_text(encoding="utf-8") == "keep me"
-    forced = invoke("train", "qlearn", "--vs", "random", "--episodes", "5", "--seed", "1",
-                    "--out", out, "--force", "--no-plot")  # fmt: skip
+    forced = invoke(
+        "train",
+        "qlearn",
+        "--vs",
+        "random",
+        "--episodes",
+        "5",
+        "--seed",
+        "1",
+        "--out",
+        out,
+        "--force",
+        "--no-plot",
+    )
     assert forced.exit_code == 0, forced.output
     assert QTable.load(out).episodes == 5
 
@@ -174,19 +255,23 @@ def test_an_existing_out_needs_force(trained: tuple[Path, Result], tmp_path: Pat
         (["qlearn:alpha=2", "--vs", "random"], "qlearn: alpha must be in [1e-06, 1], got 2"),
         (["qlearn:abstraction=x", "--vs", "random"], "abstraction must be one of crampton"),
         (["qlearn", "--vs", "bogus"], "unknown agent 'bogus' in spec 'bogus'"),
-        (["qlearn", "--vs", "random", "--vs", "random", "--players", "4"],
-         "--players 4 needs 3 --vs opponents (or one, for every other seat), got 2"),
+        (
+            ["qlearn", "--vs", "random", "--vs", "random", "--players", "4"],
+            "--players 4 needs 3 --vs opponents (or one, for every other seat), got 2",
+        ),
         (["qlearn", *["--vs", "random"] * 6], "Rules.players must be 2..6, got 7"),
         (["qlearn", "--vs", "random", "--episodes", "0"], "--episodes and --interval must be"),
         (["qlearn", "--vs", "random", "--interval", "-1"], "--episodes and --interval must be"),
         (["qlearn", "--vs", "random", "--out", "/no/such/dir/q.json"], "no such directory"),
         (["qlearn", "--vs", "random", "--csv", "{out}"], "would be overwritten by the CSV"),
         (["qlearn"], "Missing option '--vs'"),
-        (["qlearn", "--vs", "random", "--players", "3", "--solve-endgame", "100"],
-         "--solve-endgame needs 2 players (every card is known only then), got 3"),
+        (
+            ["qlearn", "--vs", "random", "--players", "3", "--solve-endgame", "100"],
+            "--solve-endgame needs 2 players (every card is known only then), got 3",
+        ),
         (["qlearn", "--vs", "random", "--solve-endgame", "0"], "Invalid value for"),
     ],
-)  # fmt: skip
+)
 def test_errors_are_one_line_with_exit_code_2(
     args: list[str], message: str, tmp_path: Path
 ) -> None:
@@ -213,8 +298,20 @@ def test_a_corrupt_q_table_is_a_clean_error_in_match(tmp_path: Path) -> None:
 
 def test_ctrl_c_saves_what_was_learned(tmp_path: Path) -> None:
     out = tmp_path / "q.json"
-    result = invoke("train", "qlearn", "--vs", "test-interrupt:after=400", "--episodes", "1000",
-                    "--interval", "5", "--seed", "1", "--out", out)  # fmt: skip
+    result = invoke(
+        "train",
+        "qlearn",
+        "--vs",
+        "test-interrupt:after=400",
+        "--episodes",
+        "1000",
+        "--interval",
+        "5",
+        "--seed",
+        "1",
+        "--out",
+        out,
+    )
     assert result.exit_code == 130, result.output
     episodes = QTable.load(out).episodes
     assert 0 < episodes < 1000
@@ -229,11 +326,14 @@ def test_without_matplotlib_the_curve_is_skipped_with_a_warning(
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
     out = tmp_path / "q.json"
-    result = invoke("train", "qlearn", "--vs", "random", "--episodes", "10", "--seed", "1",
-                    "--out", out)  # fmt: skip
+    result = invoke(
+        "train", "qlearn", "--vs", "random", "--episodes", "10", "--seed", "1", "--out", out
+    )
     assert result.exit_code == 0, result.output
-    assert result.stderr == (f"warning: the learning curve needs matplotlib: pip install "
-                             f"'durak-lab[rl]'; skipped {out.with_suffix('.png')}\n")  # fmt: skip
+    assert result.stderr == (
+        f"warning: the learning curve needs matplotlib: pip install "
+        f"'durak-lab[rl]'; skipped {out.with_suffix('.png')}\n"
+    )
     assert out.exists() and out.with_suffix(".csv").exists()
     assert not out.with_suffix(".png").exists()
 
@@ -269,8 +369,11 @@ def test_a_curve_needs_an_interval(tmp_path: Path) -> None:
 
 def test_the_end_of_a_human_opponents_input_saves_what_was_learned(tmp_path: Path) -> None:
     out = tmp_path / "q.json"
-    result = CliRunner().invoke(app, ["train", "qlearn", "--vs", "human", "--episodes", "5",
-                                      "--seed", "1", "--out", str(out)], input="")  # fmt: skip
+    result = CliRunner().invoke(
+        app,
+        ["train", "qlearn", "--vs", "human", "--episodes", "5", "--seed", "1", "--out", str(out)],
+        input="",
+    )
     assert result.exit_code == 130, result.output
     assert "end of input: saved the learner after 0 of 5 episodes" in result.stderr
     assert out.exists() and "Traceback" not in result.output

@@ -45,8 +45,9 @@ def _pick(mask: np.ndarray[Any, Any], rng: np.random.Generator) -> int:
 def test_gymnasium_check_env(rules: Rules) -> None:
     # check_env steps unmasked samples, so it needs illegal_action="lose"; made through
     # gymnasium.make so that it can also check every render mode and close.
-    made = gymnasium.make("Durak-v0", rules=rules, opponents=["random"] * (rules.players - 1),
-                          illegal_action="lose")  # fmt: skip
+    made = gymnasium.make(
+        "Durak-v0", rules=rules, opponents=["random"] * (rules.players - 1), illegal_action="lose"
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(made.unwrapped)

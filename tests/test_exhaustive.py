@@ -149,8 +149,9 @@ TWO_TRANSFER = Rules(players=2, lowest_rank=13, hand_size=2, transfer=True)
 #: The whole deck is dealt: the trump card is known in the last hand from the start.
 TWO_WHOLE_DECK = Rules(players=2, lowest_rank=13, hand_size=4)
 TWO_NO_TRUMPS = Rules(players=2, lowest_rank=13, hand_size=3, trumps=False)
-TWO_CAPPED = Rules(players=2, lowest_rank=13, hand_size=2, bout_cap=2, first_bout_cap=1,
-                   transfer=True)  # fmt: skip
+TWO_CAPPED = Rules(
+    players=2, lowest_rank=13, hand_size=2, bout_cap=2, first_bout_cap=1, transfer=True
+)
 THREE_ACES = Rules(players=3, lowest_rank=14, hand_size=1, transfer=True)
 FOUR_ACES = Rules(players=4, lowest_rank=14, hand_size=1, throw_in="neighbours", transfer=True)
 THREE = Rules(players=3, lowest_rank=13, hand_size=2)
@@ -176,8 +177,9 @@ def deal(rules: Rules, seed: int) -> Callable[[], GameState]:
 
 
 def census(states: int, terminals: int, games: int, longest: int, **outcomes: int) -> Census:
-    return Census(states, terminals, {k.replace("_", " "): v for k, v in outcomes.items()},
-                  games, longest)  # fmt: skip
+    return Census(
+        states, terminals, {k.replace("_", " "): v for k, v in outcomes.items()}, games, longest
+    )
 
 
 # (id, start, census): golden numbers computed once by this search and pinned.
@@ -187,35 +189,73 @@ def four_player_endgame(rules: Rules) -> GameState:
 
 
 CASES: list[tuple[str, Callable[[], GameState], Census]] = [
-    ("2p-8c-h2-seed1", deal(TWO, 1),
-     census(11311, 453, 607036, 33, draw=4, loser_0=206, loser_1=243)),
-    ("2p-8c-h2-seed2", deal(TWO, 2),
-     census(12223, 501, 450820, 33, draw=4, loser_0=282, loser_1=215)),
-    ("2p-8c-h2-transfer-seed1", deal(TWO_TRANSFER, 1),
-     census(67342, 18140, 1084309, 34, loser_0=7550, loser_1=10295, draw=295)),
-    ("2p-8c-h4-whole-deck-seed1", deal(TWO_WHOLE_DECK, 1),
-     census(14638, 438, 278941, 27, draw=2, loser_0=277, loser_1=159)),
-    ("2p-8c-h3-no-trumps-seed0", deal(TWO_NO_TRUMPS, 0),
-     census(6240, 133, 73031, 30, draw=4, loser_0=49, loser_1=80)),
-    ("2p-8c-h3-no-trumps-seed1", deal(TWO_NO_TRUMPS, 1),
-     census(4286, 98, 83711, 30, draw=2, loser_0=38, loser_1=58)),
-    ("2p-8c-h2-capped-transfer-seed1", deal(TWO_CAPPED, 1),
-     census(64279, 17817, 390557, 29, loser_0=7465, loser_1=10081, draw=271)),
-    ("3p-4c-h1-transfer-seed0", deal(THREE_ACES, 0),
-     census(31, 9, 12, 9, loser_1=5, loser_2=4)),
-    ("4p-4c-h1-neighbours-transfer-seed0", deal(FOUR_ACES, 0),
-     census(21, 5, 8, 9, loser_0=1, loser_2=4)),
-    ("3p-8c-endgame", lambda: three_player_endgame(THREE),
-     census(174, 44, 51, 16, loser_0=32, loser_1=12)),
-    ("3p-8c-endgame-transfer-no-trumps", lambda: three_player_endgame(THREE_TRANSFER),
-     census(213, 56, 66, 16, loser_0=33, loser_1=23)),
-    ("4p-8c-endgame", lambda: four_player_endgame(FOUR),
-     census(7178, 1933, 9708, 24, loser_0=737, loser_1=852, loser_3=319, draw=25)),
-    ("4p-8c-endgame-neighbours", lambda: four_player_endgame(FOUR_NEIGHBOURS),
-     census(4274, 1155, 5639, 23, loser_0=274, loser_1=541, loser_3=319, draw=21)),
-    ("2p-36c-transfer-cycle", transfer_cycle,
-     census(23417, 6122, 63503, 39, loser_0=3650, loser_1=2436, repetition=36)),
-]  # fmt: skip
+    (
+        "2p-8c-h2-seed1",
+        deal(TWO, 1),
+        census(11311, 453, 607036, 33, draw=4, loser_0=206, loser_1=243),
+    ),
+    (
+        "2p-8c-h2-seed2",
+        deal(TWO, 2),
+        census(12223, 501, 450820, 33, draw=4, loser_0=282, loser_1=215),
+    ),
+    (
+        "2p-8c-h2-transfer-seed1",
+        deal(TWO_TRANSFER, 1),
+        census(67342, 18140, 1084309, 34, loser_0=7550, loser_1=10295, draw=295),
+    ),
+    (
+        "2p-8c-h4-whole-deck-seed1",
+        deal(TWO_WHOLE_DECK, 1),
+        census(14638, 438, 278941, 27, draw=2, loser_0=277, loser_1=159),
+    ),
+    (
+        "2p-8c-h3-no-trumps-seed0",
+        deal(TWO_NO_TRUMPS, 0),
+        census(6240, 133, 73031, 30, draw=4, loser_0=49, loser_1=80),
+    ),
+    (
+        "2p-8c-h3-no-trumps-seed1",
+        deal(TWO_NO_TRUMPS, 1),
+        census(4286, 98, 83711, 30, draw=2, loser_0=38, loser_1=58),
+    ),
+    (
+        "2p-8c-h2-capped-transfer-seed1",
+        deal(TWO_CAPPED, 1),
+        census(64279, 17817, 390557, 29, loser_0=7465, loser_1=10081, draw=271),
+    ),
+    ("3p-4c-h1-transfer-seed0", deal(THREE_ACES, 0), census(31, 9, 12, 9, loser_1=5, loser_2=4)),
+    (
+        "4p-4c-h1-neighbours-transfer-seed0",
+        deal(FOUR_ACES, 0),
+        census(21, 5, 8, 9, loser_0=1, loser_2=4),
+    ),
+    (
+        "3p-8c-endgame",
+        lambda: three_player_endgame(THREE),
+        census(174, 44, 51, 16, loser_0=32, loser_1=12),
+    ),
+    (
+        "3p-8c-endgame-transfer-no-trumps",
+        lambda: three_player_endgame(THREE_TRANSFER),
+        census(213, 56, 66, 16, loser_0=33, loser_1=23),
+    ),
+    (
+        "4p-8c-endgame",
+        lambda: four_player_endgame(FOUR),
+        census(7178, 1933, 9708, 24, loser_0=737, loser_1=852, loser_3=319, draw=25),
+    ),
+    (
+        "4p-8c-endgame-neighbours",
+        lambda: four_player_endgame(FOUR_NEIGHBOURS),
+        census(4274, 1155, 5639, 23, loser_0=274, loser_1=541, loser_3=319, draw=21),
+    ),
+    (
+        "2p-36c-transfer-cycle",
+        transfer_cycle,
+        census(23417, 6122, 63503, 39, loser_0=3650, loser_1=2436, repetition=36),
+    ),
+]
 
 
 @pytest.mark.parametrize(("make", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
@@ -229,19 +269,43 @@ def test_every_reachable_state(make: Callable[[], GameState], expected: Census) 
 
 #: The 12-card variants, up to a depth that keeps each search near 20 000 states.
 DEPTH_CASES: list[tuple[Rules, int, int, tuple[int, ...]]] = [
-    (Rules(players=2, lowest_rank=12, hand_size=3), 0, 14,
-     (1, 3, 6, 8, 20, 43, 63, 151, 261, 473, 985, 1691, 3046, 5731, 9740)),
-    (Rules(players=2, lowest_rank=12, hand_size=3), 1, 14,
-     (1, 3, 3, 5, 10, 19, 24, 48, 103, 182, 383, 784, 1452, 3097, 5698)),
-    (Rules(players=2, lowest_rank=12, hand_size=3, transfer=True), 0, 12,
-     (1, 3, 9, 16, 31, 103, 194, 453, 1043, 2027, 4308, 10387, 21742)),
-    (Rules(players=2, lowest_rank=12, hand_size=3, transfer=True), 1, 12,
-     (1, 3, 5, 8, 17, 53, 101, 216, 538, 1083, 2294, 5796, 12723)),
-    (Rules(players=3, lowest_rank=12, hand_size=2), 0, 18,
-     (1, 2, 2, 2, 4, 8, 12, 15, 33, 62, 102, 161, 307, 585, 935, 1478, 2738, 5554, 9929)),
-    (Rules(players=3, lowest_rank=12, hand_size=2), 1, 17,
-     (1, 2, 3, 3, 5, 9, 13, 17, 32, 66, 132, 227, 408, 838, 1514, 2579, 4665, 9257)),
-]  # fmt: skip
+    (
+        Rules(players=2, lowest_rank=12, hand_size=3),
+        0,
+        14,
+        (1, 3, 6, 8, 20, 43, 63, 151, 261, 473, 985, 1691, 3046, 5731, 9740),
+    ),
+    (
+        Rules(players=2, lowest_rank=12, hand_size=3),
+        1,
+        14,
+        (1, 3, 3, 5, 10, 19, 24, 48, 103, 182, 383, 784, 1452, 3097, 5698),
+    ),
+    (
+        Rules(players=2, lowest_rank=12, hand_size=3, transfer=True),
+        0,
+        12,
+        (1, 3, 9, 16, 31, 103, 194, 453, 1043, 2027, 4308, 10387, 21742),
+    ),
+    (
+        Rules(players=2, lowest_rank=12, hand_size=3, transfer=True),
+        1,
+        12,
+        (1, 3, 5, 8, 17, 53, 101, 216, 538, 1083, 2294, 5796, 12723),
+    ),
+    (
+        Rules(players=3, lowest_rank=12, hand_size=2),
+        0,
+        18,
+        (1, 2, 2, 2, 4, 8, 12, 15, 33, 62, 102, 161, 307, 585, 935, 1478, 2738, 5554, 9929),
+    ),
+    (
+        Rules(players=3, lowest_rank=12, hand_size=2),
+        1,
+        17,
+        (1, 2, 3, 3, 5, 9, 13, 17, 32, 66, 132, 227, 408, 838, 1514, 2579, 4665, 9257),
+    ),
+]
 
 
 @pytest.mark.parametrize(

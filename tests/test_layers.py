@@ -26,9 +26,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     "encoding": frozenset({"rules"}),
     "envs": frozenset({"rules", "agents", "encoding", "seeding"}),
     "learn": frozenset({"rules", "search", "agents", "encoding", "envs", "seeding"}),
-    "cli": frozenset({"rules", "search", "agents", "arena", "encoding", "envs", "learn",
-                      "seeding"}),
-}  # fmt: skip
+    "cli": frozenset(
+        {"rules", "search", "agents", "arena", "encoding", "envs", "learn", "seeding"}
+    ),
+}
 
 
 def module_name(path: Path) -> str:

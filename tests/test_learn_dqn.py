@@ -16,7 +16,7 @@ from extras import require_extra
 torch = require_extra("torch")
 
 from durak.agents import Agent, SpecError, make_agent  # noqa: E402
-from durak.arena.runner import play_game  # noqa: E402
+from durak.arena.game import play_game  # noqa: E402
 from durak.encoding import ActionSpace, encode_observation  # noqa: E402
 from durak.envs import SoloTable  # noqa: E402
 from durak.learn import make_learner, train  # noqa: E402
@@ -92,8 +92,9 @@ def test_the_registry_builds_a_learner_and_rejects_bad_settings() -> None:
 
 
 def short_run(seed: int, episodes: int) -> DqnLearner:
-    learner = DqnLearner(SMALL, hidden=128, lr=1e-3, gamma=0.95, learn_start=500,
-                         eps_decay=0.99, seed=seed)  # fmt: skip
+    learner = DqnLearner(
+        SMALL, hidden=128, lr=1e-3, gamma=0.95, learn_start=500, eps_decay=0.99, seed=seed
+    )
     table = SoloTable(SMALL, [make_agent("random")])
     for _ in train(learner, table, episodes=episodes, seed=seed, rewards=learner.rewards):
         pass

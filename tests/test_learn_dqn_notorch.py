@@ -33,8 +33,9 @@ def test_missing_torch_gives_the_install_hint() -> None:
 
 
 def test_importing_the_plugin_imports_neither_torch_nor_numpy() -> None:
-    code = ("import sys, durak.learn.dqn, durak.agents as a; a.registry(); "
-            "print(sorted({'torch', 'numpy'} & set(sys.modules)))")  # fmt: skip
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)  # fmt: skip
+    code = (
+        "import sys, durak.learn.dqn, durak.agents as a; a.registry(); "
+        "print(sorted({'torch', 'numpy'} & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

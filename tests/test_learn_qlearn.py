@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from durak.agents import SpecError, make_agent
-from durak.arena.runner import play_game
+from durak.arena.game import play_game
 from durak.envs import SoloTable
 from durak.learn import QAgent, QLearner, QTable, QTableError, make_learner, train
 from durak.learn.abstraction import ABSTRACTIONS, GROUPINGS
@@ -103,8 +103,9 @@ def _trained(episodes: int, seed: int, spec: str = "qlearn") -> QLearner:
     learner = make_learner(spec, rules)
     assert isinstance(learner, QLearner)
     table = SoloTable(rules, [make_agent("random")])
-    for _ in train(learner, table, episodes=episodes, seed=seed, rewards=learner.rewards,
-                   interval=episodes):  # fmt: skip
+    for _ in train(
+        learner, table, episodes=episodes, seed=seed, rewards=learner.rewards, interval=episodes
+    ):
         pass
     return learner
 
@@ -123,8 +124,14 @@ def test_init_continues_training_from_a_saved_table(tmp_path: Path) -> None:
     assert more.table.settings["init"] == str(path)
     rules = Rules()
     fresh = _trained(30, 6, flat)  # different deals: the values differ from the continued
-    for _ in train(more, SoloTable(rules, [make_agent("random")]), episodes=30, seed=6,
-                   rewards=more.rewards, interval=30):  # fmt: skip
+    for _ in train(
+        more,
+        SoloTable(rules, [make_agent("random")]),
+        episodes=30,
+        seed=6,
+        rewards=more.rewards,
+        interval=30,
+    ):
         pass
     assert more.table.episodes == 60
     assert more.table.q not in (fresh.table.q, first.table.q)
@@ -167,9 +174,15 @@ def test_training_is_deterministic_and_saves_and_loads(tmp_path: Path) -> None:
 def test_a_short_training_run_beats_random_by_a_wide_margin() -> None:
     learner = _trained(300, 11)
     agent, rules = learner.policy(), Rules()
-    lost = sum(play_game(rules, [agent, make_agent("random")] if g % 2 == 0
-                         else [make_agent("random"), agent], 900 + g).loser == g % 2
-               for g in range(200))  # fmt: skip
+    lost = sum(
+        play_game(
+            rules,
+            [agent, make_agent("random")] if g % 2 == 0 else [make_agent("random"), agent],
+            900 + g,
+        ).loser
+        == g % 2
+        for g in range(200)
+    )
     assert lost / 200 < 0.25
 
 
@@ -182,9 +195,16 @@ def test_the_agent_refuses_other_rules() -> None:
 
 def _doc() -> dict[str, object]:
     table = QTable(Rules(), "plus", {"s": {"A": 0.5}}, 3, {}, {"s": {"A": 2}})
-    return {"format": "durak-qtable", "version": 1, "abstraction": table.abstraction,
-            "rules": {"players": 2}, "episodes": 3, "settings": {}, "q": table.q,
-            "visits": table.visits}  # fmt: skip
+    return {
+        "format": "durak-qtable",
+        "version": 1,
+        "abstraction": table.abstraction,
+        "rules": {"players": 2},
+        "episodes": 3,
+        "settings": {},
+        "q": table.q,
+        "visits": table.visits,
+    }
 
 
 @pytest.mark.parametrize(
@@ -253,7 +273,6 @@ def test_qlearn_specs_load_the_plugin_without_importing_durak_learn_first(tmp_pa
         "assert 'durak.learn' in sys.modules and {'qlearn', 'dqn'} <= set(registry())\n"
         "print(type(agent).__name__)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=False)  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "QAgent"

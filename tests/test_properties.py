@@ -317,9 +317,14 @@ def test_repetition_record_and_draw(rules: Rules, seed: int, passive: float) -> 
         attacker = next_active(end.defender, n, end.players_out)
         defender = next_active(attacker, n, end.players_out)
         would_be = (
-            end.hands, end.talon, end.discard, attacker, defender, end.players_out,
+            end.hands,
+            end.talon,
+            end.discard,
+            attacker,
+            defender,
+            end.players_out,
             end.known,
-        )  # fmt: skip
+        )
         assert would_be in [full_position(s) for s in epoch]
 
 

@@ -56,8 +56,11 @@ def test_step_names_the_type_of_a_non_action() -> None:
 @pytest.mark.parametrize(
     ("call", "error", "words"),
     [
-        (lambda: step(None, legal_actions(new_game(Rules(), 1))[0]), TypeError,  # type: ignore[arg-type]
-         "state must be a GameState, got NoneType"),
+        (
+            lambda: step(None, legal_actions(new_game(Rules(), 1))[0]),  # type: ignore[arg-type]
+            TypeError,
+            "state must be a GameState, got NoneType",
+        ),
         (lambda: legal_actions(None), TypeError, "state must be a GameState"),  # type: ignore[arg-type]
         (lambda: Card.parse(None), TypeError, "needs a string, got NoneType"),  # type: ignore[arg-type]
         (lambda: Card.from_index(99), RulesError, "0..51, got 99"),
@@ -69,7 +72,7 @@ def test_step_names_the_type_of_a_non_action() -> None:
         (lambda: sample_world(_midgame(), None), TypeError, "rng must be a random.Random"),  # type: ignore[arg-type]
         (lambda: sample_world(None, random.Random(1)), TypeError, "must be an Observation"),  # type: ignore[arg-type]
     ],
-)  # fmt: skip
+)
 def test_bad_arguments_raise_a_named_error(
     call: Callable[[], object], error: type[Exception], words: str
 ) -> None:
@@ -82,8 +85,11 @@ def _module_state(module: object) -> dict[str, object]:
     out: dict[str, object] = {}
     for name, value in vars(module).items():
         if isinstance(value, dict | list | set):
-            out[name] = repr(sorted(value.items(), key=repr) if isinstance(value, dict)
-                             else sorted(value, key=repr))  # fmt: skip
+            out[name] = repr(
+                sorted(value.items(), key=repr)
+                if isinstance(value, dict)
+                else sorted(value, key=repr)
+            )
     return out
 
 
@@ -122,7 +128,7 @@ def _forgeries(o: Observation) -> list[tuple[str, Observation]]:
         ("attacker", attrs.evolve(o, attacker=n)),
         ("defender", attrs.evolve(o, defender=-1)),
         ("talon size", attrs.evolve(o, talon_size=o.talon_size + 1)),
-    ]  # fmt: skip
+    ]
     for players in (n - 1, n + 1):
         try:
             other_rules = attrs.evolve(o.rules, players=players)
@@ -145,11 +151,14 @@ def _forgeries(o: Observation) -> list[tuple[str, Observation]]:
         known[other] = known[other].add(card)
         sizes = list(o.hand_sizes)
         sizes[other] += 1
-        out.append(("hand card known elsewhere",
-                    attrs.evolve(o, known=tuple(known), hand_sizes=tuple(sizes))))  # fmt: skip
+        out.append(
+            (
+                "hand card known elsewhere",
+                attrs.evolve(o, known=tuple(known), hand_sizes=tuple(sizes)),
+            )
+        )
     if o.trump_card is not None and o.trump_suit is not None:
-        wrong = next(c for c in CardSet(deck_mask(o.rules.lowest_rank))
-                     if c.suit != o.trump_suit)  # fmt: skip
+        wrong = next(c for c in CardSet(deck_mask(o.rules.lowest_rank)) if c.suit != o.trump_suit)
         out.append(("trump card", attrs.evolve(o, trump_card=wrong)))
     return out
 

@@ -148,8 +148,15 @@ def test_tree_searches_reject_bad_settings() -> None:
     with pytest.raises(SearchError, match="exploration constant"):
         ismcts(GAME, obs, player=state.turn, budget=Budget(iterations=1), rng=0, c=float("nan"))
     with pytest.raises(SearchError, match="not both"):
-        ismcts(GAME, obs, player=state.turn, budget=Budget(iterations=1), rng=0,
-               rollout=first, evaluate=zero)  # fmt: skip
+        ismcts(
+            GAME,
+            obs,
+            player=state.turn,
+            budget=Budget(iterations=1),
+            rng=0,
+            rollout=first,
+            evaluate=zero,
+        )
 
 
 def _positions(count: int) -> list[GameState]:
@@ -175,10 +182,12 @@ def test_stopping_early_never_changes_the_decision_and_saves_iterations() -> Non
     for i, state in enumerate(_positions(12)):
         obs = observe(state, state.turn)
         full, early = (
-            [MCTS(game, reuse_depth=0, stop_early=stop).search(state, budget=budget, rng=i),
-             ismcts(game, obs, player=state.turn, budget=budget, rng=i, stop_early=stop)]
+            [
+                MCTS(game, reuse_depth=0, stop_early=stop).search(state, budget=budget, rng=i),
+                ismcts(game, obs, player=state.turn, budget=budget, rng=i, stop_early=stop),
+            ]
             for stop in (False, True)
-        )  # fmt: skip
+        )
         for f, e in zip(full, early, strict=True):
             assert e.action == f.action
             assert f.stats.iterations == 300 and e.stats.iterations <= 300

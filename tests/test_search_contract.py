@@ -3,6 +3,7 @@ world, across the rules variants), and on broken games, each of which it must re
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -43,8 +44,9 @@ def test_every_toy_game_keeps_the_contract(game: Any, starts: list[Any], zero_su
 @pytest.mark.parametrize("open_world", [False, True], ids=["closed", "open"])
 def test_durak_keeps_the_contract(rules: Rules, open_world: bool) -> None:
     game = DurakGame(rules, open_world)
-    report = check_game(game, [new_game(rules, s) for s in range(2)], random.Random(2), games=1,
-                        zero_sum=True)  # fmt: skip
+    report = check_game(
+        game, [new_game(rules, s) for s in range(2)], random.Random(2), games=1, zero_sum=True
+    )
     assert report.observations == report.states * rules.players
 
 
@@ -82,7 +84,7 @@ class Count:
         return s.value >= 5
 
     def returns(self, s: Box) -> tuple[float, ...]:
-        return (1.0,)
+        return (0.0,)
 
 
 class Mutating(Count):
@@ -92,13 +94,23 @@ class Mutating(Count):
 
 
 class Shuffled(Count):
+    """Alternates the order of its actions from one call to the next."""
+
+    calls = itertools.count()
+
     def legal_actions(self, s: Box) -> tuple[int, ...]:
-        return () if s.value >= 5 else tuple(random.sample((1, 2), 2))
+        if s.value >= 5:
+            return ()
+        return (1, 2) if next(self.calls) % 2 else (2, 1)
 
 
 class Random(Count):
+    """Each call of ``step`` adds one more than the last call did (never the same twice)."""
+
+    calls = itertools.count()
+
     def step(self, s: Box, a: int) -> Box:
-        return Box(s.value + a + random.randrange(2))
+        return Box(s.value + a + next(self.calls) % 2)
 
 
 class ActsAfterTheEnd(Count):
@@ -143,9 +155,17 @@ class Endless(Count):
         (WrongWorlds(), HiddenCardGame().deal(1), "does not give that observation back"),
         (Endless(), Box(0), "did not end within 50 steps"),
     ],
-    ids=["mutating", "shuffled", "random", "acts after the end", "no one", "not zero-sum",
-         "wrong worlds", "endless"],
-)  # fmt: skip
+    ids=[
+        "mutating",
+        "shuffled",
+        "random",
+        "acts after the end",
+        "no one",
+        "not zero-sum",
+        "wrong worlds",
+        "endless",
+    ],
+)
 def test_a_broken_game_is_rejected(game: Any, start: Any, words: str) -> None:
     with pytest.raises(GameContractError, match=words):
         check_game(game, [start], random.Random(3), games=3, zero_sum=True, max_steps=50)

@@ -183,11 +183,11 @@ def test_a_value_range_keeps_alphabeta_exact(
         if game.is_terminal(s):
             continue
         for kwargs in settings_grid(seed):
-            result = alphabeta(game, s, depth=depth, evaluate=evaluate, value_range=RANGE,
-                               **kwargs)  # fmt: skip
+            result = alphabeta(game, s, depth=depth, evaluate=evaluate, value_range=RANGE, **kwargs)
             check_minimax_result(game, bf, s, result, depth)
-        every = alphabeta(game, s, depth=depth, evaluate=evaluate, value_range=RANGE,
-                          root_values=True)  # fmt: skip
+        every = alphabeta(
+            game, s, depth=depth, evaluate=evaluate, value_range=RANGE, root_values=True
+        )
         player = game.current_player(s)
         below = None if depth is None else depth - 1
         assert dict(every.action_values) == {
@@ -217,8 +217,9 @@ def test_a_kept_transposition_table_stays_exact_and_saves_work() -> None:
     agents do: every value and move is still exact, and the later solves reuse the earlier
     ones.  Both players' solves share the table: their entries must not mix."""
     bf: BruteForce[tuple[int, ...], int] = BruteForce(TTT)
-    openings = [TTT.step(TTT.step(TTT.initial(), a), b) for a in range(9) for b in range(9)
-                if a != b]  # fmt: skip
+    openings = [
+        TTT.step(TTT.step(TTT.initial(), a), b) for a in range(9) for b in range(9) if a != b
+    ]
     kept_nodes = fresh_nodes = 0
     for opening in openings:
         s = opening
@@ -251,8 +252,7 @@ def test_a_value_outside_the_value_range_is_an_error() -> None:
     with pytest.raises(SearchError, match=r"returns gave -?1\.0 .* outside value_range"):
         solve(game, game.initial(), value_range=(-0.5, 0.5))
     with pytest.raises(SearchError, match="evaluate gave"):
-        alphabeta(game, game.initial(), depth=2, evaluate=lambda s: (2.0, -2.0),
-                  value_range=RANGE)  # fmt: skip
+        alphabeta(game, game.initial(), depth=2, evaluate=lambda s: (2.0, -2.0), value_range=RANGE)
 
 
 # --------------------------------------------------------------------------------------
@@ -342,9 +342,13 @@ def test_a_budget_that_runs_out_keeps_the_last_completed_depth(nodes: int) -> No
     if nodes < needed:
         with pytest.raises(BudgetExhausted):
             alphabeta(
-                game, s, depth=deeper, evaluate=evaluate, iterative=False,
+                game,
+                s,
+                depth=deeper,
+                evaluate=evaluate,
+                iterative=False,
                 budget=Budget(nodes=nodes),
-            )  # fmt: skip
+            )
 
 
 # --------------------------------------------------------------------------------------
@@ -976,8 +980,9 @@ def test_pimc_draws_its_worlds_from_the_sampler_it_is_given() -> None:
             searched.append(w)  # noqa: B023 (used before the next iteration)
             return alphabeta(CARDS, w, root_values=True)
 
-        result = pimc(CARDS, obs, worlds=5, search=world_search, combine="mean", rng=2,
-                      sample=sample)  # fmt: skip
+        result = pimc(
+            CARDS, obs, worlds=5, search=world_search, combine="mean", rng=2, sample=sample
+        )
         assert asked == [obs] * 5 and all(w is chosen for w in searched)
         exact = alphabeta(CARDS, chosen, root_values=True)
         assert dict(result.action_values) == pytest.approx(dict(exact.action_values))
@@ -1144,15 +1149,18 @@ def test_ismcts_progressive_bias_steers_early_and_fades() -> None:
 
         p = CARDS.current_player(s)
         budget = Budget(iterations=1500)
-        steered = ismcts(CARDS, obs, player=p, budget=budget, rng=tried, heuristic=misleading,
-                         bias=1e6)  # fmt: skip
+        steered = ismcts(
+            CARDS, obs, player=p, budget=budget, rng=tried, heuristic=misleading, bias=1e6
+        )
         assert steered.action == worst
-        faded = ismcts(CARDS, obs, player=p, budget=budget, rng=tried, heuristic=misleading,
-                       bias=2.0)  # fmt: skip
+        faded = ismcts(
+            CARDS, obs, player=p, budget=budget, rng=tried, heuristic=misleading, bias=2.0
+        )
         assert faded.action == means[0][1], (obs, means, faded)
         plain = ismcts(CARDS, obs, player=p, budget=budget, rng=tried)
-        unbiased = ismcts(CARDS, obs, player=p, budget=budget, rng=tried, heuristic=misleading,
-                          bias=0.0)  # fmt: skip
+        unbiased = ismcts(
+            CARDS, obs, player=p, budget=budget, rng=tried, heuristic=misleading, bias=0.0
+        )
         assert same(plain, unbiased)
         tried += 1
     assert tried >= 10

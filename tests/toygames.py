@@ -95,8 +95,15 @@ class Nim:
 #: Nine cells, row by row: 0 empty, 1 player 0's mark, 2 player 1's mark.
 TTTState = tuple[int, ...]
 LINES: tuple[tuple[int, int, int], ...] = (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6),
-)  # fmt: skip
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+    (0, 4, 8),
+    (2, 4, 6),
+)
 
 
 @attrs.frozen

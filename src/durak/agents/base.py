@@ -26,10 +26,21 @@ from durak.agents.specs import (
 from durak.rules import Action, Observation, Rules
 
 __all__ = [
-    "Agent", "AgentInfo", "Param", "ParamValue", "Relay", "RulesBound", "SpecError", "Watcher",
+    "Agent",
+    "AgentInfo",
+    "Param",
+    "ParamValue",
+    "Relay",
+    "RulesBound",
+    "SpecError",
+    "Watcher",
     "make_agent",
-    "parse_spec", "register", "registry", "typed_params", "watchers_among",
-]  # fmt: skip
+    "parse_spec",
+    "register",
+    "registry",
+    "typed_params",
+    "watchers_among",
+]
 
 
 @runtime_checkable

@@ -36,8 +36,9 @@ def describe(observation: Observation) -> str:
         if p != o.player:
             known = o.known_cards(p)
             seen = f" (known: {known})" if known else ""
-            others.append(f"player {p}: {'out' if p in o.players_out else _count(o.hand_sizes[p])}"
-                          f"{seen}")  # fmt: skip
+            others.append(
+                f"player {p}: {'out' if p in o.players_out else _count(o.hand_sizes[p])}{seen}"
+            )
     lines.append(f"Opponents: {'; '.join(others)}.")
     lines.append(f"Attacker: player {o.attacker}. Defender: player {o.defender}.")
     if o.table:
@@ -129,8 +130,11 @@ class HumanAgent:
         """Announce the seat and the trump."""
         suit = observation.trump_suit
         trump = "no trumps" if suit is None else f"trump {suit}"
-        print(f"=== new game: you are player {observation.player} of "
-              f"{observation.rules.players}; {trump} ===", file=self._out())  # fmt: skip
+        print(
+            f"=== new game: you are player {observation.player} of "
+            f"{observation.rules.players}; {trump} ===",
+            file=self._out(),
+        )
 
     def action_taken(self, player: int, action: Action, observation: Observation) -> None:
         """Show the other players' actions as they happen."""

@@ -94,8 +94,14 @@ def _sampled(
     legal = observation.legal_actions
     if len(legal) == 1:
         return legal[0]
-    return pimc(_game(observation), observation, worlds=samples, search=search,
-                combine=_COMBINE[combine], rng=rng).action  # fmt: skip
+    return pimc(
+        _game(observation),
+        observation,
+        worlds=samples,
+        search=search,
+        combine=_COMBINE[combine],
+        rng=rng,
+    ).action
 
 
 @attrs.frozen
@@ -117,8 +123,11 @@ class MctsAgent:
     samples: int = param(6, "worlds sampled per decision", low=1, high=10**4)
     combine: str = param("vote", "how worlds are combined", choices=("vote", "visits"))
     bias: float = param(30.0, _BIAS, low=0, high=1000)
-    talon: str = param("sampled", "a world's talon order: fixed, or drawn anew each iteration",
-                       choices=("fixed", "sampled"))
+    talon: str = param(
+        "sampled",
+        "a world's talon order: fixed, or drawn anew each iteration",
+        choices=("fixed", "sampled"),
+    )
     seconds: float | None = param(None, _SECONDS, low=0.001, high=3600)
     name: str = "mcts"
 
@@ -133,13 +142,29 @@ class MctsAgent:
 
         def search(world: GameState, r: random.Random) -> SearchResult[Action]:
             if self.talon == "sampled":
-                return ismcts(chance, observe(world, observation.player, open_world=True),
-                              player=observation.player, budget=budget, rng=r, c=self.c,
-                              rollout=rollout, heuristic=evals.greedy_heuristic,
-                              bias=self.bias, stop_early=stop_early)  # fmt: skip
-            return mcts(game, world, budget=budget, rng=r, c=self.c, rollout=rollout,
-                        heuristic=evals.greedy_heuristic, bias=self.bias,
-                        stop_early=stop_early)  # fmt: skip
+                return ismcts(
+                    chance,
+                    observe(world, observation.player, open_world=True),
+                    player=observation.player,
+                    budget=budget,
+                    rng=r,
+                    c=self.c,
+                    rollout=rollout,
+                    heuristic=evals.greedy_heuristic,
+                    bias=self.bias,
+                    stop_early=stop_early,
+                )
+            return mcts(
+                game,
+                world,
+                budget=budget,
+                rng=r,
+                c=self.c,
+                rollout=rollout,
+                heuristic=evals.greedy_heuristic,
+                bias=self.bias,
+                stop_early=stop_early,
+            )
 
         return _sampled(observation, rng, self.samples, self.combine, search)
 
@@ -162,10 +187,18 @@ class IsmctsAgent:
         if len(legal) == 1:
             return legal[0]
         budget = Budget(iterations=self.limit, seconds=self.seconds)
-        return ismcts(_game(observation), observation, player=observation.player, budget=budget,
-                      rng=rng, c=self.c, rollout=ROLLOUTS[self.simulation],
-                      heuristic=evals.greedy_heuristic, bias=self.bias,
-                      stop_early=True).action  # fmt: skip
+        return ismcts(
+            _game(observation),
+            observation,
+            player=observation.player,
+            budget=budget,
+            rng=rng,
+            c=self.c,
+            rollout=ROLLOUTS[self.simulation],
+            heuristic=evals.greedy_heuristic,
+            bias=self.bias,
+            stop_early=True,
+        ).action
 
 
 @attrs.frozen
@@ -187,8 +220,14 @@ class MinimaxAgent:
         all_values = self.combine == "mean"
 
         def search(world: GameState, _: random.Random) -> SearchResult[Action]:
-            return alphabeta(game, world, depth=self.depth, evaluate=evaluate, budget=budget,
-                             root_values=all_values)  # fmt: skip
+            return alphabeta(
+                game,
+                world,
+                depth=self.depth,
+                evaluate=evaluate,
+                budget=budget,
+                root_values=all_values,
+            )
 
         return _sampled(observation, rng, self.samples, self.combine, search)
 
@@ -210,8 +249,14 @@ class MaxnAgent:
         evaluate = EVALS[self.eval]
 
         def search(world: GameState, _: random.Random) -> SearchResult[Action]:
-            return maxn(game, world, depth=self.depth, evaluate=evaluate, budget=budget,
-                        bounds=game.payoff_bounds)  # fmt: skip
+            return maxn(
+                game,
+                world,
+                depth=self.depth,
+                evaluate=evaluate,
+                budget=budget,
+                bounds=game.payoff_bounds,
+            )
 
         return _sampled(observation, rng, self.samples, "vote", search)
 
@@ -232,9 +277,14 @@ def solve_endgame(
     (:func:`~durak.agents.evals.cheap_first`), from the game's value range, so a proven win
     ends a node's search at once, within ``nodes`` nodes (else :class:`BudgetExhausted`);
     a ``table`` carries solved positions over to the next solve."""
-    return solve(game, state, order=evals.cheap_first, budget=Budget(nodes=nodes),
-                 value_range=game.value_range,
-                 transpositions=True if table is None else table)  # fmt: skip
+    return solve(
+        game,
+        state,
+        order=evals.cheap_first,
+        budget=Budget(nodes=nodes),
+        value_range=game.value_range,
+        transpositions=True if table is None else table,
+    )
 
 
 def solved_move(
@@ -341,5 +391,9 @@ def _solver(fallback: str, **settings: Any) -> SolverAgent:
     return SolverAgent(make_agent(fallback.replace(";", ",")), **settings)
 
 
-register("solver", _solver, "exact endgame moves once all cards are known",
-         (*params_of(SolverAgent), _FALLBACK))  # fmt: skip
+register(
+    "solver",
+    _solver,
+    "exact endgame moves once all cards are known",
+    (*params_of(SolverAgent), _FALLBACK),
+)

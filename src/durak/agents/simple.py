@@ -43,8 +43,9 @@ def random_choice(legal: Sequence[Action], rand: Callable[[], float], stop_chanc
 class RandomAgent:
     """Random play with a ``stop_chance`` (default 0.2) of passing or taking early."""
 
-    stop_chance: float = param(0.2, "chance to pass/take when a card could be played",
-                               low=0, high=1)
+    stop_chance: float = param(
+        0.2, "chance to pass/take when a card could be played", low=0, high=1
+    )
     name: str = "random"
 
     def act(self, observation: Observation, rng: random.Random) -> Action:

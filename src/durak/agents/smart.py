@@ -40,8 +40,9 @@ def defend_action(observation: Observation) -> Action:
         return legal[-1]
     ranks = held_ranks(o)
     trump = o.trump_suit
-    return min(plays, key=lambda a: (isinstance(a, Defend) and a.card.rank in ranks,
-                                     play_key(a, trump)))  # fmt: skip
+    return min(
+        plays, key=lambda a: (isinstance(a, Defend) and a.card.rank in ranks, play_key(a, trump))
+    )
 
 
 def bonnet_action(observation: Observation) -> Action | None:

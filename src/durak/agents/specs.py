@@ -152,8 +152,9 @@ def param(
 
 
 def _as_param(name: str, meta: _Meta, kind: type[ParamValue], default: object) -> Param:
-    return Param(name, kind, cast(ParamValue | None, default), meta.help, meta.low, meta.high,
-                 meta.choices)  # fmt: skip
+    return Param(
+        name, kind, cast(ParamValue | None, default), meta.help, meta.low, meta.high, meta.choices
+    )
 
 
 def _kind(annotation: object, owner: type, name: str) -> type[ParamValue]:
@@ -164,8 +165,10 @@ def _kind(annotation: object, owner: type, name: str) -> type[ParamValue]:
     for kind in _KINDS:
         if annotation is kind:
             return kind
-    raise TypeError(f"{owner.__name__}.{name}: a spec parameter must be int, float, bool or "
-                    f"str (optionally | None), not {annotation!r}")  # fmt: skip
+    raise TypeError(
+        f"{owner.__name__}.{name}: a spec parameter must be int, float, bool or "
+        f"str (optionally | None), not {annotation!r}"
+    )
 
 
 def params_of(cls: type) -> tuple[Param, ...]:

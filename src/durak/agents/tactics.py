@@ -97,8 +97,9 @@ def attackers_of(observation: Observation) -> tuple[int, ...]:
     "Throwing in"), main attacker first; the defender is never among them."""
     o = observation
     r = o.rules
-    order = asking_order(r.players, r.throw_in == "neighbours", o.attacker, o.defender,
-                         o.players_out)  # fmt: skip
+    order = asking_order(
+        r.players, r.throw_in == "neighbours", o.attacker, o.defender, o.players_out
+    )
     return tuple(p for p in order if p != o.defender)
 
 

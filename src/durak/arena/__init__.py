@@ -1,6 +1,7 @@
 """Running games between agents and measuring them.
 
-* :mod:`~durak.arena.runner`: one game (``play_game``, ``GameRecord``) and seeding.
+* :mod:`~durak.arena.game`: one game (``play_game``, ``GameRecord``); seeds come from
+  :mod:`durak.seeding`.
 * :mod:`~durak.arena.referee`: faults, forfeits and the move timer (``Referee``).
 * :mod:`~durak.arena.match`: duplicate matches game by game (``MatchPlan``).
 * :mod:`~durak.arena.run` and :mod:`~durak.arena.pool`: runs of many games in one or

@@ -108,8 +108,10 @@ def bench_passive(rules: Rules, decisions: int, seed: int = 0) -> EngineBench:
     while state.turn >= 0 and done < decisions:
         legal = legal_actions(state)
         last = legal[-1]
-        state = step_unchecked(state, last if type(last) is Take or type(last) is Pass
-                               else legal[int(rand() * len(legal))])  # fmt: skip
+        state = step_unchecked(
+            state,
+            last if type(last) is Take or type(last) is Pass else legal[int(rand() * len(legal))],
+        )
         done += 1
     return EngineBench(rules.players, 1, time.perf_counter() - start, done)
 
@@ -142,8 +144,9 @@ def bench_mcts(rules: Rules, positions: int, iterations: int, seed: int = 0) -> 
     for k in range(positions):
         result = mcts(game, new_game(rules, seed + k), budget=Budget(iterations=iterations), rng=k)
         done += result.stats.iterations
-    return SearchBench("MCTS, random rollouts", "iterations", done,
-                       time.perf_counter() - start, positions)  # fmt: skip
+    return SearchBench(
+        "MCTS, random rollouts", "iterations", done, time.perf_counter() - start, positions
+    )
 
 
 def endgames(rules: Rules, count: int, seed: int = 0) -> list[GameState]:
@@ -172,5 +175,6 @@ def bench_alphabeta(rules: Rules, positions: int, nodes: int, seed: int = 0) -> 
         result = alphabeta(game, state, evaluate=evals.basic, budget=Budget(nodes=nodes))
         visited += result.stats.nodes
         exact += result.exact
-    return SearchBench("alpha-beta + TT", "nodes", visited,
-                       time.perf_counter() - start, positions, exact)  # fmt: skip
+    return SearchBench(
+        "alpha-beta + TT", "nodes", visited, time.perf_counter() - start, positions, exact
+    )

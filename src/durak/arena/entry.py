@@ -63,39 +63,83 @@ class LogEntry:
 
     def identity(self) -> dict[str, Any]:
         """The run this game belongs to, as :meth:`MatchPlan.identity` gives it."""
-        return {"rules": attrs.asdict(self.rules), "specs": list(self.specs), "seed": self.seed,
-                "open_world": self.open_world, "move_timeout": self.move_timeout}  # fmt: skip
+        return {
+            "rules": attrs.asdict(self.rules),
+            "specs": list(self.specs),
+            "seed": self.seed,
+            "open_world": self.open_world,
+            "move_timeout": self.move_timeout,
+        }
 
     def outcome(self) -> GameOutcome:
         """The game as a match outcome (for the statistics of a resumed run)."""
-        return GameOutcome(self.game, self.durak, self.seats, self.bouts, len(self.actions),
-                           self.decisions, self.think_time, self.max_think,
-                           self.forfeit)  # fmt: skip
+        return GameOutcome(
+            self.game,
+            self.durak,
+            self.seats,
+            self.bouts,
+            len(self.actions),
+            self.decisions,
+            self.think_time,
+            self.max_think,
+            self.forfeit,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The entry as a JSON object (times rounded to microseconds)."""
         f = self.forfeit
-        forfeit = None if f is None else {"seat": f.seat, "agent": self.seats[f.seat],
-                                          "fault": f.fault, "message": f.message,
-                                          "action": f.action}  # fmt: skip
+        forfeit = (
+            None
+            if f is None
+            else {
+                "seat": f.seat,
+                "agent": self.seats[f.seat],
+                "fault": f.fault,
+                "message": f.message,
+                "action": f.action,
+            }
+        )
         return {
-            "format": FORMAT, "kind": self.kind, **self.identity(), "game": self.game,
-            "deal_seed": self.deal_seed, "seats": list(self.seats),
-            "actions": list(self.actions), "end": self.end, "durak": self.durak,
-            "bouts": self.bouts, "decisions": list(self.decisions),
+            "format": FORMAT,
+            "kind": self.kind,
+            **self.identity(),
+            "game": self.game,
+            "deal_seed": self.deal_seed,
+            "seats": list(self.seats),
+            "actions": list(self.actions),
+            "end": self.end,
+            "durak": self.durak,
+            "bouts": self.bouts,
+            "decisions": list(self.decisions),
             "think_time": [round(t, 6) for t in self.think_time],
-            "max_think": [round(t, 6) for t in self.max_think], "forfeit": forfeit,
-        }  # fmt: skip
+            "max_think": [round(t, 6) for t in self.max_think],
+            "forfeit": forfeit,
+        }
 
 
 def entry_for(plan: MatchPlan, played: PlayedGame) -> LogEntry:
     """The log entry of game ``played`` of ``plan``."""
     o = played.outcome
     end: Ending = "finished" if o.forfeit is None else "forfeit"
-    return LogEntry("match", plan.rules, plan.specs, plan.seed, plan.open_world,
-                    plan.move_timeout, o.game, plan.deal_seed(o.game), o.seats, played.actions,
-                    end, o.durak, o.bouts, o.decisions, o.think_time, o.max_think,
-                    o.forfeit)  # fmt: skip
+    return LogEntry(
+        "match",
+        plan.rules,
+        plan.specs,
+        plan.seed,
+        plan.open_world,
+        plan.move_timeout,
+        o.game,
+        plan.deal_seed(o.game),
+        o.seats,
+        played.actions,
+        end,
+        o.durak,
+        o.bouts,
+        o.decisions,
+        o.think_time,
+        o.max_think,
+        o.forfeit,
+    )
 
 
 class _Reader:
@@ -166,12 +210,25 @@ def parse_entry(obj: object, path: Path | str, line: int) -> LogEntry:
         r.fail(f"durak {durak} is not an agent of this game")
     timeout = r.get("move_timeout", (int, float), nullable=True)
     return LogEntry(
-        kind, rules, specs, seed, r.get("open_world", bool),
-        None if timeout is None else float(timeout), game, deal, seats,
-        r.items("actions", str, None), end, durak, r.get("bouts", int),
-        r.items("decisions", int, n), _floats(r, "think_time", n), _floats(r, "max_think", n),
-        _forfeit(r, n, end), line,
-    )  # fmt: skip
+        kind,
+        rules,
+        specs,
+        seed,
+        r.get("open_world", bool),
+        None if timeout is None else float(timeout),
+        game,
+        deal,
+        seats,
+        r.items("actions", str, None),
+        end,
+        durak,
+        r.get("bouts", int),
+        r.items("decisions", int, n),
+        _floats(r, "think_time", n),
+        _floats(r, "max_think", n),
+        _forfeit(r, n, end),
+        line,
+    )
 
 
 def _floats(r: _Reader, name: str, n: int) -> tuple[float, ...]:
@@ -190,5 +247,6 @@ def _forfeit(r: _Reader, n: int, end: str) -> Forfeit | None:
         r.fail(f"forfeit seat {seat} is not a seat of this game")
     if fault not in FAULT_KINDS:
         r.fail(f"unknown fault {fault!r}")
-    return Forfeit(seat, cast(FaultKind, fault), f.get("message", str),
-                   f.get("action", str, nullable=True))  # fmt: skip
+    return Forfeit(
+        seat, cast(FaultKind, fault), f.get("message", str), f.get("action", str, nullable=True)
+    )

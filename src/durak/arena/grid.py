@@ -70,8 +70,9 @@ def expand(template: str, params: Sequence[GridParam]) -> list[Setting]:
         raise SpecError(f"a parameter is swept twice: {', '.join(names)}")
     holes = set(_PLACEHOLDER.findall(template))
     if holes - set(names):
-        raise SpecError(f"placeholder {{{sorted(holes - set(names))[0]}}} in {template!r} "
-                        "has no --param")  # fmt: skip
+        raise SpecError(
+            f"placeholder {{{sorted(holes - set(names))[0]}}} in {template!r} has no --param"
+        )
     fixed = parse_spec(_PLACEHOLDER.sub("x", template))[1]
     for name in names:
         if name in fixed and name not in holes:
@@ -111,8 +112,17 @@ class Grid:
 
     def plans(self) -> list[MatchPlan]:
         """One match per setting; the setting is agent 0."""
-        return [MatchPlan(self.rules, (s.spec, *self.opponents), self.seed, self.games,
-                          self.open_world, self.referee) for s in self.settings()]  # fmt: skip
+        return [
+            MatchPlan(
+                self.rules,
+                (s.spec, *self.opponents),
+                self.seed,
+                self.games,
+                self.open_world,
+                self.referee,
+            )
+            for s in self.settings()
+        ]
 
 
 @attrs.frozen

@@ -84,8 +84,12 @@ def read_log(path: Path | str, *, allow_truncated: bool = False) -> LogRead:
             if last:  # no newline after it: the writer was stopped mid-line
                 if allow_truncated:
                     return LogRead(path, tuple(entries), Truncated(number, start))
-                raise LogError(path, number, "cut off: the file ends inside this entry "
-                               "(the run was stopped while writing it)") from None  # fmt: skip
+                raise LogError(
+                    path,
+                    number,
+                    "cut off: the file ends inside this entry "
+                    "(the run was stopped while writing it)",
+                ) from None
             raise LogError(path, number, f"not valid JSON ({_reason(e)})") from None
         entries.append(parse_entry(obj, path, number))
     needs_newline = bool(data) and not data.endswith(b"\n") and bool(lines[-1].strip())

@@ -16,8 +16,8 @@ import attrs
 
 from durak.agents import make_agent
 from durak.agents.base import Agent
+from durak.arena.game import play_game
 from durak.arena.referee import Forfeit, Referee
-from durak.arena.runner import play_game
 from durak.rules import Rules
 from durak.seeding import derive_seed
 
@@ -44,8 +44,10 @@ class MatchPlan:
 
     def __attrs_post_init__(self) -> None:
         if len(self.specs) != self.rules.players:
-            raise ValueError(f"{self.rules.players} players need {self.rules.players} agent "
-                             f"specs, got {len(self.specs)}")  # fmt: skip
+            raise ValueError(
+                f"{self.rules.players} players need {self.rules.players} agent "
+                f"specs, got {len(self.specs)}"
+            )
         if self.games < 0:
             raise ValueError(f"games must not be negative, got {self.games}")
 
@@ -66,8 +68,13 @@ class MatchPlan:
     def identity(self) -> dict[str, Any]:
         """Everything that must agree for two runs to be the same experiment (the number
         of games aside): rules, specs, seed, open world and move time limit."""
-        return {"rules": attrs.asdict(self.rules), "specs": list(self.specs), "seed": self.seed,
-                "open_world": self.open_world, "move_timeout": self.move_timeout}  # fmt: skip
+        return {
+            "rules": attrs.asdict(self.rules),
+            "specs": list(self.specs),
+            "seed": self.seed,
+            "open_world": self.open_world,
+            "move_timeout": self.move_timeout,
+        }
 
 
 @attrs.frozen
@@ -117,8 +124,9 @@ def play_match_game(
     if ``None``)."""
     agents = build_agents(plan.specs, plan.rules) if agents is None else agents
     seats = plan.seats(game)
-    record = play_game(plan.rules, [agents[a] for a in seats], plan.deal_seed(game),
-                       plan.open_world, plan.referee)  # fmt: skip
+    record = play_game(
+        plan.rules, [agents[a] for a in seats], plan.deal_seed(game), plan.open_world, plan.referee
+    )
     by_agent = [seats.index(a) for a in range(plan.rules.players)]
     outcome = GameOutcome(
         game,

@@ -2,7 +2,7 @@
 
 An agent is at fault when one of its calls raises, runs past the move time limit, or when
 it returns an action that is not legal.  :class:`Referee` is the policy that
-:func:`~durak.arena.runner.play_game` applies when it is given one; without a referee the
+:func:`~durak.arena.game.play_game` applies when it is given one; without a referee the
 runner is strict and lets every error propagate (``IllegalActionError`` included).
 
 The time limit is enforced with ``signal.setitimer(ITIMER_REAL)``: an agent stuck in a
@@ -67,8 +67,9 @@ def check_move_timeout(value: float | None) -> None:
     """Raise ``ValueError`` unless ``value`` is ``None`` or a number of seconds in
     ``(0, MAX_MOVE_TIMEOUT]`` (``inf`` and ``nan`` included in the refusals)."""
     if value is not None and not 0 < value <= MAX_MOVE_TIMEOUT:
-        raise ValueError(f"the move time limit must be positive seconds up to "
-                         f"{MAX_MOVE_TIMEOUT:g}, got {value}")  # fmt: skip
+        raise ValueError(
+            f"the move time limit must be positive seconds up to {MAX_MOVE_TIMEOUT:g}, got {value}"
+        )
 
 
 def _check_timeout(

@@ -84,8 +84,11 @@ def check_unique(entries: Iterable[LogEntry], path: Path | str = "log") -> None:
     for e in entries:
         key = (e.kind, repr(e.identity()), e.game)
         if key in seen:
-            raise LogError(path, e.line or None, f"game {e.game} of {' vs '.join(e.specs)} is "
-                           f"already logged at line {seen[key]}")  # fmt: skip
+            raise LogError(
+                path,
+                e.line or None,
+                f"game {e.game} of {' vs '.join(e.specs)} is already logged at line {seen[key]}",
+            )
         seen[key] = e.line
 
 
@@ -110,8 +113,10 @@ def _check_end(entry: LogEntry, state: GameState, bouts: int, fail: _Fail) -> No
     seat = loser(state)
     engine = None if seat is None else entry.seats[seat]
     if engine != entry.durak:
-        raise fail(f"the log says the durak is {_agent(entry, entry.durak)}, "
-                   f"the engine says {_agent(entry, engine)}")  # fmt: skip
+        raise fail(
+            f"the log says the durak is {_agent(entry, entry.durak)}, "
+            f"the engine says {_agent(entry, engine)}"
+        )
     if bouts != entry.bouts:
         raise fail(f"the log counts {entry.bouts} bouts, the engine {bouts}")
 

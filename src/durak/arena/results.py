@@ -108,8 +108,9 @@ class MatchResult:
 
     def forfeits(self, agent: int) -> Counter[FaultKind]:
         """``agent``'s forfeits by fault (``error``, ``timeout``, ``illegal``)."""
-        found = Counter(o.forfeit.fault for o in self.outcomes
-                        if o.forfeit is not None and o.forfeiter == agent)  # fmt: skip
+        found = Counter(
+            o.forfeit.fault for o in self.outcomes if o.forfeit is not None and o.forfeiter == agent
+        )
         return Counter({k: found[k] for k in FAULT_KINDS if found[k]})
 
     def first_forfeit(self, agent: int) -> GameOutcome | None:

@@ -70,8 +70,11 @@ class Run:
             if self.log is not None and resume:
                 self._load(self.log, keys)
             elif self.log is not None and self.log.stat().st_size > 0:
-                raise LogError(self.log, None, "already holds games; resume that run "
-                               "(--resume) or choose another log file")  # fmt: skip
+                raise LogError(
+                    self.log,
+                    None,
+                    "already holds games; resume that run (--resume) or choose another log file",
+                )
         except BaseException:
             self.close()
             raise
@@ -81,14 +84,19 @@ class Run:
     def _load(self, path: Path, keys: list[str]) -> None:
         read = read_log(path, allow_truncated=True)
         if read.truncated is not None:
-            self.notes.append(f"{path} line {read.truncated.line} was cut off mid-write; "
-                              "dropped it, and its game will be played again")  # fmt: skip
+            self.notes.append(
+                f"{path} line {read.truncated.line} was cut off mid-write; "
+                "dropped it, and its game will be played again"
+            )
         check_unique(read.entries, path)
         beyond = 0
         for entry in read.entries:
             if repr(entry.identity()) not in keys or entry.kind != "match":
-                raise LogError(path, entry.line, _mismatch(entry, self.plans) + "; refusing "
-                               "to resume a different run")  # fmt: skip
+                raise LogError(
+                    path,
+                    entry.line,
+                    _mismatch(entry, self.plans) + "; refusing to resume a different run",
+                )
             p = keys.index(repr(entry.identity()))
             replay_entry(entry, path)  # a game the engine rejects is never counted
             if entry.game < self.plans[p].games:
@@ -131,8 +139,9 @@ class Run:
         """
         tasks = self.pending()
         jobs = self.jobs_used = max(1, min(self.jobs, self.remaining, os.cpu_count() or 1))
-        source = play_serial(self.plans, tasks) if jobs <= 1 else \
-            play_parallel(self.plans, tasks, jobs)  # fmt: skip
+        source = (
+            play_serial(self.plans, tasks) if jobs <= 1 else play_parallel(self.plans, tasks, jobs)
+        )
         writer = self._writer
         started = time.perf_counter()
         try:
@@ -148,8 +157,10 @@ class Run:
 
     def results(self) -> list[MatchResult]:
         """One result per plan with the games finished so far, in game order."""
-        return [MatchResult(plan, tuple(done[g] for g in sorted(done)), self.wall_seconds)
-                for plan, done in zip(self.plans, self._done, strict=True)]  # fmt: skip
+        return [
+            MatchResult(plan, tuple(done[g] for g in sorted(done)), self.wall_seconds)
+            for plan, done in zip(self.plans, self._done, strict=True)
+        ]
 
 
 def _mismatch(entry: LogEntry, plans: Sequence[MatchPlan]) -> str:
@@ -163,8 +174,11 @@ def _mismatch(entry: LogEntry, plans: Sequence[MatchPlan]) -> str:
     for key in ("specs", "seed", "open_world", "move_timeout"):
         if mine[key] != theirs[key]:
             return f"the log has {key} {theirs[key]!r}, the command {mine[key]!r}"
-    rules = [f"{k}={theirs['rules'][k]!r} (command: {v!r})"
-             for k, v in mine["rules"].items() if theirs["rules"][k] != v]  # fmt: skip
+    rules = [
+        f"{k}={theirs['rules'][k]!r} (command: {v!r})"
+        for k, v in mine["rules"].items()
+        if theirs["rules"][k] != v
+    ]
     return f"the log's rules differ: {', '.join(rules)}"
 
 

@@ -51,8 +51,9 @@ def hold_interrupts() -> Iterator[None]:
         yield
         return
     caught: list[int] = []
-    previous = {s: signal.signal(s, lambda signum, frame: caught.append(signum))
-                for s in STOP_SIGNALS}  # fmt: skip
+    previous = {
+        s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in STOP_SIGNALS
+    }
     try:
         yield
     finally:

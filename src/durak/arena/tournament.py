@@ -55,8 +55,17 @@ class Tournament:
 
     def plans(self) -> list[MatchPlan]:
         """One match plan per pairing, in :attr:`pairs` order."""
-        return [MatchPlan(self.rules, (self.specs[i], self.specs[j]), self.seed, self.games,
-                          self.open_world, self.referee) for i, j in self.pairs]  # fmt: skip
+        return [
+            MatchPlan(
+                self.rules,
+                (self.specs[i], self.specs[j]),
+                self.seed,
+                self.games,
+                self.open_world,
+                self.referee,
+            )
+            for i, j in self.pairs
+        ]
 
 
 @attrs.frozen
@@ -119,8 +128,19 @@ class TournamentResult:
             think += match.mean_think(a) * match.decisions(a)
         mean = sum(self.score(i, j) for j in others) / len(others)
         low, high = interval(wins + draws / 2, games, confidence)
-        return Standing(i, self.tournament.specs[i], mean, low, high, games, wins, draws,
-                        games - wins - draws, forfeits, think / max(1, decisions))  # fmt: skip
+        return Standing(
+            i,
+            self.tournament.specs[i],
+            mean,
+            low,
+            high,
+            games,
+            wins,
+            draws,
+            games - wins - draws,
+            forfeits,
+            think / max(1, decisions),
+        )
 
     def ranking(self, confidence: float = 0.98) -> list[Standing]:
         """Every agent's standing, best mean score first (ties in spec order)."""

@@ -36,11 +36,9 @@ class _OneLineErrors(TyperGroup):
         **extra: Any,
     ) -> Any:
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, False, windows_expand_args,
-                                **extra)  # fmt: skip
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         try:
-            code = super().main(args, prog_name, complete_var, False, windows_expand_args,
-                                **extra)  # fmt: skip
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         except typer.TyperException as e:
             if type(e).__name__ == "NoArgsIsHelpError":  # the help text, not an error
                 print(e.format_message(), file=sys.stderr)
@@ -77,10 +75,29 @@ app.command()(training.learners)
 #: ASCII stand-ins for the characters the commands print, for streams that cannot encode
 #: them (``PYTHONIOENCODING=ascii``, an old terminal): ``10♠`` prints as ``10S``.
 ASCII_FALLBACK = {
-    "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C",
-    "·": "-", "×": "x", "…": "...", "—": "-", "–": "-", "←": "<-", "→": "->", "µ": "u",
-    "√": "sqrt", "½": "1/2", "≥": ">=", "≤": "<=", "±": "+-", "•": "*",
-}  # fmt: skip
+    "♠": "S",
+    "♥": "H",
+    "♦": "D",
+    "♣": "C",
+    "♤": "S",
+    "♡": "H",
+    "♢": "D",
+    "♧": "C",
+    "·": "-",
+    "×": "x",
+    "…": "...",
+    "—": "-",
+    "–": "-",
+    "←": "<-",
+    "→": "->",
+    "µ": "u",
+    "√": "sqrt",
+    "½": "1/2",
+    "≥": ">=",
+    "≤": "<=",
+    "±": "+-",
+    "•": "*",
+}
 _FALLBACK_ERRORS = "durak-ascii"
 
 

@@ -46,14 +46,20 @@ from durak.cli.render import timing_line
 
 def stdout_console() -> Console:
     """A console for results: plain (no colour, wide tables) when not a terminal."""
-    return Console(width=None if sys.stdout.isatty() else 200, markup=False, highlight=False,
-                   soft_wrap=True)
+    return Console(
+        width=None if sys.stdout.isatty() else 200, markup=False, highlight=False, soft_wrap=True
+    )
 
 
 def stderr_console() -> Console:
     """A console for notes and messages."""
-    return Console(stderr=True, markup=False, highlight=False, soft_wrap=True,
-                   width=None if sys.stderr.isatty() else 200)
+    return Console(
+        stderr=True,
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+        width=None if sys.stderr.isatty() else 200,
+    )
 
 
 @option_group
@@ -113,11 +119,15 @@ def game_line(plan: MatchPlan, played: PlayedGame, verbose: int, pairing: bool) 
     seats = " / ".join(plan.specs[a] for a in o.seats)
     who = "draw" if o.durak is None else f"durak {plan.specs[o.durak]}"
     label = f"{' vs '.join(plan.specs)}: " if pairing else ""
-    line = (f"{label}game {o.game} (deal {o.game // plan.rules.players}): {seats}: {who}, "
-            f"{o.bouts} bouts, {o.moves} moves")  # fmt: skip
+    line = (
+        f"{label}game {o.game} (deal {o.game // plan.rules.players}): {seats}: {who}, "
+        f"{o.bouts} bouts, {o.moves} moves"
+    )
     if o.forfeit is not None:
-        line += f"; forfeit by {plan.specs[o.seats[o.forfeit.seat]]} ({o.forfeit.fault}: " \
-                f"{o.forfeit.message})"  # fmt: skip
+        line += (
+            f"; forfeit by {plan.specs[o.seats[o.forfeit.seat]]} ({o.forfeit.fault}: "
+            f"{o.forfeit.message})"
+        )
     if verbose > 1:
         line += "\n    " + " ".join(played.actions)
     return line
@@ -132,9 +142,7 @@ class Stopped:
     exit_code: int
 
 
-def drive(
-    run: Run, settings: RunSettings, out: Console, pairing: bool = False
-) -> Stopped | None:
+def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) -> Stopped | None:
     """Play ``run`` with a progress bar; ``None`` if every game was played, else why not."""
     err = stderr_console()
     for note in run.notes:
@@ -190,8 +198,10 @@ class Outputs:
         """Open (create or truncate) both; ``OSError`` names a path that cannot be written."""
         if csv_path is not None and json_path is not None and str(csv_path) == str(json_path):
             raise UsageError("--csv and --json name the same file")
-        opened = [None if p is None else sys.stdout if str(p) == "-" else
-                  p.open("w", encoding="utf-8") for p in (csv_path, json_path)]  # fmt: skip
+        opened = [
+            None if p is None else sys.stdout if str(p) == "-" else p.open("w", encoding="utf-8")
+            for p in (csv_path, json_path)
+        ]
         return cls(opened[0], opened[1])
 
     @property
@@ -206,8 +216,9 @@ class Outputs:
     def write(self, rows: list[dict[str, Any]], report: dict[str, Any]) -> None:
         """Write the CSV ``rows`` and the JSON ``report``, and close the files."""
         if self.csv_file is not None:
-            writer = csv.DictWriter(self.csv_file, fieldnames=list(rows[0]) if rows else [],
-                                    lineterminator="\n")  # fmt: skip
+            writer = csv.DictWriter(
+                self.csv_file, fieldnames=list(rows[0]) if rows else [], lineterminator="\n"
+            )
             writer.writeheader()
             writer.writerows(rows)
         if self.json_file is not None:

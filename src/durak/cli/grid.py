@@ -28,15 +28,29 @@ from durak.cli.render import grid_table
 
 @expand
 def grid(
-    template: Annotated[str, typer.Argument(
-        help="Agent spec to vary, e.g. 'mcts:limit=100'; {name} marks a placeholder.",
-        show_default=False)],
-    param: Annotated[list[str], typer.Option(
-        "--param", "-p", help="name=v1,v2,...; repeat for a product of values.",
-        show_default=False)],
-    vs: Annotated[list[str] | None, typer.Option(
-        help="Opponent spec, one per other seat (repeat for more players).",
-        show_default="greedy")] = None,
+    template: Annotated[
+        str,
+        typer.Argument(
+            help="Agent spec to vary, e.g. 'mcts:limit=100'; {name} marks a placeholder.",
+            show_default=False,
+        ),
+    ],
+    param: Annotated[
+        list[str],
+        typer.Option(
+            "--param",
+            "-p",
+            help="name=v1,v2,...; repeat for a product of values.",
+            show_default=False,
+        ),
+    ],
+    vs: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Opponent spec, one per other seat (repeat for more players).",
+            show_default="greedy",
+        ),
+    ] = None,
     csv_file: CsvFile = None,
     json_file: JsonFile = None,
     *,
@@ -54,19 +68,31 @@ def grid(
     with user_errors():
         rules = rules_options.rules(1 + len(opponents))
         the_seed = settings.the_seed()
-        g = Grid(template, tuple(parse_param(p) for p in param), opponents, rules, the_seed,
-                 games, open_world, settings.referee())  # fmt: skip
+        g = Grid(
+            template,
+            tuple(parse_param(p) for p in param),
+            opponents,
+            rules,
+            the_seed,
+            games,
+            open_world,
+            settings.referee(),
+        )
         outputs = Outputs.open(csv_file, json_file)
         run = settings.run(g.plans())
     out = outputs.console()
-    out.print(f"grid: {template} with {' × '.join(p.split('=')[0] for p in param)} "
-              f"({len(run.plans)} settings) vs {', '.join(opponents)} · {games} games each · "
-              f"{seed_line(the_seed, settings.seed)}")  # fmt: skip
+    out.print(
+        f"grid: {template} with {' × '.join(p.split('=')[0] for p in param)} "
+        f"({len(run.plans)} settings) vs {', '.join(opponents)} · {games} games each · "
+        f"{seed_line(the_seed, settings.seed)}"
+    )
     out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else ""))
     stopped = drive(run, settings, out, pairing=True)
     result = GridResult(g, tuple(run.results()))
     out.print(grid_table(result, confidence))
     with user_errors():
-        outputs.write(grid_rows(result, confidence),
-                      {**grid_report(result, confidence), "interrupted": stopped is not None})
+        outputs.write(
+            grid_rows(result, confidence),
+            {**grid_report(result, confidence), "interrupted": stopped is not None},
+        )
     finish(run, settings, out, stopped)

@@ -25,8 +25,9 @@ from durak.rules import Rules
 
 
 def agents(
-    name: Annotated[str | None, typer.Argument(
-        help="Show only this agent.", show_default=False)] = None,
+    name: Annotated[
+        str | None, typer.Argument(help="Show only this agent.", show_default=False)
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead.")] = False,
 ) -> None:
     """List the agents with their parameters and defaults.
@@ -34,8 +35,9 @@ def agents(
     A spec is NAME or NAME:key=value,key=value, e.g. 'mcts:limit=300,c=1.4'; parameters
     not given take their defaults.
     """
-    print_listing(registry(), name, "agent", "agents: use NAME or NAME:key=value,... as a spec",
-                  as_json)  # fmt: skip
+    print_listing(
+        registry(), name, "agent", "agents: use NAME or NAME:key=value,... as a spec", as_json
+    )
 
 
 class Listed(Protocol):
@@ -66,14 +68,34 @@ def print_listing(
         raise fail(f"unknown {kind} {name!r}; known {kind}s: {', '.join(known)}")
     chosen = [known[name]] if name is not None else list(known.values())
     if as_json:
-        listing = [{"name": a.name, "description": a.description,
-                    "params": [{"name": p.name, "type": p.kind.__name__, "default": p.default,
-                                "low": p.low, "high": p.high, "choices": list(p.choices),
-                                "help": p.help} for p in a.params]} for a in chosen]  # fmt: skip
+        listing = [
+            {
+                "name": a.name,
+                "description": a.description,
+                "params": [
+                    {
+                        "name": p.name,
+                        "type": p.kind.__name__,
+                        "default": p.default,
+                        "low": p.low,
+                        "high": p.high,
+                        "choices": list(p.choices),
+                        "help": p.help,
+                    }
+                    for p in a.params
+                ],
+            }
+            for a in chosen
+        ]
         print(json.dumps(listing, indent=2))
         return
-    table = Table(kind, "description", "parameters (name: type = default, range - meaning)",
-                  title=title, show_lines=True)  # fmt: skip
+    table = Table(
+        kind,
+        "description",
+        "parameters (name: type = default, range - meaning)",
+        title=title,
+        show_lines=True,
+    )
     for info in chosen:
         params = "\n".join(p.describe() for p in info.params) or "(none)"
         table.add_row(info.name, info.description, params)
@@ -86,8 +108,9 @@ def bench(
     positions: Annotated[int, typer.Option(min=1, help="Positions per search benchmark.")] = 5,
     iterations: Annotated[int, typer.Option(min=1, help="MCTS iterations per position.")] = 1000,
     nodes: Annotated[int, typer.Option(min=1, help="Alpha-beta nodes per endgame.")] = 50_000,
-    passive_decisions: Annotated[int, typer.Option(
-        min=1, help="Decisions of the long passive game.")] = 400_000,
+    passive_decisions: Annotated[
+        int, typer.Option(min=1, help="Decisions of the long passive game.")
+    ] = 400_000,
 ) -> None:
     """Benchmark the engine and the searches.
 
@@ -100,27 +123,55 @@ def bench(
     table = Table("players", "games", "games/s", "µs per decision", "decisions/game")
     for players in (2, 4, 6):
         r = bench_engine(Rules(players=players), games, seed)
-        table.add_row(str(players), str(games), f"{r.games_per_second:,.0f}",
-                      f"{r.us_per_decision:.2f}", f"{r.decisions / games:.1f}")  # fmt: skip
+        table.add_row(
+            str(players),
+            str(games),
+            f"{r.games_per_second:,.0f}",
+            f"{r.us_per_decision:.2f}",
+            f"{r.decisions / games:.1f}",
+        )
     console.print(table)
     api = bench_api(Rules(), games, seed)
-    table = Table("loop (2 players, uniform random)", "games", "games/s",
-                  title="The public API: legal_actions + step, against step_unchecked")  # fmt: skip
-    table.add_row("legal_actions + step (checked)", str(api.games),
-                  f"{api.games / api.checked_seconds:,.0f}")  # fmt: skip
-    table.add_row("legal_actions + step_unchecked", str(api.games),
-                  f"{api.games / api.unchecked_seconds:,.0f}")  # fmt: skip
+    table = Table(
+        "loop (2 players, uniform random)",
+        "games",
+        "games/s",
+        title="The public API: legal_actions + step, against step_unchecked",
+    )
+    table.add_row(
+        "legal_actions + step (checked)", str(api.games), f"{api.games / api.checked_seconds:,.0f}"
+    )
+    table.add_row(
+        "legal_actions + step_unchecked",
+        str(api.games),
+        f"{api.games / api.unchecked_seconds:,.0f}",
+    )
     table.add_row("checked / unchecked", "", f"{api.ratio:.2f}")
     console.print(table)
     passive = bench_passive(Rules(players=5), passive_decisions, seed)
-    console.print(f"long passive game (5 players, every defender takes): "
-                  f"{passive.decisions:,} decisions in {passive.seconds:.2f} s, "
-                  f"{passive.us_per_decision:.2f} µs per decision")  # fmt: skip
-    table = Table("search", "positions", "work", "per second", "solved",
-                  title="Search on 2-player 36-card Durak: MCTS from openings, "
-                  "alpha-beta on endgames (talon empty)")  # fmt: skip
-    for b in (bench_mcts(Rules(), positions, iterations, seed),
-              bench_alphabeta(Rules(), positions, nodes, seed)):  # fmt: skip
-        table.add_row(b.name, str(b.positions), f"{b.count:,} {b.unit}",
-                      f"{b.per_second:,.0f} {b.unit}/s", str(b.exact))  # fmt: skip
+    console.print(
+        f"long passive game (5 players, every defender takes): "
+        f"{passive.decisions:,} decisions in {passive.seconds:.2f} s, "
+        f"{passive.us_per_decision:.2f} µs per decision"
+    )
+    table = Table(
+        "search",
+        "positions",
+        "work",
+        "per second",
+        "solved",
+        title="Search on 2-player 36-card Durak: MCTS from openings, "
+        "alpha-beta on endgames (talon empty)",
+    )
+    for b in (
+        bench_mcts(Rules(), positions, iterations, seed),
+        bench_alphabeta(Rules(), positions, nodes, seed),
+    ):
+        table.add_row(
+            b.name,
+            str(b.positions),
+            f"{b.count:,} {b.unit}",
+            f"{b.per_second:,.0f} {b.unit}/s",
+            str(b.exact),
+        )
     console.print(table)

@@ -61,8 +61,14 @@ def expand(command: F) -> F:
         field_hints = typing.get_type_hints(annotation, include_extras=True)
         for f in attrs.fields(annotation):
             default = inspect.Parameter.empty if f.default is attrs.NOTHING else f.default
-            params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY,
-                                            default=default, annotation=field_hints[f.name]))
+            params.append(
+                inspect.Parameter(
+                    f.name,
+                    inspect.Parameter.KEYWORD_ONLY,
+                    default=default,
+                    annotation=field_hints[f.name],
+                )
+            )
     names = [p.name for p in params]
     clashes = sorted({n for n in names if names.count(n) > 1})
     if clashes:

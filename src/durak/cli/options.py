@@ -38,58 +38,133 @@ class ThrowIn(enum.StrEnum):
     neighbours = "neighbours"
 
 
-Specs = Annotated[list[str], typer.Argument(
-    help="Agent specs, e.g. random, greedy, 'mcts:limit=300,c=1.4' (see durak agents).",
-    show_default=False)]  # fmt: skip
-Players = Annotated[int | None, typer.Option(
-    help="Players (2-6); inferred from the specs.", rich_help_panel=RULES, show_default=False)]
-LowestRank = Annotated[int, typer.Option(
-    help="Lowest rank in the deck: 6 gives 36 cards, 2 gives 52.", rich_help_panel=RULES)]
+Specs = Annotated[
+    list[str],
+    typer.Argument(
+        help="Agent specs, e.g. random, greedy, 'mcts:limit=300,c=1.4' (see durak agents).",
+        show_default=False,
+    ),
+]
+Players = Annotated[
+    int | None,
+    typer.Option(
+        help="Players (2-6); inferred from the specs.", rich_help_panel=RULES, show_default=False
+    ),
+]
+LowestRank = Annotated[
+    int,
+    typer.Option(
+        help="Lowest rank in the deck: 6 gives 36 cards, 2 gives 52.", rich_help_panel=RULES
+    ),
+]
 HandSize = Annotated[int, typer.Option(help="Cards per hand.", rich_help_panel=RULES)]
-NoTrumps = Annotated[bool, typer.Option(
-    "--no-trumps", help="Play without a trump suit.", rich_help_panel=RULES)]
-VariantOpt = Annotated[Variant, typer.Option(
-    help="Perevodnoy adds the transfer.", rich_help_panel=RULES, case_sensitive=False)]
-ThrowInOpt = Annotated[ThrowIn, typer.Option(
-    help="Who may throw in.", rich_help_panel=RULES, case_sensitive=False)]
+NoTrumps = Annotated[
+    bool, typer.Option("--no-trumps", help="Play without a trump suit.", rich_help_panel=RULES)
+]
+VariantOpt = Annotated[
+    Variant,
+    typer.Option(help="Perevodnoy adds the transfer.", rich_help_panel=RULES, case_sensitive=False),
+]
+ThrowInOpt = Annotated[
+    ThrowIn, typer.Option(help="Who may throw in.", rich_help_panel=RULES, case_sensitive=False)
+]
 BoutCap = Annotated[int, typer.Option(help="Most attack cards in a bout.", rich_help_panel=RULES)]
-FirstBoutCap = Annotated[int | None, typer.Option(
-    help="Cap of the bouts before the first successful defence (default: --bout-cap).",
-    rich_help_panel=RULES, show_default=False)]
+FirstBoutCap = Annotated[
+    int | None,
+    typer.Option(
+        help="Cap of the bouts before the first successful defence (default: --bout-cap).",
+        rich_help_panel=RULES,
+        show_default=False,
+    ),
+]
 
-Games = Annotated[int, typer.Option(
-    "--games", "-n", min=1, help="Games (per pairing or setting).", rich_help_panel=RUN)]
-Seed = Annotated[int | None, typer.Option(
-    help="Master seed (default: a random one, printed).", rich_help_panel=RUN,
-    show_default=False)]
-Jobs = Annotated[int | None, typer.Option(
-    "--jobs", "-j", min=1, help="Worker processes (default: the number of cores).",
-    rich_help_panel=RUN, show_default=False)]
-OpenWorld = Annotated[bool, typer.Option(
-    help="Every player sees every hand.", rich_help_panel=RUN)]
-MoveTimeout = Annotated[float | None, typer.Option(
-    help="Seconds per move; an agent over it forfeits the game.", rich_help_panel=RUN,
-    show_default=False)]
-Log = Annotated[Path | None, typer.Option(
-    help="Append each finished game to this JSON Lines file.", rich_help_panel=RUN,
-    show_default=False, dir_okay=False)]
-Resume = Annotated[bool, typer.Option(
-    help="Continue the run logged in --log: finished games are not played again.",
-    rich_help_panel=RUN)]
-Confidence = Annotated[float, typer.Option(
-    help="Confidence of the Wilson intervals.", rich_help_panel=OUTPUT)]
-Verbose = Annotated[int, typer.Option(
-    "--verbose", "-v", count=True, help="One line per game; twice: with its moves.",
-    rich_help_panel=OUTPUT)]
-Quiet = Annotated[bool, typer.Option(
-    "--quiet", "-q", help="No progress bar.", rich_help_panel=OUTPUT)]
+Games = Annotated[
+    int,
+    typer.Option(
+        "--games", "-n", min=1, help="Games (per pairing or setting).", rich_help_panel=RUN
+    ),
+]
+Seed = Annotated[
+    int | None,
+    typer.Option(
+        help="Master seed (default: a random one, printed).",
+        rich_help_panel=RUN,
+        show_default=False,
+    ),
+]
+Jobs = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        help="Worker processes (default: the number of cores).",
+        rich_help_panel=RUN,
+        show_default=False,
+    ),
+]
+OpenWorld = Annotated[bool, typer.Option(help="Every player sees every hand.", rich_help_panel=RUN)]
+MoveTimeout = Annotated[
+    float | None,
+    typer.Option(
+        help="Seconds per move; an agent over it forfeits the game.",
+        rich_help_panel=RUN,
+        show_default=False,
+    ),
+]
+Log = Annotated[
+    Path | None,
+    typer.Option(
+        help="Append each finished game to this JSON Lines file.",
+        rich_help_panel=RUN,
+        show_default=False,
+        dir_okay=False,
+    ),
+]
+Resume = Annotated[
+    bool,
+    typer.Option(
+        help="Continue the run logged in --log: finished games are not played again.",
+        rich_help_panel=RUN,
+    ),
+]
+Confidence = Annotated[
+    float, typer.Option(help="Confidence of the Wilson intervals.", rich_help_panel=OUTPUT)
+]
+Verbose = Annotated[
+    int,
+    typer.Option(
+        "--verbose",
+        "-v",
+        count=True,
+        help="One line per game; twice: with its moves.",
+        rich_help_panel=OUTPUT,
+    ),
+]
+Quiet = Annotated[
+    bool, typer.Option("--quiet", "-q", help="No progress bar.", rich_help_panel=OUTPUT)
+]
 
-JsonFile = Annotated[Path | None, typer.Option(
-    "--json", help="Write the results as JSON to this file ('-': standard output).",
-    rich_help_panel=OUTPUT, show_default=False, dir_okay=False)]  # fmt: skip
-CsvFile = Annotated[Path | None, typer.Option(
-    "--csv", help="Write the results as CSV to this file ('-': standard output).",
-    rich_help_panel=OUTPUT, show_default=False, dir_okay=False)]  # fmt: skip
+JsonFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--json",
+        help="Write the results as JSON to this file ('-': standard output).",
+        rich_help_panel=OUTPUT,
+        show_default=False,
+        dir_okay=False,
+    ),
+]
+CsvFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--csv",
+        help="Write the results as CSV to this file ('-': standard output).",
+        rich_help_panel=OUTPUT,
+        show_default=False,
+        dir_okay=False,
+    ),
+]
 
 
 class UsageError(ValueError):
@@ -121,10 +196,16 @@ class RulesOptions:
         disagrees."""
         if players is not None and players != seats:
             raise UsageError(f"--players {players} but {seats} agent specs")
-        return Rules(players=seats, lowest_rank=self.lowest_rank, hand_size=self.hand_size,
-                     bout_cap=self.bout_cap, first_bout_cap=self.first_bout_cap,
-                     throw_in=self.throw_in.value, transfer=self.variant is Variant.perevodnoy,
-                     trumps=not self.no_trumps)  # fmt: skip
+        return Rules(
+            players=seats,
+            lowest_rank=self.lowest_rank,
+            hand_size=self.hand_size,
+            bout_cap=self.bout_cap,
+            first_bout_cap=self.first_bout_cap,
+            throw_in=self.throw_in.value,
+            transfer=self.variant is Variant.perevodnoy,
+            trumps=not self.no_trumps,
+        )
 
 
 def choose_seed(seed: int | None) -> int:
@@ -142,16 +223,21 @@ def check_timeout(move_timeout: float | None) -> None:
     """Raise :class:`UsageError` unless the move time limit is a finite positive number of
     seconds within the referee's bound."""
     if move_timeout is not None and not 0 < move_timeout <= MAX_MOVE_TIMEOUT:
-        raise UsageError(f"--move-timeout must be positive seconds up to {MAX_MOVE_TIMEOUT:g}, "
-                         f"got {move_timeout:g}")  # fmt: skip
+        raise UsageError(
+            f"--move-timeout must be positive seconds up to {MAX_MOVE_TIMEOUT:g}, "
+            f"got {move_timeout:g}"
+        )
 
 
 def describe_rules(rules: Rules) -> str:
     """The rules in one line, e.g. ``2 players, 36 cards (6 to ace), hand 6, ...``."""
-    low = {11: "jack", 12: "queen", 13: "king", 14: "ace"}.get(rules.lowest_rank,
-                                                              str(rules.lowest_rank))  # fmt: skip
+    low = {11: "jack", 12: "queen", 13: "king", 14: "ace"}.get(
+        rules.lowest_rank, str(rules.lowest_rank)
+    )
     first = "" if rules.first_bout_cap is None else f", first bout cap {rules.first_bout_cap}"
-    return (f"{rules.players} players, {rules.deck_size} cards ({low} to ace), "
-            f"hand {rules.hand_size}, {'trumps' if rules.trumps else 'no trumps'}, "
-            f"{'perevodnoy' if rules.transfer else 'podkidnoy'}, throw-in {rules.throw_in}, "
-            f"bout cap {rules.bout_cap}{first}")  # fmt: skip
+    return (
+        f"{rules.players} players, {rules.deck_size} cards ({low} to ace), "
+        f"hand {rules.hand_size}, {'trumps' if rules.trumps else 'no trumps'}, "
+        f"{'perevodnoy' if rules.transfer else 'podkidnoy'}, throw-in {rules.throw_in}, "
+        f"bout cap {rules.bout_cap}{first}"
+    )

@@ -21,9 +21,9 @@ import typer
 from durak.agents import HumanAgent, make_agent
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
 from durak.arena.entry import LogEntry
+from durak.arena.game import GameRecord, play_game
 from durak.arena.logs import LogWriter
 from durak.arena.referee import Referee
-from durak.arena.runner import GameRecord, play_game
 from durak.cli.errors import INTERRUPTED, fail, user_errors
 from durak.cli.option_groups import expand
 from durak.cli.options import (
@@ -104,8 +104,15 @@ class Announced(Relay):
             timer.cancel()
 
 
-def _entry(rules: Rules, specs: tuple[str, ...], seed: int, open_world: bool, game: int,
-           seat: HumanSeat, record: GameRecord | None) -> LogEntry:  # fmt: skip
+def _entry(
+    rules: Rules,
+    specs: tuple[str, ...],
+    seed: int,
+    open_world: bool,
+    game: int,
+    seat: HumanSeat,
+    record: GameRecord | None,
+) -> LogEntry:
     n = rules.players
     deal = derive_seed(seed, game)
     if record is None:  # interrupted: count bouts and decisions from the actions
@@ -114,20 +121,53 @@ def _entry(rules: Rules, specs: tuple[str, ...], seed: int, open_world: bool, ga
             bouts += not state.table
             decisions[state.turn] += 1
             state = step(state, action)
-        return LogEntry("play", rules, specs, seed, open_world, None, game, deal,
-                        tuple(range(n)), tuple(str(a) for a in seat.actions), "interrupted",
-                        None, bouts, tuple(decisions), (0.0,) * n, (0.0,) * n)  # fmt: skip
-    return LogEntry("play", rules, specs, seed, open_world, None, game, deal, tuple(range(n)),
-                    tuple(str(a) for a in record.actions),
-                    "finished" if record.forfeit is None else "forfeit", record.loser,
-                    record.bouts, record.decisions, record.think_time, record.max_think,
-                    record.forfeit)  # fmt: skip
+        return LogEntry(
+            "play",
+            rules,
+            specs,
+            seed,
+            open_world,
+            None,
+            game,
+            deal,
+            tuple(range(n)),
+            tuple(str(a) for a in seat.actions),
+            "interrupted",
+            None,
+            bouts,
+            tuple(decisions),
+            (0.0,) * n,
+            (0.0,) * n,
+        )
+    return LogEntry(
+        "play",
+        rules,
+        specs,
+        seed,
+        open_world,
+        None,
+        game,
+        deal,
+        tuple(range(n)),
+        tuple(str(a) for a in record.actions),
+        "finished" if record.forfeit is None else "forfeit",
+        record.loser,
+        record.bouts,
+        record.decisions,
+        record.think_time,
+        record.max_think,
+        record.forfeit,
+    )
 
 
 @expand
 def play(
-    specs: Annotated[list[str], typer.Argument(
-        help="The opponents' agent specs, e.g. greedy 'mcts:limit=300'.", show_default=False)],
+    specs: Annotated[
+        list[str],
+        typer.Argument(
+            help="The opponents' agent specs, e.g. greedy 'mcts:limit=300'.", show_default=False
+        ),
+    ],
     seat: Annotated[int, typer.Option(help="Your seat, from 0.", min=0)] = 0,
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games in a row.")] = 1,
     seed: Seed = None,
@@ -135,8 +175,11 @@ def play(
     rules_options: RulesOptions,
     open_world: OpenWorld = False,
     log: Log = None,
-    confirm_forced: Annotated[bool, typer.Option(
-        help="Ask even when only one action is legal (by default it is played for you).")
+    confirm_forced: Annotated[
+        bool,
+        typer.Option(
+            help="Ask even when only one action is legal (by default it is played for you)."
+        ),
     ] = False,
 ) -> None:
     """Play against agents at the terminal.
@@ -145,7 +188,7 @@ def play(
     or the end of input stops; the game so far is saved to --log.
     """
     with user_errors():
-        rules = rules_options.rules(1 + len(specs))  # fmt: skip
+        rules = rules_options.rules(1 + len(specs))
         if seat >= rules.players:
             raise fail(f"--seat {seat} is not a seat of a {rules.players}-player game")
         others = [Announced(make_agent(s, rules), i + (i >= seat)) for i, s in enumerate(specs)]
@@ -154,14 +197,16 @@ def play(
     human = HumanSeat(HumanAgent(confirm_forced=confirm_forced))
     agents: list[Agent] = [*others[:seat], human, *others[seat:]]
     names = (*specs[:seat], "human", *specs[seat:])
-    print(f"play: you are seat {seat} of {rules.players} · seed {the_seed} · "
-          f"{describe_rules(rules)}")  # fmt: skip
+    print(
+        f"play: you are seat {seat} of {rules.players} · seed {the_seed} · {describe_rules(rules)}"
+    )
     lost = 0
     try:
         for game in range(games):
             try:
-                record = play_game(rules, agents, derive_seed(the_seed, game), open_world,
-                                   Referee())  # fmt: skip
+                record = play_game(
+                    rules, agents, derive_seed(the_seed, game), open_world, Referee()
+                )
             except (KeyboardInterrupt, PlayerLeft) as stop:
                 entry = _entry(rules, names, the_seed, open_world, game, human, None)
                 if writer is not None:

@@ -90,11 +90,17 @@ class GameProgress(BarProgress):
         bar = None
         if enabled:
             bar = Progress(
-                TextColumn("[progress.description]{task.description}"), BarColumn(),
-                MofNCompleteColumn(), Speed("games", 1), TimeElapsedColumn(), TextColumn("eta"),
-                TimeRemainingColumn(), console=Console(stderr=True), auto_refresh=False,
+                TextColumn("[progress.description]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                Speed("games", 1),
+                TimeElapsedColumn(),
+                TextColumn("eta"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                auto_refresh=False,
                 transient=True,
-            )  # fmt: skip
+            )
             self._task = bar.add_task("games", total=total, completed=done)
         super().__init__(bar, console)
 

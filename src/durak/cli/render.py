@@ -44,32 +44,54 @@ def faults(counts: Counter[FaultKind]) -> str:
 def match_table(result: MatchResult, confidence: float) -> Table:
     """Per agent: wins and durak counts and rates with intervals, forfeits, time per move."""
     c = conf(confidence)
-    table = Table("#", "agent", "wins", "win rate", f"{c} CI", "durak", "durak rate", f"{c} CI",
-                  "forfeits", "ms/move", "max ms",
-                  title=f"{' vs '.join(result.specs)}: {result.games} games, "
-                  f"{c} Wilson intervals")  # fmt: skip
+    table = Table(
+        "#",
+        "agent",
+        "wins",
+        "win rate",
+        f"{c} CI",
+        "durak",
+        "durak rate",
+        f"{c} CI",
+        "forfeits",
+        "ms/move",
+        "max ms",
+        title=f"{' vs '.join(result.specs)}: {result.games} games, {c} Wilson intervals",
+    )
     for i, spec in enumerate(result.specs):
-        table.add_row(str(i), spec, str(result.wins(i)), pct(result.win_rate(i)),
-                      ci(result.win_interval(i, confidence)), str(result.durak_count(i)),
-                      pct(result.durak_rate(i)), ci(result.durak_interval(i, confidence)),
-                      faults(result.forfeits(i)), f"{result.mean_think(i) * 1000:.2f}",
-                      f"{result.max_think(i) * 1000:.0f}")  # fmt: skip
+        table.add_row(
+            str(i),
+            spec,
+            str(result.wins(i)),
+            pct(result.win_rate(i)),
+            ci(result.win_interval(i, confidence)),
+            str(result.durak_count(i)),
+            pct(result.durak_rate(i)),
+            ci(result.durak_interval(i, confidence)),
+            faults(result.forfeits(i)),
+            f"{result.mean_think(i) * 1000:.2f}",
+            f"{result.max_think(i) * 1000:.0f}",
+        )
     return table
 
 
 def match_summary(result: MatchResult, confidence: float) -> list[str]:
     """The statistics block below the table: draws, bouts, moves, forfeits."""
-    lines = [f"games {result.games} · draws {result.draws} ({pct(result.draw_rate())}, "
-             f"{conf(confidence)} CI {ci(result.draw_interval(confidence))}) · "
-             f"{result.bouts_per_game():.2f} bouts per game · "
-             f"{result.moves_per_bout():.2f} moves per bout · "
-             f"{result.forfeit_count} forfeits"]  # fmt: skip
+    lines = [
+        f"games {result.games} · draws {result.draws} ({pct(result.draw_rate())}, "
+        f"{conf(confidence)} CI {ci(result.draw_interval(confidence))}) · "
+        f"{result.bouts_per_game():.2f} bouts per game · "
+        f"{result.moves_per_bout():.2f} moves per bout · "
+        f"{result.forfeit_count} forfeits"
+    ]
     for i, spec in enumerate(result.specs):
         first = result.first_forfeit(i)
         if first is not None and first.forfeit is not None:
-            lines.append(f"forfeits of agent {i} ({spec}): {faults(result.forfeits(i))}; "
-                         f"first in game {first.game}: {first.forfeit.fault}: "
-                         f"{first.forfeit.message}")  # fmt: skip
+            lines.append(
+                f"forfeits of agent {i} ({spec}): {faults(result.forfeits(i))}; "
+                f"first in game {first.game}: {first.forfeit.fault}: "
+                f"{first.forfeit.message}"
+            )
     return lines
 
 
@@ -82,32 +104,59 @@ def timing_line(wall: float, games: int, jobs: int) -> str:
     rate = ""
     if wall > 0 and games:
         per_second = games / wall
-        rate = f" · {per_second:,.0f} games/s" if per_second >= 1 else \
-            f" · {wall / games:,.2f} s/game"  # fmt: skip
+        rate = (
+            f" · {per_second:,.0f} games/s" if per_second >= 1 else f" · {wall / games:,.2f} s/game"
+        )
     return f"time: {wall:.2f} s wall{rate} · {jobs} job{'s' if jobs > 1 else ''}"
 
 
 def tournament_matrix(result: TournamentResult, confidence: float) -> Table:
     """Row-vs-column score rates (a draw counts half) with their intervals."""
     specs = result.tournament.specs
-    table = Table("", *specs, title=f"score of row vs column (wins + ½ draws), "
-                  f"{conf(confidence)} Wilson intervals")  # fmt: skip
+    table = Table(
+        "",
+        *specs,
+        title=f"score of row vs column (wins + ½ draws), {conf(confidence)} Wilson intervals",
+    )
     for i, spec in enumerate(specs):
-        cells = ["—" if i == j else f"{pct(result.score(i, j))} "
-                 f"({ci(result.score_interval(i, j, confidence))})"
-                 for j in range(len(specs))]  # fmt: skip
+        cells = [
+            "—"
+            if i == j
+            else f"{pct(result.score(i, j))} ({ci(result.score_interval(i, j, confidence))})"
+            for j in range(len(specs))
+        ]
         table.add_row(spec, *cells)
     return table
 
 
 def ranking_table(result: TournamentResult, confidence: float) -> Table:
     """The agents by mean score over their opponents."""
-    table = Table("rank", "agent", "score", f"{conf(confidence)} CI", "games", "W", "D", "L",
-                  "forfeits", "ms/move", title="ranking (mean score over opponents)")  # fmt: skip
+    table = Table(
+        "rank",
+        "agent",
+        "score",
+        f"{conf(confidence)} CI",
+        "games",
+        "W",
+        "D",
+        "L",
+        "forfeits",
+        "ms/move",
+        title="ranking (mean score over opponents)",
+    )
     for rank, s in enumerate(result.ranking(confidence), 1):
-        table.add_row(str(rank), s.spec, pct(s.score), ci((s.low, s.high)), str(s.games),
-                      str(s.wins), str(s.draws), str(s.losses), str(s.forfeits),
-                      f"{s.seconds_per_move * 1000:.2f}")  # fmt: skip
+        table.add_row(
+            str(rank),
+            s.spec,
+            pct(s.score),
+            ci((s.low, s.high)),
+            str(s.games),
+            str(s.wins),
+            str(s.draws),
+            str(s.losses),
+            str(s.forfeits),
+            f"{s.seconds_per_move * 1000:.2f}",
+        )
     return table
 
 
@@ -115,13 +164,31 @@ def grid_table(result: GridResult, confidence: float) -> Table:
     """One row per setting: its score against the opponents with its interval."""
     c = conf(confidence)
     best = result.best()
-    table = Table("setting", "spec", "games", "W", "D", "durak", "score", f"{c} CI",
-                  "forfeits", "ms/move",
-                  title=f"vs {', '.join(result.grid.opponents)}: score (wins + ½ draws), "
-                  f"{c} Wilson intervals")  # fmt: skip
+    table = Table(
+        "setting",
+        "spec",
+        "games",
+        "W",
+        "D",
+        "durak",
+        "score",
+        f"{c} CI",
+        "forfeits",
+        "ms/move",
+        title=f"vs {', '.join(result.grid.opponents)}: score (wins + ½ draws), "
+        f"{c} Wilson intervals",
+    )
     for k, (setting, m) in enumerate(zip(result.grid.settings(), result.matches, strict=True)):
-        table.add_row(setting.label + (" *" if k == best else ""), setting.spec, str(m.games),
-                      str(m.wins(0)), str(m.draws), str(m.durak_count(0)),
-                      pct(m.score_rate(0)), ci(m.score_interval(0, confidence)),
-                      faults(m.forfeits(0)), f"{m.mean_think(0) * 1000:.2f}")  # fmt: skip
+        table.add_row(
+            setting.label + (" *" if k == best else ""),
+            setting.spec,
+            str(m.games),
+            str(m.wins(0)),
+            str(m.draws),
+            str(m.durak_count(0)),
+            pct(m.score_rate(0)),
+            ci(m.score_interval(0, confidence)),
+            faults(m.forfeits(0)),
+            f"{m.mean_think(0) * 1000:.2f}",
+        )
     return table

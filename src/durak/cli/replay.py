@@ -32,11 +32,16 @@ def _table(state: GameState) -> str:
 
 
 def _deal(state: GameState, names: list[str]) -> list[str]:
-    trump = "no trumps" if state.trump_suit is None else f"trump {state.trump_suit}" + (
-        "" if state.trump_card is None else f" ({state.trump_card})")  # fmt: skip
+    trump = (
+        "no trumps"
+        if state.trump_suit is None
+        else f"trump {state.trump_suit}"
+        + ("" if state.trump_card is None else f" ({state.trump_card})")
+    )
     lines = [f"deal: {trump} · talon {len(state.talon)} · seat {state.attacker} leads"]
-    lines += [f"  seat {p} {names[p]}: {_cards(h, state.trump_suit)}"
-              for p, h in enumerate(state.hands)]  # fmt: skip
+    lines += [
+        f"  seat {p} {names[p]}: {_cards(h, state.trump_suit)}" for p, h in enumerate(state.hands)
+    ]
     return lines
 
 
@@ -51,11 +56,21 @@ def _steps(game: Replay) -> list[tuple[str, bool]]:
         if not before.table:
             bout += 1
             sizes = " ".join(str(len(h)) for h in before.hands)
-            lines.append((f"bout {bout}: seat {before.attacker} attacks seat {before.defender}"
-                          f" · talon {len(before.talon)} · discard {len(before.discard)} · "
-                          f"hands {sizes}", False))  # fmt: skip
-        lines.append((f"  {k + 1:4}. seat {mover} {names[mover]:<12} {action!s:<16} "
-                      f"table {_table(after)}", True))  # fmt: skip
+            lines.append(
+                (
+                    f"bout {bout}: seat {before.attacker} attacks seat {before.defender}"
+                    f" · talon {len(before.talon)} · discard {len(before.discard)} · "
+                    f"hands {sizes}",
+                    False,
+                )
+            )
+        lines.append(
+            (
+                f"  {k + 1:4}. seat {mover} {names[mover]:<12} {action!s:<16} "
+                f"table {_table(after)}",
+                True,
+            )
+        )
     return lines
 
 
@@ -78,14 +93,19 @@ def _ending(game: Replay) -> str:
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(
-        help="A log written by --log.", dir_okay=False, show_default=False)],
-    game: Annotated[int | None, typer.Option(
-        help="Show the game with this index (match logs).", show_default=False)] = None,
-    line: Annotated[int | None, typer.Option(
-        help="Show the game on this line of the file.", show_default=False)] = None,
-    step: Annotated[bool, typer.Option(
-        help="Wait for Enter after each move (q and Enter stops).")] = False,
+    file: Annotated[
+        Path, typer.Argument(help="A log written by --log.", dir_okay=False, show_default=False)
+    ],
+    game: Annotated[
+        int | None,
+        typer.Option(help="Show the game with this index (match logs).", show_default=False),
+    ] = None,
+    line: Annotated[
+        int | None, typer.Option(help="Show the game on this line of the file.", show_default=False)
+    ] = None,
+    step: Annotated[
+        bool, typer.Option(help="Wait for Enter after each move (q and Enter stops).")
+    ] = False,
 ) -> None:
     """Check a game log through the engine, or step through one of its games.
 
@@ -98,29 +118,54 @@ def replay(
         games = [replay_entry(e, file) for e in entries]
     out = stdout_console()
     if game is None and line is None:
-        table = Table("line", "kind", "game", "seating", "end", "durak", "bouts", "moves",
-                      title=f"{file}: {len(games)} games, all valid")  # fmt: skip
+        table = Table(
+            "line",
+            "kind",
+            "game",
+            "seating",
+            "end",
+            "durak",
+            "bouts",
+            "moves",
+            title=f"{file}: {len(games)} games, all valid",
+        )
         for g in games:
             e = g.entry
-            table.add_row(str(e.line), e.kind, str(e.game), " / ".join(e.specs[a] for a in e.seats),
-                          e.end, "-" if e.durak is None else e.specs[e.durak], str(e.bouts),
-                          str(len(e.actions)))  # fmt: skip
+            table.add_row(
+                str(e.line),
+                e.kind,
+                str(e.game),
+                " / ".join(e.specs[a] for a in e.seats),
+                e.end,
+                "-" if e.durak is None else e.specs[e.durak],
+                str(e.bouts),
+                str(len(e.actions)),
+            )
         out.print(table)
         return
-    chosen = [g for g in games if (game is None or g.entry.game == game)
-              and (line is None or g.entry.line == line)]  # fmt: skip
+    chosen = [
+        g
+        for g in games
+        if (game is None or g.entry.game == game) and (line is None or g.entry.line == line)
+    ]
     if not chosen:
-        raise fail(f"{file} has no game with {'--game ' + str(game) if game is not None else ''}"
-                   f"{' ' if game is not None and line is not None else ''}"
-                   f"{'--line ' + str(line) if line is not None else ''}")  # fmt: skip
+        raise fail(
+            f"{file} has no game with {'--game ' + str(game) if game is not None else ''}"
+            f"{' ' if game is not None and line is not None else ''}"
+            f"{'--line ' + str(line) if line is not None else ''}"
+        )
     if len(chosen) > 1:
         lines = ", ".join(str(g.entry.line) for g in chosen)
-        raise fail(f"{file} has {len(chosen)} games with index {game} (lines {lines}); "
-                   "choose one with --line")  # fmt: skip
+        raise fail(
+            f"{file} has {len(chosen)} games with index {game} (lines {lines}); "
+            "choose one with --line"
+        )
     shown = chosen[0]
     e = shown.entry
-    out.print(f"{e.kind} game {e.game} of {' vs '.join(e.specs)} (line {e.line}) · seed {e.seed}"
-              f" · deal seed {e.deal_seed}")  # fmt: skip
+    out.print(
+        f"{e.kind} game {e.game} of {' vs '.join(e.specs)} (line {e.line}) · seed {e.seed}"
+        f" · deal seed {e.deal_seed}"
+    )
     out.print(f"rules: {describe_rules(e.rules)}")
     for text, is_move in _steps(shown):
         out.print(text)

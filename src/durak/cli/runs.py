@@ -49,9 +49,12 @@ from durak.cli.render import (
 def match(
     specs: Specs,
     players: Players = None,
-    as_json: Annotated[bool, typer.Option(
-        "--json", help="Print the results as JSON instead of tables.",
-        rich_help_panel=OUTPUT)] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print the results as JSON instead of tables.", rich_help_panel=OUTPUT
+        ),
+    ] = False,
     *,
     rules_options: RulesOptions,
     settings: RunSettings,
@@ -66,24 +69,38 @@ def match(
     with user_errors():
         rules = rules_options.rules(len(specs), players)
         the_seed = settings.the_seed()
-        plan = MatchPlan(rules, tuple(specs), the_seed, games, settings.open_world,
-                         settings.referee())  # fmt: skip
+        plan = MatchPlan(
+            rules, tuple(specs), the_seed, games, settings.open_world, settings.referee()
+        )
         run = settings.run([plan])
     out = stderr_console() if as_json else stdout_console()
     n = rules.players
     deals = games // n
-    balance = f" = {deals} deal{'s' * (deals != 1)} × {n} seatings" if games % n == 0 else \
-        f" (not a multiple of {n}: seats are not balanced)"  # fmt: skip
-    out.print(f"match: {' vs '.join(specs)} · {seed_line(the_seed, settings.seed)} · {games} "
-              f"games{balance}")  # fmt: skip
+    balance = (
+        f" = {deals} deal{'s' * (deals != 1)} × {n} seatings"
+        if games % n == 0
+        else f" (not a multiple of {n}: seats are not balanced)"
+    )
+    out.print(
+        f"match: {' vs '.join(specs)} · {seed_line(the_seed, settings.seed)} · {games} "
+        f"games{balance}"
+    )
     limit = settings.move_timeout
-    out.print(f"rules: {describe_rules(rules)}" + (" · open world" if settings.open_world else "")
-              + ("" if limit is None else f" · move limit {limit:g} s"))
+    out.print(
+        f"rules: {describe_rules(rules)}"
+        + (" · open world" if settings.open_world else "")
+        + ("" if limit is None else f" · move limit {limit:g} s")
+    )
     stopped = drive(run, settings, out)
     result = run.results()[0]
     if as_json:
-        print(json.dumps({**match_report(result, confidence), "interrupted": stopped is not None},
-                         ensure_ascii=False, indent=2))  # fmt: skip
+        print(
+            json.dumps(
+                {**match_report(result, confidence), "interrupted": stopped is not None},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
     elif result.games:
         out.print(match_table(result, confidence))
         for line in match_summary(result, confidence):
@@ -94,9 +111,13 @@ def match(
 @expand
 def tournament(
     specs: Specs,
-    players: Annotated[int, typer.Option(
-        help="Players per game: a tournament is two-player (for 3-6, use durak match).",
-        rich_help_panel=RULES)] = 2,
+    players: Annotated[
+        int,
+        typer.Option(
+            help="Players per game: a tournament is two-player (for 3-6, use durak match).",
+            rich_help_panel=RULES,
+        ),
+    ] = 2,
     csv_file: CsvFile = None,
     json_file: JsonFile = None,
     *,
@@ -111,17 +132,21 @@ def tournament(
     games, confidence, open_world = settings.games, settings.confidence, settings.open_world
     with user_errors():
         if players != 2:
-            raise UsageError(f"a tournament is two-player (every pair of agents plays a duplicate "
-                             f"match), not {players}-player; for {players} players run durak "
-                             "match with one spec per seat")  # fmt: skip
+            raise UsageError(
+                f"a tournament is two-player (every pair of agents plays a duplicate "
+                f"match), not {players}-player; for {players} players run durak "
+                "match with one spec per seat"
+            )
         rules = rules_options.rules(2)
         the_seed = settings.the_seed()
         t = Tournament(rules, tuple(specs), the_seed, games, open_world, settings.referee())
         outputs = Outputs.open(csv_file, json_file)
         run = settings.run(t.plans())
     out = outputs.console()
-    out.print(f"tournament: {len(specs)} agents, {len(t.pairs)} pairings × {games} games · "
-              f"{seed_line(the_seed, settings.seed)}")  # fmt: skip
+    out.print(
+        f"tournament: {len(specs)} agents, {len(t.pairs)} pairings × {games} games · "
+        f"{seed_line(the_seed, settings.seed)}"
+    )
     out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else ""))
     stopped = drive(run, settings, out, pairing=True)
     result = TournamentResult(t, tuple(run.results()))

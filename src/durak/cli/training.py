@@ -84,8 +84,10 @@ def seat_opponents(vs: list[str], players: int | None) -> list[str]:
         return list(vs)
     if len(vs) == 1 and players > 1:
         return vs * (players - 1)
-    raise UsageError(f"--players {players} needs {players - 1} --vs opponents (or one, for "
-                     f"every other seat), got {len(vs)}")  # fmt: skip
+    raise UsageError(
+        f"--players {players} needs {players - 1} --vs opponents (or one, for "
+        f"every other seat), got {len(vs)}"
+    )
 
 
 def _check_output(out: Path, csv_path: Path, plot: Path | None, force: bool) -> None:
@@ -103,39 +105,82 @@ def _check_output(out: Path, csv_path: Path, plot: Path | None, force: bool) -> 
 
 @expand
 def train(
-    spec: Annotated[str, typer.Argument(
-        help="Learner spec, e.g. qlearn, 'qlearn:abstraction=plus,alpha=0.05', dqn "
-        "(see durak learners).", show_default=False)],
-    vs: Annotated[list[str], typer.Option(
-        help="Opponent spec, one per other seat (repeat --vs); a single --vs fills every "
-        "other seat of --players.", show_default=False)],
-    episodes: Annotated[int, typer.Option(
-        help="Training games.", rich_help_panel=RUN, show_default=False)],
-    out: Annotated[Path, typer.Option(
-        help="Save the trained learner here (a Q-table JSON, a DQN model file).",
-        rich_help_panel=OUTPUT, show_default=False, dir_okay=False)],
+    spec: Annotated[
+        str,
+        typer.Argument(
+            help="Learner spec, e.g. qlearn, 'qlearn:abstraction=plus,alpha=0.05', dqn "
+            "(see durak learners).",
+            show_default=False,
+        ),
+    ],
+    vs: Annotated[
+        list[str],
+        typer.Option(
+            help="Opponent spec, one per other seat (repeat --vs); a single --vs fills every "
+            "other seat of --players.",
+            show_default=False,
+        ),
+    ],
+    episodes: Annotated[
+        int, typer.Option(help="Training games.", rich_help_panel=RUN, show_default=False)
+    ],
+    out: Annotated[
+        Path,
+        typer.Option(
+            help="Save the trained learner here (a Q-table JSON, a DQN model file).",
+            rich_help_panel=OUTPUT,
+            show_default=False,
+            dir_okay=False,
+        ),
+    ],
     seed: Seed = None,
-    interval: Annotated[int, typer.Option(
-        help="Episodes per reported interval (a line, a CSV row, a point of the curve).",
-        rich_help_panel=RUN)] = 1000,
+    interval: Annotated[
+        int,
+        typer.Option(
+            help="Episodes per reported interval (a line, a CSV row, a point of the curve).",
+            rich_help_panel=RUN,
+        ),
+    ] = 1000,
     players: Players = None,
     *,
     rules_options: RulesOptions,
-    csv_file: Annotated[Path | None, typer.Option(
-        "--csv", help="The intervals as CSV (default: --out with the suffix .csv).",
-        rich_help_panel=OUTPUT, show_default=False, dir_okay=False)] = None,
-    plot: Annotated[Path | None, typer.Option(
-        help="The learning curve as PNG (default: --out with the suffix .png).",
-        rich_help_panel=OUTPUT, show_default=False, dir_okay=False)] = None,
-    no_plot: Annotated[bool, typer.Option(
-        "--no-plot", help="Do not draw the learning curve.", rich_help_panel=OUTPUT)] = False,
-    force: Annotated[bool, typer.Option(
-        "--force", help="Overwrite an existing --out.", rich_help_panel=OUTPUT)] = False,
-    solve_endgame: Annotated[int | None, typer.Option(
-        help="Play the learner's exact endgame moves (2 players, once every card is known) "
-        "with a solve of at most this many nodes, as solver:nodes=N,fallback=... plays them; "
-        "the learner learns the other decisions.", rich_help_panel=RUN, min=1,
-        show_default=False)] = None,
+    csv_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--csv",
+            help="The intervals as CSV (default: --out with the suffix .csv).",
+            rich_help_panel=OUTPUT,
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            help="The learning curve as PNG (default: --out with the suffix .png).",
+            rich_help_panel=OUTPUT,
+            show_default=False,
+            dir_okay=False,
+        ),
+    ] = None,
+    no_plot: Annotated[
+        bool,
+        typer.Option("--no-plot", help="Do not draw the learning curve.", rich_help_panel=OUTPUT),
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite an existing --out.", rich_help_panel=OUTPUT)
+    ] = False,
+    solve_endgame: Annotated[
+        int | None,
+        typer.Option(
+            help="Play the learner's exact endgame moves (2 players, once every card is known) "
+            "with a solve of at most this many nodes, as solver:nodes=N,fallback=... plays them; "
+            "the learner learns the other decisions.",
+            rich_help_panel=RUN,
+            min=1,
+            show_default=False,
+        ),
+    ] = None,
     quiet: Quiet = False,
 ) -> None:
     """Train a learner against fixed opponents, save it, and write its learning curve.
@@ -146,13 +191,16 @@ def train(
     """
     with user_errors():
         if episodes <= 0 or interval <= 0:
-            raise UsageError(f"--episodes and --interval must be positive, got {episodes} "
-                             f"and {interval}")  # fmt: skip
+            raise UsageError(
+                f"--episodes and --interval must be positive, got {episodes} and {interval}"
+            )
         opponents = seat_opponents(vs, players)
-        rules = rules_options.rules(1 + len(opponents), players)  # fmt: skip
+        rules = rules_options.rules(1 + len(opponents), players)
         if solve_endgame is not None and rules.players != 2:
-            raise UsageError(f"--solve-endgame needs 2 players (every card is known only "
-                             f"then), got {rules.players}")  # fmt: skip
+            raise UsageError(
+                f"--solve-endgame needs 2 players (every card is known only "
+                f"then), got {rules.players}"
+            )
         csv_path = csv_file or out.with_suffix(".csv")
         png = None if no_plot else plot or out.with_suffix(".png")
         _check_output(out, csv_path, png, force)
@@ -163,8 +211,10 @@ def train(
         the_seed = choose_seed(seed)
         log = IntervalCsv(csv_path)
     console = stdout_console()
-    console.print(f"train: {spec} vs {', '.join(opponents)} · {episodes:,} episodes · "
-                  f"{seed_line(the_seed, seed)} · interval {interval:,}")  # fmt: skip
+    console.print(
+        f"train: {spec} vs {', '.join(opponents)} · {episodes:,} episodes · "
+        f"{seed_line(the_seed, seed)} · interval {interval:,}"
+    )
     console.print(f"rules: {describe_rules(rules)}")
     stats: list[IntervalStats] = []
     started = time.perf_counter()
@@ -173,8 +223,14 @@ def train(
     # ValueError mid-run: a one-line error, and nothing saved.
     with user_errors(), TrainProgress(episodes, wanted(quiet), console) as bar:
         watched = _Watched(learner, table, bar)
-        run = run_training(watched, table, episodes=episodes, seed=the_seed,
-                           rewards=learner.rewards, interval=interval)  # fmt: skip
+        run = run_training(
+            watched,
+            table,
+            episodes=episodes,
+            seed=the_seed,
+            rewards=learner.rewards,
+            interval=interval,
+        )
         try:
             for s in run:
                 stats.append(s)
@@ -192,8 +248,10 @@ def train(
     title = f"durak train {spec} vs {', '.join(opponents)} (seed {the_seed})"
     _finish(console, watched.episodes, wall, out, csv_path, png, stats, title)
     if stopped is not None:
-        stderr_console().print(f"{stopped}: saved the learner after {watched.episodes:,} of "
-                               f"{episodes:,} episodes (the CSV has the finished intervals)")
+        stderr_console().print(
+            f"{stopped}: saved the learner after {watched.episodes:,} of "
+            f"{episodes:,} episodes (the CSV has the finished intervals)"
+        )
         raise typer.Exit(INTERRUPTED)
     command = evaluate_command(spec, out, opponents, rules, the_seed + 1, solve_endgame)
     console.print(f"evaluate: {command}")
@@ -210,11 +268,21 @@ def _save(learner: SavableLearner, out: Path) -> None:
         partial.unlink(missing_ok=True)
 
 
-def _finish(console: Console, done: int, wall: float, out: Path, csv_path: Path,
-            png: Path | None, stats: list[IntervalStats], title: str) -> None:  # fmt: skip
+def _finish(
+    console: Console,
+    done: int,
+    wall: float,
+    out: Path,
+    csv_path: Path,
+    png: Path | None,
+    stats: list[IntervalStats],
+    title: str,
+) -> None:
     """The timing line, the learning curve and the list of files written."""
-    console.print(f"trained: {done:,} episodes in {wall:.1f} s · "
-                  f"{done / wall if wall > 0 else 0:,.0f} episodes/s")  # fmt: skip
+    console.print(
+        f"trained: {done:,} episodes in {wall:.1f} s · "
+        f"{done / wall if wall > 0 else 0:,.0f} episodes/s"
+    )
     written = [str(out), str(csv_path)]
     if png is not None and stats:
         try:
@@ -228,8 +296,9 @@ def _finish(console: Console, done: int, wall: float, out: Path, csv_path: Path,
 
 
 def learners(
-    name: Annotated[str | None, typer.Argument(
-        help="Show only this learner.", show_default=False)] = None,
+    name: Annotated[
+        str | None, typer.Argument(help="Show only this learner.", show_default=False)
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead.")] = False,
 ) -> None:
     """List the learners of durak train with their parameters and defaults.
@@ -237,5 +306,10 @@ def learners(
     A spec is NAME or NAME:key=value,... e.g. 'qlearn:abstraction=plus,alpha=0.05'.
     """
     load_plugins()
-    print_listing(registered_learners(), name, "learner",
-                  "learners: durak train NAME or NAME:key=value,...", as_json)  # fmt: skip
+    print_listing(
+        registered_learners(),
+        name,
+        "learner",
+        "learners: durak train NAME or NAME:key=value,...",
+        as_json,
+    )

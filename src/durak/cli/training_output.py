@@ -24,8 +24,16 @@ from durak.learn.train import IntervalStats
 from durak.rules import Rules
 
 #: The CSV header, one row per interval (the columns of :class:`IntervalStats`).
-CSV_COLUMNS = ("episodes", "games", "wins", "losses", "draws", "win_rate", "mean_reward",
-               "episodes_per_second")  # fmt: skip
+CSV_COLUMNS = (
+    "episodes",
+    "games",
+    "wins",
+    "losses",
+    "draws",
+    "win_rate",
+    "mean_reward",
+    "episodes_per_second",
+)
 
 
 class TrainProgress(BarProgress):
@@ -37,11 +45,17 @@ class TrainProgress(BarProgress):
         bar = None
         if enabled:
             bar = Progress(
-                BarColumn(bar_width=20), MofNCompleteColumn(),
-                TextColumn("{task.fields[rate]}"), Speed("episodes", 0), TimeElapsedColumn(),
-                TextColumn("eta"), TimeRemainingColumn(), console=Console(stderr=True),
-                auto_refresh=False, transient=True,
-            )  # fmt: skip
+                BarColumn(bar_width=20),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
+                Speed("episodes", 0),
+                TimeElapsedColumn(),
+                TextColumn("eta"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                auto_refresh=False,
+                transient=True,
+            )
             self._task = bar.add_task("episodes", total=total, rate="")
         super().__init__(bar, console)
 
@@ -51,8 +65,7 @@ class TrainProgress(BarProgress):
             return
         self._games += 1
         self._wins += won
-        self._bar.update(self._task, advance=1,
-                         rate=f"win {self._wins / self._games:.1%}")  # fmt: skip
+        self._bar.update(self._task, advance=1, rate=f"win {self._wins / self._games:.1%}")
         self.refresh()
 
     def interval(self, line: str) -> None:
@@ -65,16 +78,22 @@ def interval_line(s: IntervalStats, total: int) -> str:
     """One interval in a line: episodes so far, win rate with wins-losses-draws, mean
     reward, and speed."""
     width = len(f"{total:,}")
-    return (f"episodes {s.episodes:>{width},}/{total:,} · win rate {s.win_rate:6.1%} "
-            f"({s.wins}-{s.losses}-{s.draws}) · mean reward {s.mean_reward:+.3f} · "
-            f"{s.episodes_per_second:,.0f} episodes/s")  # fmt: skip
+    return (
+        f"episodes {s.episodes:>{width},}/{total:,} · win rate {s.win_rate:6.1%} "
+        f"({s.wins}-{s.losses}-{s.draws}) · mean reward {s.mean_reward:+.3f} · "
+        f"{s.episodes_per_second:,.0f} episodes/s"
+    )
 
 
 def csv_row(s: IntervalStats) -> list[str]:
     """The CSV cells of one interval, in :data:`CSV_COLUMNS` order."""
     counts = [s.episodes, s.games, s.wins, s.losses, s.draws]
-    return [*map(str, counts), f"{s.win_rate:.6g}", f"{s.mean_reward:.6g}",
-            f"{s.episodes_per_second:.1f}"]  # fmt: skip
+    return [
+        *map(str, counts),
+        f"{s.win_rate:.6g}",
+        f"{s.mean_reward:.6g}",
+        f"{s.episodes_per_second:.1f}",
+    ]
 
 
 class IntervalCsv:
@@ -103,12 +122,13 @@ def rules_flags(rules: Rules) -> list[str]:
     options whose value is not the default)."""
     default = Rules()
     flags: list[str] = []
-    for option, value, usual in (("--lowest-rank", rules.lowest_rank, default.lowest_rank),
-                                 ("--hand-size", rules.hand_size, default.hand_size),
-                                 ("--bout-cap", rules.bout_cap, default.bout_cap),
-                                 ("--first-bout-cap", rules.first_bout_cap,
-                                  default.first_bout_cap),
-                                 ("--throw-in", rules.throw_in, default.throw_in)):  # fmt: skip
+    for option, value, usual in (
+        ("--lowest-rank", rules.lowest_rank, default.lowest_rank),
+        ("--hand-size", rules.hand_size, default.hand_size),
+        ("--bout-cap", rules.bout_cap, default.bout_cap),
+        ("--first-bout-cap", rules.first_bout_cap, default.first_bout_cap),
+        ("--throw-in", rules.throw_in, default.throw_in),
+    ):
         if value != usual:
             flags += [option, str(value)]
     if rules.transfer:
@@ -119,9 +139,13 @@ def rules_flags(rules: Rules) -> list[str]:
 
 
 def evaluate_command(
-    spec: str, out: Path, opponents: list[str], rules: Rules, seed: int,
+    spec: str,
+    out: Path,
+    opponents: list[str],
+    rules: Rules,
+    seed: int,
     solve_endgame: int | None = None,
-) -> str:  # fmt: skip
+) -> str:
     """The ``durak match`` command that plays the learner saved at ``out`` (as the agent of
     the learner's name) against ``opponents`` under ``rules``.
 
@@ -136,6 +160,15 @@ def evaluate_command(
     agent = f"{name}:path={out}{carried}"
     if solve_endgame is not None:
         agent = f"solver:nodes={solve_endgame},fallback={agent.replace(',', ';')}"
-    words = ["durak", "match", agent, *opponents, "--games", "1000",
-             "--seed", str(seed), *rules_flags(rules)]  # fmt: skip
+    words = [
+        "durak",
+        "match",
+        agent,
+        *opponents,
+        "--games",
+        "1000",
+        "--seed",
+        str(seed),
+        *rules_flags(rules),
+    ]
     return shlex.join(words)

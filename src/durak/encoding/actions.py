@@ -104,8 +104,11 @@ class ActionSpace:
 
     def is_index(self, index: object) -> bool:
         """Whether ``index`` is an integer in ``0 .. size - 1`` (what :meth:`decode` takes)."""
-        return (not isinstance(index, bool) and isinstance(index, int | np.integer)
-                and bool(0 <= index < len(_layout(self.rules.lowest_rank)[0])))  # fmt: skip
+        return (
+            not isinstance(index, bool)
+            and isinstance(index, int | np.integer)
+            and bool(0 <= index < len(_layout(self.rules.lowest_rank)[0]))
+        )
 
     def decode(self, index: int | np.integer[Any]) -> Action:
         """The action at ``index`` (an interned engine instance).

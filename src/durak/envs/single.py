@@ -43,10 +43,12 @@ def observation_space(rules: Rules) -> spaces.Dict:
     ``Box(0, 1)`` of length :func:`~durak.encoding.observation_size`, ``"action_mask"`` an
     int8 ``Box(0, 1)`` of length ``ActionSpace(rules).size``."""
     size = ActionSpace(rules).size
-    return spaces.Dict({
-        "observation": spaces.Box(0.0, 1.0, (observation_size(rules),), np.float32),
-        "action_mask": spaces.Box(0, 1, (size,), np.int8),
-    })  # fmt: skip
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, (observation_size(rules),), np.float32),
+            "action_mask": spaces.Box(0, 1, (size,), np.int8),
+        }
+    )
 
 
 def encode(observation: Observation, space: ActionSpace) -> ObsDict:
@@ -111,8 +113,12 @@ class DurakEnv(gymnasium.Env[dict[str, Any], ActType]):
         self.opponents = tuple(opponents)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self._table = SoloTable(rules, [make_agent(s) for s in opponents],
-                                learner_seat=learner_seat, open_world=open_world)  # fmt: skip
+        self._table = SoloTable(
+            rules,
+            [make_agent(s) for s in opponents],
+            learner_seat=learner_seat,
+            open_world=open_world,
+        )
         self._space = ActionSpace(rules)
         self.observation_space = observation_space(rules)
         self.action_space = spaces.Discrete(self._space.size)
@@ -139,8 +145,9 @@ class DurakEnv(gymnasium.Env[dict[str, Any], ActType]):
             result = self._table.reset(deal)
             if not result.done:
                 return self._show(result)
-        raise RuntimeError(f"{MAX_DEALS} deals of {self.rules} in a row ended before the "
-                           "learner could act")  # fmt: skip
+        raise RuntimeError(
+            f"{MAX_DEALS} deals of {self.rules} in a row ended before the learner could act"
+        )
 
     def step(self, action: ActType) -> tuple[ObsDict, float, bool, bool, dict[str, Any]]:
         """Play the learner's action index and the opponents until the learner must act again
@@ -197,8 +204,10 @@ class DurakEnv(gymnasium.Env[dict[str, Any], ActType]):
         if result.done:  # no action is legal once the episode is over
             obs["action_mask"][:] = 0
         # A copy, so that a caller editing one of the two cannot change the other.
-        info: dict[str, Any] = {"action_mask": obs["action_mask"].copy(),
-                                "seat": self._table.learner}  # fmt: skip
+        info: dict[str, Any] = {
+            "action_mask": obs["action_mask"].copy(),
+            "seat": self._table.learner,
+        }
         if result.done:
             info["loser"] = result.loser
         return obs, info

@@ -85,8 +85,7 @@ class SoloTable:
     ) -> None:
         if len(opponents) != rules.players - 1:
             raise ValueError(
-                f"{rules.players} players need {rules.players - 1} opponents, got "
-                f"{len(opponents)}"
+                f"{rules.players} players need {rules.players - 1} opponents, got {len(opponents)}"
             )
         if learner_seat is not None and not 0 <= learner_seat < rules.players:
             raise ValueError(f"learner_seat must be in 0..{rules.players - 1}, got {learner_seat}")
@@ -147,8 +146,13 @@ class SoloTable:
         autopilot are shared, so it suits stateless ones: every built-in agent but
         ``human``; an ``ExactEndgame`` autopilot's kept table would serve both tables, which
         can change which of several equally good moves it finds."""
-        twin = SoloTable(self.rules, self.opponents, learner_seat=self.fixed_seat,
-                         open_world=self.open_world, autopilot=self.autopilot)  # fmt: skip
+        twin = SoloTable(
+            self.rules,
+            self.opponents,
+            learner_seat=self.fixed_seat,
+            open_world=self.open_world,
+            autopilot=self.autopilot,
+        )
         twin._state, twin._seat, twin._seats = self._state, self._seat, self._seats
         twin._watching = self._watching
         for p, rng in self._rngs.items():

@@ -112,8 +112,13 @@ def _plus(o: Observation) -> str:
     mine = list(o.hand)
     trumps = sum(1 for c in mine if c.suit is trump)
     high = sum(1 for c in mine if c.suit is not trump and _tier(c, o.rules.lowest_rank) == 2)
-    known_trumps = sum(1 for p in range(o.rules.players) if p != o.player
-                       for c in o.known_cards(p) if c.suit is trump)  # fmt: skip
+    known_trumps = sum(
+        1
+        for p in range(o.rules.players)
+        if p != o.player
+        for c in o.known_cards(p)
+        if c.suit is trump
+    )
     undefended = [a for a, b in o.table if b is None]
     # What a defence would cost: the cheapest non-trump able to beat the first open card.
     cost = "-"

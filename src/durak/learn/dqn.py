@@ -37,13 +37,23 @@ if TYPE_CHECKING:
     from durak.learn.dqn_learner import DqnLearner
     from durak.learn.dqn_net import DqnAgent, DqnModelError, load_model
 
-__all__ = ["DqnAgent", "DqnLearner", "DqnModelError", "TorchMissingError", "load_model",
-           "require_torch"]  # fmt: skip
+__all__ = [
+    "DqnAgent",
+    "DqnLearner",
+    "DqnModelError",
+    "TorchMissingError",
+    "load_model",
+    "require_torch",
+]
 
 # The classes live in modules that import PyTorch; `from durak.learn.dqn import DqnLearner`
 # still works, importing them on first access (PEP 562).
-_LAZY = {"DqnLearner": "durak.learn.dqn_learner", "DqnAgent": "durak.learn.dqn_net",
-         "DqnModelError": "durak.learn.dqn_net", "load_model": "durak.learn.dqn_net"}  # fmt: skip
+_LAZY = {
+    "DqnLearner": "durak.learn.dqn_learner",
+    "DqnAgent": "durak.learn.dqn_net",
+    "DqnModelError": "durak.learn.dqn_net",
+    "load_model": "durak.learn.dqn_net",
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -74,9 +84,16 @@ def _agent(path: str | None) -> DqnAgent:
         raise SpecError(f"dqn: {e}") from None
 
 
-register("dqn", _agent, "greedy play of a trained DQN (durak train dqn; needs torch)",
-         (Param("path", str, None, "the model file written by durak train dqn"),))  # fmt: skip
+register(
+    "dqn",
+    _agent,
+    "greedy play of a trained DQN (durak train dqn; needs torch)",
+    (Param("path", str, None, "the model file written by durak train dqn"),),
+)
 
-register_learner("dqn", _learner,
-                 "deep Q-network (Mnih et al. 2015) with replay, target net, double DQN; "
-                 "needs torch", params_of(DqnSettings))  # fmt: skip
+register_learner(
+    "dqn",
+    _learner,
+    "deep Q-network (Mnih et al. 2015) with replay, target net, double DQN; needs torch",
+    params_of(DqnSettings),
+)

@@ -50,9 +50,14 @@ class ReplayBuffer:
         self.size = self._next = 0
 
     def add(
-        self, obs: NDArray[np.float32], action: int, reward: float,
-        next_obs: NDArray[np.float32], next_mask: NDArray[np.bool_], done: bool,
-    ) -> None:  # fmt: skip
+        self,
+        obs: NDArray[np.float32],
+        action: int,
+        reward: float,
+        next_obs: NDArray[np.float32],
+        next_mask: NDArray[np.bool_],
+        done: bool,
+    ) -> None:
         """Store one transition (``next_mask``: the legal actions after it, all False when
         ``done``)."""
         i = self._next
@@ -109,8 +114,9 @@ class DqnLearner:
         self.gamma, self.batch, self.double = s.gamma, s.batch, s.double
         self.learn_start, self.train_every = s.learn_start, s.train_every
         self.target_every = s.target_every
-        self._rewards = RewardScheme(shaping=s.shaping, defence_penalty=s.defence_penalty,
-                                     gamma=s.gamma)  # fmt: skip
+        self._rewards = RewardScheme(
+            shaping=s.shaping, defence_penalty=s.defence_penalty, gamma=s.gamma
+        )
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(s.seed)
             self.net = build_network(rules, self.hidden)
@@ -144,8 +150,14 @@ class DqnLearner:
         stored) take a gradient step, and every ``target_every`` sync the target network."""
         nxt = after.observation
         legal = self.space.mask(() if after.done else nxt.legal_actions)
-        self.memory.add(self._encode(observation), self.space.encode(action), reward,
-                        self._encode(nxt), legal, after.done)  # fmt: skip
+        self.memory.add(
+            self._encode(observation),
+            self.space.encode(action),
+            reward,
+            self._encode(nxt),
+            legal,
+            after.done,
+        )
         self.steps += 1
         if self.memory.size >= self.learn_start and self.steps % self.train_every == 0:
             self._learn()
@@ -182,8 +194,12 @@ class DqnLearner:
 
     def model(self) -> DqnModel:
         """The current network (a copy) with its rules, widths and training record."""
-        meta = {"settings": dict(self.settings), "episodes": self.episodes,
-                "steps": self.steps, "updates": self.updates}  # fmt: skip
+        meta = {
+            "settings": dict(self.settings),
+            "episodes": self.episodes,
+            "steps": self.steps,
+            "updates": self.updates,
+        }
         return DqnModel(copy.deepcopy(self.net).eval(), self.rules, self.hidden, meta)
 
     def policy(self) -> DqnAgent:

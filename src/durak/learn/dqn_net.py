@@ -33,8 +33,17 @@ from durak.encoding import ActionSpace, action_space_size, encode_observation, o
 from durak.learn.torch_support import require_torch
 from durak.rules import Action, Observation, Rules
 
-__all__ = ["FORMAT", "VERSION", "DqnAgent", "DqnModel", "DqnModelError", "build_network",
-           "greedy_action", "load_model", "save_model"]  # fmt: skip
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "DqnAgent",
+    "DqnModel",
+    "DqnModelError",
+    "build_network",
+    "greedy_action",
+    "load_model",
+    "save_model",
+]
 
 FORMAT = "durak-dqn"
 VERSION = 1
@@ -103,10 +112,16 @@ def _shapes(rules: Rules, hidden: Sequence[int]) -> dict[str, tuple[int, ...]]:
 
 def save_model(path: str | os.PathLike[str], model: DqnModel) -> None:
     """Write ``model`` to ``path`` in the versioned format of the module doc."""
-    data = {"format": FORMAT, "version": VERSION, "rules": attrs.asdict(model.rules),
-            "observation_size": observation_size(model.rules),
-            "action_size": action_space_size(model.rules), "hidden": list(model.hidden),
-            "state_dict": model.net.state_dict(), "meta": dict(model.meta)}  # fmt: skip
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": attrs.asdict(model.rules),
+        "observation_size": observation_size(model.rules),
+        "action_size": action_space_size(model.rules),
+        "hidden": list(model.hidden),
+        "state_dict": model.net.state_dict(),
+        "meta": dict(model.meta),
+    }
     require_torch().save(data, Path(path))
 
 
@@ -136,8 +151,10 @@ def load_model(path: str | os.PathLike[str]) -> DqnModel:
     except (KeyError, TypeError, ValueError) as e:
         raise bad(f"bad or missing field ({e})") from None
     if sizes != (observation_size(rules), action_space_size(rules)):
-        raise bad(f"sizes {sizes} do not fit the rules (expected "
-                  f"{(observation_size(rules), action_space_size(rules))})")  # fmt: skip
+        raise bad(
+            f"sizes {sizes} do not fit the rules (expected "
+            f"{(observation_size(rules), action_space_size(rules))})"
+        )
     # Compare shapes before building, so that a file cannot make us allocate a network of
     # any size it likes.
     entries = state.items() if isinstance(state, dict) else ()
@@ -164,8 +181,9 @@ class DqnAgent:
     def check_rules(self, rules: Rules) -> None:
         """:class:`~durak.agents.SpecError` unless the model was trained for ``rules``."""
         if rules is not self.model.rules and rules != self.model.rules:
-            raise SpecError(f"dqn: this model was trained for {self.model.rules}, "
-                            f"not for this game's {rules}")  # fmt: skip
+            raise SpecError(
+                f"dqn: this model was trained for {self.model.rules}, not for this game's {rules}"
+            )
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The greedy legal action; ``ValueError`` if the game's rules are not the model's."""

@@ -89,8 +89,9 @@ class QSettings:
     shaping: float = param(0.05, "weight of the hand-strength shaping", low=0, high=10)
     defence_penalty: float = param(0.0, "penalty for an inefficient defence", low=0, high=10)
     min_visits: int = param(30, "updates before a learned value overrides", low=0)
-    target: str = param("td", "td: Q-learning's bootstrap; mc: the game's return",
-                        choices=("td", "mc"))
+    target: str = param(
+        "td", "td: Q-learning's bootstrap; mc: the game's return", choices=("td", "mc")
+    )
     init: str | None = param(None, "a Q-table file to continue training from")
 
 
@@ -118,8 +119,9 @@ class QLearner:
         self.min_visits = s.min_visits
         self.target = s.target
         self._episode: list[tuple[str, str, float]] = []
-        self._rewards = RewardScheme(shaping=s.shaping, defence_penalty=s.defence_penalty,
-                                     gamma=s.gamma)  # fmt: skip
+        self._rewards = RewardScheme(
+            shaping=s.shaping, defence_penalty=s.defence_penalty, gamma=s.gamma
+        )
         self._chosen: tuple[str, str] | None = None
 
     def _start_from(self, path: Path) -> None:
@@ -130,11 +132,14 @@ class QLearner:
             raise SpecError(f"qlearn: init: {e}") from None
         table = self.table
         if start.rules != table.rules:
-            raise SpecError(f"qlearn: init: {path} was trained for {start.rules}, "
-                            f"not for {table.rules}")  # fmt: skip
+            raise SpecError(
+                f"qlearn: init: {path} was trained for {start.rules}, not for {table.rules}"
+            )
         if start.abstraction != table.abstraction:
-            raise SpecError(f"qlearn: init: {path} uses abstraction {start.abstraction!r}, "
-                            f"not {table.abstraction!r}")  # fmt: skip
+            raise SpecError(
+                f"qlearn: init: {path} uses abstraction {start.abstraction!r}, "
+                f"not {table.abstraction!r}"
+            )
         table.q, table.visits, table.episodes = start.q, start.visits, start.episodes
 
     @property
@@ -172,7 +177,8 @@ class QLearner:
             o = after.observation
             nxt = self._key(o)
             target += self.gamma * self.table.q.get(nxt, {}).get(
-                greedy_group(self.table, nxt, self._groups(o), o, self.min_visits), 0.0)
+                greedy_group(self.table, nxt, self._groups(o), o, self.min_visits), 0.0
+            )
         self._learn(state, key, target)
 
     def end_episode(self) -> None:
@@ -215,8 +221,10 @@ class QAgent:
     def check_rules(self, rules: Rules) -> None:
         """:class:`SpecError` unless the table was trained for ``rules``."""
         if rules != self.table.rules:
-            raise SpecError(f"qlearn: this Q-table was trained for {self.table.rules}, "
-                            f"not for this game's {rules}")  # fmt: skip
+            raise SpecError(
+                f"qlearn: this Q-table was trained for {self.table.rules}, "
+                f"not for this game's {rules}"
+            )
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The greedy action; ``ValueError`` if the game's rules are not the table's."""
@@ -236,10 +244,16 @@ def _agent(path: str | None, min_visits: int) -> QAgent:
 
 
 _MIN_VISITS = next(p for p in params_of(QSettings) if p.name == "min_visits")
-register("qlearn", _agent, "greedy play of a trained Q-table (durak train qlearn)",
-         (Param("path", str, None, "the Q-table JSON file written by durak train"),
-          _MIN_VISITS))  # fmt: skip
+register(
+    "qlearn",
+    _agent,
+    "greedy play of a trained Q-table (durak train qlearn)",
+    (Param("path", str, None, "the Q-table JSON file written by durak train"), _MIN_VISITS),
+)
 
-register_learner("qlearn", QLearner,
-                 "tabular Q-learning over Crampton's abstract state (or 'plus')",
-                 params_of(QSettings))  # fmt: skip
+register_learner(
+    "qlearn",
+    QLearner,
+    "tabular Q-learning over Crampton's abstract state (or 'plus')",
+    params_of(QSettings),
+)

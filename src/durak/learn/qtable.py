@@ -57,14 +57,22 @@ class QTable:
 
     def __attrs_post_init__(self) -> None:
         if self.abstraction not in ABSTRACTIONS:
-            raise QTableError(f"unknown abstraction {self.abstraction!r}; known: "
-                              f"{', '.join(ABSTRACTIONS)}")  # fmt: skip
+            raise QTableError(
+                f"unknown abstraction {self.abstraction!r}; known: {', '.join(ABSTRACTIONS)}"
+            )
 
     def save(self, path: Path) -> None:
         """Write the table to ``path`` as JSON, atomically (a crash leaves the old file)."""
-        doc = {"format": FORMAT, "version": VERSION, "abstraction": self.abstraction,
-               "rules": attrs.asdict(self.rules), "episodes": self.episodes,
-               "settings": self.settings, "q": self.q, "visits": self.visits}  # fmt: skip
+        doc = {
+            "format": FORMAT,
+            "version": VERSION,
+            "abstraction": self.abstraction,
+            "rules": attrs.asdict(self.rules),
+            "episodes": self.episodes,
+            "settings": self.settings,
+            "q": self.q,
+            "visits": self.visits,
+        }
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(json.dumps(doc, sort_keys=True, separators=(",", ":")), encoding="utf-8")
         os.replace(tmp, path)
@@ -90,8 +98,10 @@ def _parse(doc: object) -> QTable:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise QTableError(f"not a Q-table (format is not {FORMAT!r})")
     if doc.get("version") != VERSION:
-        raise QTableError(f"Q-table version {doc.get('version')!r} is not supported "
-                          f"(this durak reads version {VERSION})")  # fmt: skip
+        raise QTableError(
+            f"Q-table version {doc.get('version')!r} is not supported "
+            f"(this durak reads version {VERSION})"
+        )
     rules = doc.get("rules")
     if not isinstance(rules, dict):
         raise QTableError("missing or bad 'rules'")
@@ -109,10 +119,14 @@ def _parse(doc: object) -> QTable:
     for state, row in visits.items():
         if not row.keys() <= q.get(state, {}).keys():
             raise QTableError(f"'visits' of state {state!r} name actions without a value")
-    return QTable(Rules(**rules), abstraction, {s: {a: float(v) for a, v in r.items()}
-                                               for s, r in q.items()},
-                  episodes, settings, {s: {a: int(v) for a, v in r.items()}
-                                       for s, r in visits.items()})  # fmt: skip
+    return QTable(
+        Rules(**rules),
+        abstraction,
+        {s: {a: float(v) for a, v in r.items()} for s, r in q.items()},
+        episodes,
+        settings,
+        {s: {a: int(v) for a, v in r.items()} for s, r in visits.items()},
+    )
 
 
 def _rows(raw: object, field: str, ok: Callable[[object], bool]) -> dict[str, dict[str, Any]]:
@@ -124,6 +138,5 @@ def _rows(raw: object, field: str, ok: Callable[[object], bool]) -> dict[str, di
             raise QTableError(f"{field!r}: state {state!r} must map actions to numbers")
         for action, v in row.items():
             if isinstance(v, bool) or not ok(v):
-                raise QTableError(f"{field!r}: state {state!r}, action {action!r}: bad value "
-                                  f"{v!r}")  # fmt: skip
+                raise QTableError(f"{field!r}: state {state!r}, action {action!r}: bad value {v!r}")
     return {str(s): dict(r) for s, r in raw.items()}

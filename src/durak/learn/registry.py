@@ -50,9 +50,11 @@ _LEARNERS: dict[str, TrainerInfo] = {}
 
 
 def register_learner(
-    name: str, factory: Callable[..., SavableLearner], description: str,
+    name: str,
+    factory: Callable[..., SavableLearner],
+    description: str,
     params: tuple[Param, ...] = (),
-) -> None:  # fmt: skip
+) -> None:
     """Make ``name`` available to :func:`make_learner`."""
     _LEARNERS[name] = TrainerInfo(name, description, params, factory)
 

@@ -28,8 +28,10 @@ def hand_potential(observation: Observation) -> float:
         return 0.0
     trump = observation.trump_suit
     ranks = 15 - observation.rules.lowest_rank
-    strength = sum((c.rank - observation.rules.lowest_rank + (ranks if c.suit is trump else 0))
-                   / (2 * ranks) for c in observation.hand)  # fmt: skip
+    strength = sum(
+        (c.rank - observation.rules.lowest_rank + (ranks if c.suit is trump else 0)) / (2 * ranks)
+        for c in observation.hand
+    )
     held = sum(observation.hand_sizes)
     return strength / len(observation.hand) - len(observation.hand) / held
 
@@ -40,8 +42,11 @@ def _inefficient(observation: Observation, action: Action) -> bool:
     if type(action) is not Defend:
         return False
     trump = observation.trump_suit
-    weakest = min(power(a.card, trump) for a in observation.legal_actions
-                  if type(a) is Defend and a.target is action.target)  # fmt: skip
+    weakest = min(
+        power(a.card, trump)
+        for a in observation.legal_actions
+        if type(a) is Defend and a.target is action.target
+    )
     return power(action.card, trump) > weakest
 
 
@@ -72,8 +77,9 @@ class RewardScheme:
         """The reward for playing ``action`` from ``before`` and reaching ``after``."""
         r = self.win * after.reward
         if self.shaping:
-            r += self.shaping * (self.gamma * hand_potential(after.observation)
-                                 - hand_potential(before))  # fmt: skip
+            r += self.shaping * (
+                self.gamma * hand_potential(after.observation) - hand_potential(before)
+            )
         if self.defence_penalty and _inefficient(before, action):
             r -= self.defence_penalty
         return r

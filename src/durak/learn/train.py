@@ -36,8 +36,7 @@ class Epsilon:
 
     def __init__(self, start: float, end: float, decay: float, *, owner: str) -> None:
         if not 0 <= end <= start <= 1 or not 0 < decay <= 1:
-            raise SpecError(f"{owner}: need 0 <= eps_end <= eps_start <= 1 and "
-                            "0 < eps_decay <= 1")  # fmt: skip
+            raise SpecError(f"{owner}: need 0 <= eps_end <= eps_start <= 1 and 0 < eps_decay <= 1")
         self.value, self.end, self.decay = start, end, decay
 
     def explores(self, rng: random.Random) -> bool:

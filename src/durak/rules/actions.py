@@ -156,8 +156,7 @@ _LOW: Final = (1 << _CHUNK) - 1
 def attacks_for(mask: int) -> tuple[Attack, ...]:
     """The interned attacks of every card in ``mask``, in canonical order."""
     t = _ATTACKS_BY_CHUNK
-    return (t[0][mask & _LOW] + t[1][mask >> 13 & _LOW]
-            + t[2][mask >> 26 & _LOW] + t[3][mask >> 39])  # fmt: skip
+    return t[0][mask & _LOW] + t[1][mask >> 13 & _LOW] + t[2][mask >> 26 & _LOW] + t[3][mask >> 39]
 
 
 def action_universe(deck: tuple[Card, ...]) -> tuple[Action, ...]:

@@ -63,17 +63,32 @@ class Rank(enum.IntEnum):
 
 _SUIT_SYMBOLS: Final = {Suit.S: "♠", Suit.H: "♥", Suit.D: "♦", Suit.C: "♣"}
 _SUIT_PARSE: Final = {
-    "s": Suit.S, "♠": Suit.S, "♤": Suit.S,
-    "h": Suit.H, "♥": Suit.H, "♡": Suit.H,
-    "d": Suit.D, "♦": Suit.D, "♢": Suit.D,
-    "c": Suit.C, "♣": Suit.C, "♧": Suit.C,
-}  # fmt: skip
+    "s": Suit.S,
+    "♠": Suit.S,
+    "♤": Suit.S,
+    "h": Suit.H,
+    "♥": Suit.H,
+    "♡": Suit.H,
+    "d": Suit.D,
+    "♦": Suit.D,
+    "♢": Suit.D,
+    "c": Suit.C,
+    "♣": Suit.C,
+    "♧": Suit.C,
+}
 _RANK_LABELS: Final = {r: str(int(r)) for r in Rank} | {
-    Rank.JACK: "J", Rank.QUEEN: "Q", Rank.KING: "K", Rank.ACE: "A",
-}  # fmt: skip
+    Rank.JACK: "J",
+    Rank.QUEEN: "Q",
+    Rank.KING: "K",
+    Rank.ACE: "A",
+}
 _RANK_PARSE: Final = {str(int(r)): r for r in Rank if r <= Rank.TEN} | {
-    "t": Rank.TEN, "j": Rank.JACK, "q": Rank.QUEEN, "k": Rank.KING, "a": Rank.ACE,
-}  # fmt: skip
+    "t": Rank.TEN,
+    "j": Rank.JACK,
+    "q": Rank.QUEEN,
+    "k": Rank.KING,
+    "a": Rank.ACE,
+}
 
 NUM_CARDS: Final = 52
 

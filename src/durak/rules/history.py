@@ -104,4 +104,3 @@ class History:
 
     def __repr__(self) -> str:
         return f"History({list(self)!r})"
-

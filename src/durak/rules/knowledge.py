@@ -139,14 +139,27 @@ def observe(state: GameState, player: int, open_world: bool = False) -> Observat
         raise RulesError(f"player must be 0..{state.rules.players - 1}, got {player}")
     masks = state.hand_masks
     return Observation(
-        state.rules, player, CardSet(masks[player]), state.table, state.trump_suit,
-        state.trump_card, len(state.talon), state.discard, tuple([m.bit_count() for m in masks]),
-        state.known, state.knowledge,
-        state.attacker, state.defender, state.turn, state.taking, state.cap,
-        state.players_out, state.history,
+        state.rules,
+        player,
+        CardSet(masks[player]),
+        state.table,
+        state.trump_suit,
+        state.trump_card,
+        len(state.talon),
+        state.discard,
+        tuple([m.bit_count() for m in masks]),
+        state.known,
+        state.knowledge,
+        state.attacker,
+        state.defender,
+        state.turn,
+        state.taking,
+        state.cap,
+        state.players_out,
+        state.history,
         legal_actions(state) if state.turn == player else (),
         state.hands if open_world else None,
-    )  # fmt: skip
+    )
 
 
 def sample_world(observation: Observation, rng: random.Random) -> GameState:
@@ -195,14 +208,29 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
     if o.trump_in_talon and o.trump_card is not None:
         talon.append(o.trump_card)
     world = [(f"player {p}'s hand", m) for p, m in enumerate(masks)]
-    world += [("the talon", CardSet.from_cards(talon).mask), ("the table", table_mask(o.table)),
-              ("the discard pile", o.discard.mask)]  # fmt: skip
+    world += [
+        ("the talon", CardSet.from_cards(talon).mask),
+        ("the table", table_mask(o.table)),
+        ("the discard pile", o.discard.mask),
+    ]
     _check_places(o, world, whole=True)
     return GameState(
-        o.rules, tuple(masks), tuple(talon), o.trump_suit, o.trump_card,
-        o.table, o.discard, o.attacker, o.defender, o.turn, o.taking, o.cap, o.players_out,
-        o.knowledge, o.history,
-    )  # fmt: skip
+        o.rules,
+        tuple(masks),
+        tuple(talon),
+        o.trump_suit,
+        o.trump_card,
+        o.table,
+        o.discard,
+        o.attacker,
+        o.defender,
+        o.turn,
+        o.taking,
+        o.cap,
+        o.players_out,
+        o.knowledge,
+        o.history,
+    )
 
 
 def _inconsistent(why: str) -> RulesError:
@@ -228,8 +256,9 @@ def _check_shape(o: Observation) -> None:
     if o.talon_size < 0 or o.talon_size > o.rules.deck_size:
         raise _inconsistent(f"talon size {o.talon_size} is not possible")
     if len(o.hand) != o.hand_sizes[o.player]:
-        raise _inconsistent(f"the hand has {len(o.hand)} cards; its size says "
-                            f"{o.hand_sizes[o.player]}")  # fmt: skip
+        raise _inconsistent(
+            f"the hand has {len(o.hand)} cards; its size says {o.hand_sizes[o.player]}"
+        )
     for p in range(n):
         if o.unknown_count(p) < 0:
             raise _inconsistent(f"player {p} is known to hold more cards than its hand size")
@@ -262,10 +291,16 @@ def _check_places(o: Observation, places: list[tuple[str, int]], whole: bool) ->
 def _seen_places(o: Observation) -> list[tuple[str, int]]:
     """Where the observer sees cards: its hand, the cards it knows in other hands, the table,
     the discard pile and the face-up trump card."""
-    places = [("its own hand", o.hand.mask), ("the table", table_mask(o.table)),
-              ("the discard pile", o.discard.mask)]  # fmt: skip
-    places += [(f"player {p}'s known cards", o.known_cards(p).mask)
-               for p in range(o.rules.players) if p != o.player]  # fmt: skip
+    places = [
+        ("its own hand", o.hand.mask),
+        ("the table", table_mask(o.table)),
+        ("the discard pile", o.discard.mask),
+    ]
+    places += [
+        (f"player {p}'s known cards", o.known_cards(p).mask)
+        for p in range(o.rules.players)
+        if p != o.player
+    ]
     if o.trump_in_talon and o.trump_card is not None:
         places.append(("the talon (the face-up trump)", 1 << o.trump_card.index))
     return places

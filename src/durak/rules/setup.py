@@ -113,14 +113,28 @@ def _bout_start(
 ) -> GameState:
     suit = trump_card.suit if trump_card is not None else trump_suit
     history = History(
-        [position_key(attacker, defender, hands, knowledge.exposed.mask)] if rules.can_repeat
+        [position_key(attacker, defender, hands, knowledge.exposed.mask)]
+        if rules.can_repeat
         else ()
-    )  # fmt: skip
+    )
     cap = min(base_cap(rules, discard), hands[defender].bit_count())
     return GameState(
-        rules, hands, talon, suit, trump_card, (), discard, attacker, defender, attacker,
-        False, cap, out, knowledge, history,
-    )  # fmt: skip
+        rules,
+        hands,
+        talon,
+        suit,
+        trump_card,
+        (),
+        discard,
+        attacker,
+        defender,
+        attacker,
+        False,
+        cap,
+        out,
+        knowledge,
+        history,
+    )
 
 
 def position(
@@ -186,9 +200,17 @@ def position(
     discard = CardSet(full & ~seen)
     knowledge = Knowledge(exposed, EMPTY, frozenset())
     return _bout_start(
-        rules, hand_sets, talon_cards, trump_card, discard, attacker, expected, knowledge,
-        trump_suit, out,
-    )  # fmt: skip
+        rules,
+        hand_sets,
+        talon_cards,
+        trump_card,
+        discard,
+        attacker,
+        expected,
+        knowledge,
+        trump_suit,
+        out,
+    )
 
 
 def _resolve_trump(

@@ -142,9 +142,15 @@ def maxn(
     """
     if paranoid:
         return alphabeta(
-            game, state, depth=depth, evaluate=evaluate, iterative=iterative, order=order,
-            budget=budget, root_values=root_values,
-        )  # fmt: skip
+            game,
+            state,
+            depth=depth,
+            evaluate=evaluate,
+            iterative=iterative,
+            order=order,
+            budget=budget,
+            root_values=root_values,
+        )
     player = check_root(game, state, depth, evaluate)
     if bounds is not None and (len(bounds) != 2 or not all(map(math.isfinite, bounds))):
         raise SearchError(

@@ -43,7 +43,15 @@ class Node(Generic[S, A]):
     """
 
     __slots__ = (
-        "bonus", "children", "mover", "payoff", "preferred", "state", "untried", "value", "visits"
+        "bonus",
+        "children",
+        "mover",
+        "payoff",
+        "preferred",
+        "state",
+        "untried",
+        "value",
+        "visits",
     )
 
     def __init__(self, state: S, mover: int, actions: Sequence[A]) -> None:
@@ -265,6 +273,14 @@ def mcts(
 
     Deterministic for a fixed ``rng`` seed and an iteration or node budget.
     """
-    tree = MCTS(game, c=c, rollout=rollout, evaluate=evaluate, heuristic=heuristic, bias=bias,
-                reuse_depth=0, stop_early=stop_early)  # fmt: skip
+    tree = MCTS(
+        game,
+        c=c,
+        rollout=rollout,
+        evaluate=evaluate,
+        heuristic=heuristic,
+        bias=bias,
+        reuse_depth=0,
+        stop_early=stop_early,
+    )
     return tree.search(state, budget=budget, rng=rng)

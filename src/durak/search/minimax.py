@@ -85,8 +85,9 @@ class _AlphaBeta(DepthFirst[S, A]):
     def leaf(self, s: S, v: float, source: str) -> float:
         """``v``, checked against ``value_range``: a value outside it would prune wrongly."""
         if self.bounded and not self.lo <= v <= self.hi:
-            raise SearchError(f"{source} gave {v} at {s!r}, outside value_range "
-                              f"[{self.lo}, {self.hi}]")  # fmt: skip
+            raise SearchError(
+                f"{source} gave {v} at {s!r}, outside value_range [{self.lo}, {self.hi}]"
+            )
         return v
 
     def value(self, s: S, depth: int, alpha: float, beta: float) -> float:
@@ -214,11 +215,13 @@ def alphabeta(
     """
     player = check_root(game, state, depth, evaluate)
     if value_range is not None and not (
-        len(value_range) == 2 and all(map(math.isfinite, value_range))
+        len(value_range) == 2
+        and all(map(math.isfinite, value_range))
         and value_range[0] <= value_range[1]
     ):
-        raise SearchError(f"value_range must be (lo, hi), finite with lo <= hi; "
-                          f"got {value_range!r}")  # fmt: skip
+        raise SearchError(
+            f"value_range must be (lo, hi), finite with lo <= hi; got {value_range!r}"
+        )
     start = now()
     table: dict[S, _Entry] | None
     if isinstance(transpositions, TranspositionTable):
@@ -256,6 +259,11 @@ def solve(
     first (a partial solve has no guaranteed value).
     """
     return alphabeta(
-        game, state, order=order, transpositions=transpositions, budget=budget,
-        root_values=root_values, value_range=value_range,
-    )  # fmt: skip
+        game,
+        state,
+        order=order,
+        transpositions=transpositions,
+        budget=budget,
+        root_values=root_values,
+        value_range=value_range,
+    )

@@ -93,8 +93,9 @@ def pimc(
             )
         if combine == "visits":
             if not result.visits:
-                raise SearchError("combine='visits' needs a search that reports root visits "
-                                  "(e.g. mcts)")  # fmt: skip
+                raise SearchError(
+                    "combine='visits' needs a search that reports root visits (e.g. mcts)"
+                )
             for a, n in result.visits:
                 votes[a] = votes.get(a, 0) + n
         else:

@@ -90,12 +90,12 @@ def check_game(
                 checked += 1
                 if game.is_terminal(state):
                     break
-                state = _check_step(game, state, rng.choice(list(game.legal_actions(state))),
-                                    where)  # fmt: skip
+                state = _check_step(game, state, rng.choice(list(game.legal_actions(state))), where)
             else:
                 name = type(game).__name__
-                raise GameContractError(f"{name}: a game from start state {index} did not end "
-                                        f"within {max_steps} steps")  # fmt: skip
+                raise GameContractError(
+                    f"{name}: a game from start state {index} did not end within {max_steps} steps"
+                )
             played += 1
     return ContractReport(played, checked, observed)
 
@@ -114,8 +114,11 @@ def _check_state(game: Any, state: Any, where: str, bounds: Any, zero_sum: bool)
         raise _fail(where, "legal_actions gives a different sequence when asked again")
     terminal = game.is_terminal(state)
     if bool(legal) == terminal:
-        raise _fail(where, "legal_actions must be empty exactly at terminal states "
-                    f"(terminal: {terminal}, {len(legal)} legal actions)")  # fmt: skip
+        raise _fail(
+            where,
+            "legal_actions must be empty exactly at terminal states "
+            f"(terminal: {terminal}, {len(legal)} legal actions)",
+        )
     n = game.num_players
     if not terminal:
         player = game.current_player(state)
@@ -157,18 +160,27 @@ def _check_observations(game: Any, state: Any, rng: random.Random, where: str) -
         seed = rng.getrandbits(64)
         world = game.sample_world(o, random.Random(seed))
         if game.observe(world, p) != o:
-            raise _fail(where, f"a world sampled from player {p}'s observation does not "
-                        "give that observation back")  # fmt: skip
+            raise _fail(
+                where,
+                f"a world sampled from player {p}'s observation does not "
+                "give that observation back",
+            )
         if game.sample_world(o, random.Random(seed)) != world:
-            raise _fail(where, f"sample_world for player {p} is not a function of its "
-                        "generator's state")  # fmt: skip
+            raise _fail(
+                where, f"sample_world for player {p} is not a function of its generator's state"
+            )
         if game.is_terminal(world) != terminal or (
             not terminal and game.current_player(world) != mover
         ):
-            raise _fail(where, f"a world sampled for player {p} disagrees on whose turn it "
-                        "is or whether the game is over")  # fmt: skip
+            raise _fail(
+                where,
+                f"a world sampled for player {p} disagrees on whose turn it "
+                "is or whether the game is over",
+            )
         if p == mover and list(game.legal_actions(world)) != legal:
-            raise _fail(where, f"a world sampled for player {p}, the player to move, has "
-                        "other legal actions")  # fmt: skip
+            raise _fail(
+                where,
+                f"a world sampled for player {p}, the player to move, has other legal actions",
+            )
     players: int = game.num_players
     return players

@@ -137,8 +137,11 @@ def play_game(
                 raise IllegalActionError(f"agent {agents[p].name!r} in seat {p}: {e}") from None
             actions.append(action)
             for q, watcher in watchers:
-                _call(referee, q, partial(watcher.action_taken, p, action,
-                                          observe(state, q, open_world)))  # fmt: skip
+                _call(
+                    referee,
+                    q,
+                    partial(watcher.action_taken, p, action, observe(state, q, open_world)),
+                )
         lost = loser(state)
     except _ForfeitError as f:
         forfeit = f.forfeit
@@ -148,5 +151,14 @@ def play_game(
             ended = partial(watcher.game_ended, observe(state, p, open_world), lost)
             with suppress(_ForfeitError):  # the game was decided before game_ended
                 _call(referee, p, ended)
-    return GameRecord(rules, seed, tuple(actions), lost, bouts, tuple(think),
-                      tuple(decisions), tuple(longest), forfeit)  # fmt: skip
+    return GameRecord(
+        rules,
+        seed,
+        tuple(actions),
+        lost,
+        bouts,
+        tuple(think),
+        tuple(decisions),
+        tuple(longest),
+        forfeit,
+    )
