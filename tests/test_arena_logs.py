@@ -270,3 +270,15 @@ def test_a_stop_signal_waits_until_a_game_is_recorded(
     assert reached == ["the end of the block"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+def test_a_run_played_twice_logs_both_parts(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    run = Run([PLAN], log=log)
+    with closing(run.play()) as games:
+        for k, _ in enumerate(games, 1):
+            if k == 4:
+                break  # stopped early, as a caller may
+    for _ in run.play():  # the rest of the games, still logged
+        pass
+    assert sorted(e.game for e in read_log(log).entries) == list(range(PLAN.games))

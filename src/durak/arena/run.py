@@ -142,6 +142,8 @@ class Run:
         source = (
             play_serial(self.plans, tasks) if jobs <= 1 else play_parallel(self.plans, tasks, jobs)
         )
+        if self.log is not None and self._writer is None:  # a second play: lock again
+            self._writer = LogWriter(self.log)
         writer = self._writer
         started = time.perf_counter()
         try:
