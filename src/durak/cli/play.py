@@ -20,7 +20,7 @@ import typer
 
 from durak.agents import HumanAgent, make_agent
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
-from durak.arena.entry import LogEntry
+from durak.arena.entry import Ending, LogEntry
 from durak.arena.game import GameRecord, play_game
 from durak.arena.logs import LogWriter
 from durak.arena.referee import Referee
@@ -113,32 +113,22 @@ def _entry(
     seat: HumanSeat,
     record: GameRecord | None,
 ) -> LogEntry:
+    """The log entry of a game with the person: finished, forfeited, or (``record`` is
+    ``None``) interrupted, with its bouts and decisions counted from the actions."""
     n = rules.players
     deal = derive_seed(seed, game)
-    if record is None:  # interrupted: count bouts and decisions from the actions
+    if record is None:
         state, bouts, decisions = new_game(rules, deal), 0, [0] * n
         for action in seat.actions:
             bouts += not state.table
             decisions[state.turn] += 1
             state = step(state, action)
-        return LogEntry(
-            "play",
-            rules,
-            specs,
-            seed,
-            open_world,
-            None,
-            game,
-            deal,
-            tuple(range(n)),
-            tuple(str(a) for a in seat.actions),
-            "interrupted",
-            None,
-            bouts,
-            tuple(decisions),
-            (0.0,) * n,
-            (0.0,) * n,
+        record = GameRecord(
+            rules, deal, tuple(seat.actions), None, bouts, (0.0,) * n, tuple(decisions), (0.0,) * n
         )
+        end: Ending = "interrupted"
+    else:
+        end = "finished" if record.forfeit is None else "forfeit"
     return LogEntry(
         "play",
         rules,
@@ -150,7 +140,7 @@ def _entry(
         deal,
         tuple(range(n)),
         tuple(str(a) for a in record.actions),
-        "finished" if record.forfeit is None else "forfeit",
+        end,
         record.loser,
         record.bouts,
         record.decisions,
