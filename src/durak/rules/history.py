@@ -6,8 +6,9 @@ passive game quadratic.  :class:`History` is a persistent set that only grows: e
 is a prefix of a shared, append-only list of keys (with a shared index from key to
 position), so extending the newest value costs O(1).  Extending an older value (search
 branching from a past state) copies its prefix once, and that copy becomes the tip of its
-own branch.  Values are immutable to their users, and compare and hash as the sets of keys
-they hold.
+own branch.  Values are immutable to their users (their fields are private and never
+reassigned once made, the lazily cached hash aside), and compare and hash as the sets of
+keys they hold.
 """
 
 from __future__ import annotations
@@ -37,32 +38,29 @@ class History:
 
     def __init__(self, keys: Iterable[PositionKey] = ()) -> None:
         unique = list(dict.fromkeys(keys))
-        self._set(unique, {k: i for i, k in enumerate(unique)}, len(unique))
-
-    def _set(self, keys: list[PositionKey], index: dict[PositionKey, int], size: int) -> None:
-        object.__setattr__(self, "_keys", keys)
-        object.__setattr__(self, "_index", index)
-        object.__setattr__(self, "_size", size)
-        object.__setattr__(self, "_hash", None)
+        self._keys = unique
+        self._index = {k: i for i, k in enumerate(unique)}
+        self._size = len(unique)
+        self._hash = None
 
     @classmethod
     def _view(cls, keys: list[PositionKey], index: dict[PositionKey, int], size: int) -> History:
         h = object.__new__(cls)
-        h._set(keys, index, size)
+        h._keys, h._index, h._size, h._hash = keys, index, size, None
         return h
 
     def add(self, key: PositionKey) -> History:
         """This set with ``key`` added (itself if ``key`` is already in it)."""
-        if key in self:
+        index, size = self._index, self._size
+        i = index.get(key)
+        if i is not None and i < size:
             return self
-        keys, size = self._keys, self._size
+        keys = self._keys
         if size == len(keys):
             keys.append(key)
             # Another thread may have extended the same tip first: then this slot is theirs.
-            if keys[size] is key:
-                self._index.setdefault(key, size)
-                if self._index[key] == size:
-                    return History._view(keys, self._index, size + 1)
+            if keys[size] is key and index.setdefault(key, size) == size:
+                return History._view(keys, index, size + 1)
         prefix = [*keys[:size], key]
         return History._view(prefix, {k: i for i, k in enumerate(prefix)}, size + 1)
 
@@ -93,11 +91,8 @@ class History:
 
     def __hash__(self) -> int:
         if self._hash is None:
-            object.__setattr__(self, "_hash", hash(frozenset(self)))
-        return self._hash  # type: ignore[return-value]
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("History is immutable")
+            self._hash = hash(frozenset(self))
+        return self._hash
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (History, (tuple(self),))
