@@ -176,3 +176,21 @@ def test_sample_world_refuses_every_forged_observation(
     note(f"forged: {name}")
     with pytest.raises(RulesError, match="inconsistent observation"):
         sample_world(forged, random.Random(seed))
+
+
+def test_history_subsets_follow_set_semantics() -> None:
+    a, b, same = History([(1,)]), History([(2,)]), History([(1,)])
+    both = History([(1,), (2,)])
+    assert not a <= b and not b <= a and a <= same and a <= both and not both <= a
+    assert not a < same and a < both and not both < History([(2,), (1,)]) and not a < b
+
+
+def test_history_grows_at_its_tip_without_copying() -> None:
+    # The documented O(1) growth: extending the newest value shares its key list, and only
+    # extending an older value copies (docs/rules.md, "How the record is stored").
+    root = History([(0,)])
+    tip = root.add((1,))
+    assert tip._keys is root._keys and list(tip._keys) == [(0,), (1,)]
+    branch = root.add((2,))
+    assert branch._keys is not root._keys and list(branch) == [(0,), (2,)]
+    assert list(tip.add((3,))) == [(0,), (1,), (3,)] and list(root) == [(0,)]
