@@ -1,0 +1,197 @@
+"""What the rules say to a user who builds positions and decks by hand, or acts wrongly:
+every error names the offending card, player or action (the mutation run of issue 27
+found these messages read by no test), and the text forms round-trip."""
+
+from __future__ import annotations
+
+import pytest
+
+from durak.rules import (
+    CARDS,
+    Attack,
+    Card,
+    CardSet,
+    Defend,
+    IllegalActionError,
+    Pass,
+    Rules,
+    RulesError,
+    Suit,
+    Take,
+    Transfer,
+    action_universe,
+    deal,
+    deck_cards,
+    legal_actions,
+    new_game,
+    observe,
+    parse_action,
+    position,
+    step,
+)
+
+SMALL = Rules(lowest_rank=12, hand_size=3)  # Q, K, A: 12 cards
+c = Card.parse
+
+
+# --- position ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (dict(hands=[["QS"]], trump=Suit.S), r"position needs 2 hands \(Rules.players\), got 1"),
+        (dict(hands=[["QS"], ["6S"]], trump=Suit.S), r"6♠ \(hand 1\) is not in the 12-card deck"),
+        (dict(hands=[["QS"], ["QS"]], trump=Suit.S), r"duplicate card Q♠ \(hand 1\)"),
+        (dict(hands=[["QS"], ["KS"]], trump=Suit.S, talon=["QS"]), r"duplicate card Q♠ \(talon\)"),
+        (dict(hands=[["QS"], []], trump=c("AH"), talon=["AH"]),
+         "a player holds no cards although the talon is not empty"),
+        (dict(hands=[["QS"], []], trump=Suit.S), "at least two players must hold cards"),
+        (dict(hands=[["QS"], ["KS"]], trump=Suit.S, attacker=2),
+         "attacker 2 is not a player holding cards"),
+        (dict(hands=[["QS"], ["KS"]], trump=Suit.S, attacker=-1),
+         "attacker -1 is not a player holding cards"),
+        (dict(hands=[["QS"], ["KS"]], trump=Suit.S, defender=0),
+         r"defender 0 is not the next active player after attacker 0 \(that is 1\)"),
+        (dict(hands=[["QS"], ["KS"]], trump=c("AH"), talon=["AD"]),
+         "the talon must end with the trump card A♥, not A♦"),
+        (dict(hands=[["QS"], ["KS"]], trump=c("6H")), "trump card 6♥ is not in the 12-card deck"),
+        (dict(hands=[["QS"], ["KS"]], trump=Suit.H, talon=["AD"]),
+         "the talon must end with a trump card of suit ♥"),
+        (dict(hands=[["QS"], ["KS"]], trump="H"), "trump must be a Card or a Suit, got 'H'"),
+        (dict(hands=[["QS"], [5]], trump=Suit.S), "not a card: 5"),
+    ],
+)  # fmt: skip
+def test_a_bad_position_is_refused_naming_the_problem(
+    kwargs: dict[str, object], message: str
+) -> None:
+    with pytest.raises(RulesError, match=f"^{message}"):
+        position(SMALL, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_position_without_trumps_takes_no_trump() -> None:
+    rules = Rules(lowest_rank=12, hand_size=3, trumps=False)
+    with pytest.raises(RulesError, match=r"Rules\.trumps is False, so trump must be None"):
+        position(rules, [["QS"], ["KS"]], Suit.S)
+    state = position(rules, [["QS"], ["KS"]], None)
+    assert state.trump_suit is None and state.trump_card is None
+
+
+def test_a_position_with_a_trump_suit_and_a_talon_takes_the_talons_last_card() -> None:
+    state = position(SMALL, [["QS"], ["KS"]], Suit.H, talon=["AD", "AH"])
+    assert state.trump_card is c("AH") and state.trump_suit is Suit.H
+    bare = position(SMALL, [["QS"], ["KS"]], Suit.H)
+    assert bare.trump_card is None and bare.trump_suit is Suit.H
+    assert bare.defender == 1 and bare.turn == 0 and bare.attacker == 0
+    assert bare.discard == CardSet.from_cards(deck_cards(12)) - CardSet.of("QS", "KS")
+
+
+# --- decks ---------------------------------------------------------------------------
+
+
+def test_a_deck_with_a_duplicate_names_the_card() -> None:
+    deck = [*deck_cards(12)]
+    deck[3] = deck[0]
+    with pytest.raises(RulesError, match=f"^duplicate card {deck[0]} in the deck$"):
+        deal(SMALL, deck)
+
+
+def test_a_wrong_deck_names_what_it_lacks_and_what_does_not_belong() -> None:
+    deck = [*deck_cards(12)[1:], c("6S")]
+    with pytest.raises(RulesError) as e:
+        deal(SMALL, deck)
+    assert str(e.value) == (
+        "the deck must hold the 12 cards from rank 12 up; missing: [Q♠], not in this deck: [6♠]"
+    )
+    with pytest.raises(RulesError, match=r"missing: \[A♣\], not in this deck: \[\]$"):
+        deal(SMALL, deck_cards(12)[:-1])
+
+
+# --- actions -------------------------------------------------------------------------
+
+
+def test_an_illegal_action_names_the_player_its_role_and_every_legal_action() -> None:
+    state = new_game(Rules(), 3)
+    legal = legal_actions(state)
+    wrong = Take()
+    with pytest.raises(IllegalActionError) as e:
+        step(state, wrong)
+    options = ", ".join(str(a) for a in legal)
+    assert str(e.value) == (
+        f"illegal action Take for player {state.turn} (attacker); legal actions: {options}"
+    )
+    attacked = step(state, legal[0])
+    with pytest.raises(IllegalActionError) as e:
+        step(attacked, Pass())
+    assert str(e.value).startswith(f"illegal action Pass for player {attacked.turn} (defender)")
+
+
+def test_an_action_after_the_end_says_the_game_is_over() -> None:
+    state = new_game(SMALL, 1)
+    while state.turn >= 0:
+        state = step(state, legal_actions(state)[-1])
+    with pytest.raises(IllegalActionError, match=r"^illegal action Take: the game is over$"):
+        step(state, Take())
+
+
+def test_every_action_round_trips_through_its_text() -> None:
+    for action in action_universe(deck_cards(2)):
+        assert parse_action(str(action)) == action
+        assert parse_action(f"  {action}  ") == action
+    assert str(Take()) == "Take" and str(Pass()) == "Pass"
+    assert str(Defend(c("6H"), c("8H"))) == "Defend(6♥<-8♥)"
+    assert str(Attack(c("10S"))) == "Attack(10♠)" and str(Transfer(c("AS"))) == "Transfer(A♠)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "take", "Attack(", "Attack(6H", "Attack(XX)", "Defend(6H)", "Defend(6H<-)",
+     "Transfer()", "Pass()", "Attack 6H"],
+)  # fmt: skip
+def test_text_that_is_no_action_is_refused_naming_it(text: str) -> None:
+    with pytest.raises(ValueError, match=r"not (an action|a card)"):
+        parse_action(text)
+
+
+def test_actions_order_by_kind_then_target_then_card() -> None:
+    ordered = [Attack(c("6S")), Attack(c("7S")), Defend(c("6S"), c("7S")),
+               Defend(c("7S"), c("6H")), Transfer(c("6S")), Take(), Pass()]  # fmt: skip
+    for i, a in enumerate(ordered):
+        for j, b in enumerate(ordered):
+            assert (a < b, a <= b, a > b, a >= b) == (i < j, i <= j, i > j, i >= j), (a, b)
+    with pytest.raises(TypeError):
+        _ = Take() < 3
+
+
+# --- cards ---------------------------------------------------------------------------
+
+
+def test_cards_order_by_rank_then_suit_under_every_comparison() -> None:
+    for a in CARDS:
+        for b in CARDS:
+            i, j = a.index, b.index
+            assert (a < b, a <= b, a > b, a >= b) == (i < j, i <= j, i > j, i >= j)
+
+
+def test_a_card_set_repr_rebuilds_it() -> None:
+    for cards in [CardSet(), CardSet.of("6H"), CardSet.of("AS", "10C", "6H")]:
+        assert eval(repr(cards)) == cards  # the repr is meant to be code
+    assert repr(CardSet.of("AS", "6H")) == "CardSet.of('6♥', 'A♠')"
+
+
+# --- where an observer believes a card is --------------------------------------------
+
+
+def test_places_follow_what_the_observer_knows() -> None:
+    state = position(SMALL, [["QS", "KS"], ["QH", "KH"]], c("AD"), talon=["AH", "AC", "AD"])
+    watcher = observe(state, 0)
+    assert watcher.places(c("QS")) == frozenset({0})
+    assert watcher.places(c("AD")) == frozenset({"talon"})  # the face-up trump
+    assert watcher.places(c("QH")) == frozenset({1, "talon"})
+    assert watcher.places(c("QD")) == frozenset({"discard"})
+    attacked = step(state, Attack(c("QS")))
+    assert observe(attacked, 1).places(c("QS")) == frozenset({"table"})
+    with pytest.raises(RulesError, match="6♠ is not in the 12-card deck"):
+        watcher.places(c("6S"))
+    open_world = observe(state, 0, open_world=True)
+    assert open_world.places(c("QH")) == frozenset({1})
