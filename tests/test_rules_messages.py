@@ -12,6 +12,7 @@ from durak.rules import (
     Card,
     CardSet,
     Defend,
+    DurakGame,
     IllegalActionError,
     Pass,
     Rules,
@@ -29,6 +30,7 @@ from durak.rules import (
     position,
     step,
 )
+from durak.rules.history import History
 
 SMALL = Rules(lowest_rank=12, hand_size=3)  # Q, K, A: 12 cards
 c = Card.parse
@@ -195,3 +197,67 @@ def test_places_follow_what_the_observer_knows() -> None:
         watcher.places(c("6S"))
     open_world = observe(state, 0, open_world=True)
     assert open_world.places(c("QH")) == frozenset({1})
+
+
+# --- found alive by a mutation run (issue 27) -----------------------------------------
+
+
+def test_type_errors_name_the_type_given() -> None:
+    with pytest.raises(TypeError, match=r"^Card\.parse needs a string, got int$"):
+        Card.parse(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^state must be a GameState, got int$"):
+        step(5, Take())  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match=r"^Rules\.trumps is False, so trump must be None$"):
+        position(Rules(lowest_rank=12, hand_size=3, trumps=False), [["QS"], ["KS"]], Suit.S)
+
+
+def test_card_indices_run_from_0_to_51() -> None:
+    assert Card.from_index(0) is c("2S") and Card.from_index(51) is c("AC")
+    with pytest.raises(RulesError, match="got 52"):
+        Card.from_index(52)
+
+
+@pytest.mark.parametrize("operator", ["__lt__", "__le__", "__gt__", "__ge__"])
+def test_actions_do_not_compare_with_other_objects(operator: str) -> None:
+    assert getattr(Take(), operator)(3) is NotImplemented
+    assert getattr(Take(), operator)(Pass()) is (operator in ("__lt__", "__le__"))
+
+
+def test_a_defence_text_with_two_arrows_is_not_a_card() -> None:
+    with pytest.raises(RulesError, match=r"^not a card: '8H<-9H'"):
+        parse_action("Defend(6H<-8H<-9H)")
+
+
+def test_a_position_in_the_full_deck_may_hold_the_two_of_spades() -> None:
+    state = position(Rules(lowest_rank=2), [["2S"], ["3S"]], Suit.H)
+    assert c("2S") in state.hands[0] and c("2S") not in state.discard
+
+
+def test_a_player_with_no_cards_and_no_talon_has_left_the_position() -> None:
+    rules = Rules(players=3, lowest_rank=12, hand_size=3)
+    state = position(rules, [["QS"], ["KS"], []], Suit.S)
+    assert state.players_out == frozenset({2})
+    watcher = observe(state, 0)
+    assert watcher.places(c("KS")) == frozenset({1})  # not the player who has left
+
+
+def test_the_trump_of_a_suit_is_the_talons_last_card_whatever_its_length() -> None:
+    state = position(SMALL, [["QS"], ["KS"]], Suit.H, talon=["QD", "AD", "AH"])
+    assert state.trump_card is c("AH")
+
+
+def test_a_talon_of_only_the_face_up_trump_hides_no_card() -> None:
+    state = position(SMALL, [["QS"], ["KS", "AS"]], c("AH"), talon=["AH"])
+    assert observe(state, 0).places(c("AS")) == frozenset({1})
+
+
+def test_attack_cards_and_the_history_repr_show_their_contents() -> None:
+    state = step(new_game(Rules(), 2), legal_actions(new_game(Rules(), 2))[0])
+    assert state.attack_cards() == (state.table[0][0],)
+    assert repr(History([(1, 2)])) == "History([(1, 2)])"
+
+
+def test_the_game_adapter_observes_in_its_own_world() -> None:
+    state = new_game(Rules(), 4)
+    assert DurakGame(Rules(), open_world=True).observe(state, 0).hands == state.hands
+    assert DurakGame(Rules()).observe(state, 0).hands is None
