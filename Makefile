@@ -1,19 +1,21 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make demo   - create .venv, install, play a short tournament (random, greedy, mcts)
-#   make test   - create .venv, install (with the CPU build of torch), run ruff (check and
-#                 format --check), mypy --strict
+#   make test   - create .venv, install (with the CPU build of torch, and Ray), run ruff
+#                 (check and format --check), mypy --strict
 #                 (src, tests, benchmarks) and pytest, every optional extra's tests included
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TORCH  := 2.13.0
+RAY    := 2.60.0
 
 .PHONY: demo test lint typecheck pytest bench thorough mutation clean
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	# Ray pinned too, so that every CI run tests the same version.
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,ray]' ray==$(RAY)
 	# The CPU wheel, pinned: a loose `torch` would pull a CUDA build of several GB.
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check torch==$(TORCH)
 	touch $(STAMP)

@@ -17,6 +17,7 @@ import faulty_agents  # noqa: F401  (registers the test agents)
 from durak.arena.entry import LogEntry, LogError, entry_for, parse_entry
 from durak.arena.logs import encode, logged_seed, read_log
 from durak.arena.match import GameOutcome, MatchPlan
+from durak.arena.pool import LocalPool
 from durak.arena.referee import Referee
 from durak.arena.replay import replay_entry
 from durak.arena.report import match_report
@@ -41,8 +42,8 @@ def no_times(outcome: GameOutcome) -> GameOutcome:
 
 
 def full_run(plan: MatchPlan = PLAN, jobs: int = 1) -> MatchResult:
-    run = Run([plan], jobs=jobs)
-    for _ in run.play():
+    run = Run([plan])
+    for _ in run.play(LocalPool(jobs)):
         pass
     return run.results()[0]
 
@@ -103,16 +104,19 @@ def test_a_log_line_holds_the_whole_game(tmp_path: Path) -> None:
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_stopped_run_resumes_to_the_same_statistics(tmp_path: Path, jobs: int) -> None:
     log = tmp_path / "run.jsonl"
-    first = Run([PLAN], jobs=jobs, log=log)
-    with pytest.raises(KeyboardInterrupt), closing(first.play()) as games:
-        for k, _ in enumerate(games, 1):
+    first = Run([PLAN], log=log)
+    seen = set()
+    with pytest.raises(KeyboardInterrupt), closing(first.play(LocalPool(jobs))) as games:
+        for k, (_, game) in enumerate(games, 1):
+            seen.add(game.outcome.game)
             if k == 5:
                 raise KeyboardInterrupt  # as Ctrl-C in the middle of the run
     kept = read_log(log).entries
-    assert len(kept) == 5 and first.results()[0].games == 5
-    second = Run([PLAN], jobs=jobs, log=log, resume=True)
-    assert second.resumed == 5 and len(list(second.pending())) == 7
-    played = [g.outcome.game for _, g in second.play()]
+    # Every game seen is kept; so are the rest of its batch, finished with it.
+    assert seen <= {e.game for e in kept} and len(kept) == first.results()[0].games < 12
+    second = Run([PLAN], log=log, resume=True)
+    assert second.resumed == len(kept) and len(list(second.pending())) == 12 - len(kept)
+    played = [g.outcome.game for _, g in second.play(LocalPool(jobs))]
     assert sorted(played) == sorted(set(range(12)) - {e.game for e in kept})
     assert sorted(e.game for e in read_log(log).entries) == list(range(12))  # no duplicate
     assert untimed(second.results()[0]) == untimed(full_run())

@@ -10,6 +10,7 @@ import pytest
 from durak.agents import GreedyAgent, Watcher, make_agent
 from durak.arena.game import play_game
 from durak.arena.match import MatchPlan, play_match_game
+from durak.arena.pool import LocalPool
 from durak.arena.run import run_match
 from durak.arena.stats import wilson
 from durak.rules import Action, Observation, Rules, new_game, step
@@ -35,8 +36,8 @@ def test_each_deal_is_played_once_per_seat_rotation() -> None:
 
 def test_a_match_is_the_same_in_one_process_or_two() -> None:
     rules = Rules()
-    one = run_match(rules, SPECS, games=30, seed=5, jobs=1)
-    two = run_match(rules, SPECS, games=30, seed=5, jobs=2)
+    one = run_match(rules, SPECS, games=30, seed=5)
+    two = run_match(rules, SPECS, games=30, seed=5, backend=LocalPool(2))
     assert [o.durak for o in one.outcomes] == [o.durak for o in two.outcomes]
     assert [o.game for o in two.outcomes] == list(range(30))
     assert one.wins(0) == one.durak_count(1) and one.wins(1) == one.durak_count(0)
@@ -51,8 +52,8 @@ def test_run_match_checks_its_input() -> None:
         run_match(Rules(), ["random"], games=2, seed=0)
     with pytest.raises(ValueError, match="positive"):
         run_match(Rules(), SPECS, games=0, seed=0)
-    with pytest.raises(ValueError, match="positive"):
-        run_match(Rules(), SPECS, games=2, seed=0, jobs=0)
+    with pytest.raises(ValueError, match="jobs must be a positive integer, got 0"):
+        LocalPool(0)
 
 
 @pytest.mark.parametrize(("k", "n"), [(0, 10), (10, 10), (3, 7), (450, 500)])

@@ -19,9 +19,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import faulty_agents  # noqa: F401  (registers the test agents)
+from durak.arena.backend import IN_FLIGHT_PER_WORKER, MAX_BATCH
 from durak.arena.logs import LogWriter, read_log
 from durak.arena.match import MatchPlan
-from durak.arena.pool import IN_FLIGHT_PER_WORKER, play_parallel
+from durak.arena.pool import play_parallel
 from durak.cli.app import app
 from durak.learn.qtable import QTable
 from durak.rules import Rules
@@ -187,10 +188,10 @@ def test_tasks_are_drawn_lazily_with_bounded_work_in_flight() -> None:
             drawn += 1
             yield 0, g
 
-    with closing(play_parallel([plan], tasks(), 2)) as games:
+    with closing(play_parallel([plan], tasks(), plan.games, 2)) as games:
         for _ in range(3):
             next(games)
-    assert drawn <= 2 * IN_FLIGHT_PER_WORKER + 3
+    assert drawn <= (2 * IN_FLIGHT_PER_WORKER + 3) * MAX_BATCH
 
 
 def test_a_full_disk_keeps_the_statistics_and_exits_2(tmp_path: Path) -> None:

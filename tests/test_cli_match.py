@@ -27,11 +27,11 @@ def invoke(*args: str) -> Result:
 
 
 def seeded(text: str) -> list[str]:
-    """The output without what depends on the machine: the ``time:`` line and the last two
-    columns (ms/move, max ms) of the table."""
+    """The output without what depends on the machine: the ``runs on:`` and ``time:`` lines
+    and the last two columns (ms/move, max ms) of the table."""
     keep = []
     for line in text.splitlines():
-        if line.startswith("time:"):
+        if line.startswith(("time:", "runs on:")):
             continue
         cells = line.split("│")
         keep.append("│".join(cells[:-3]) if len(cells) > 5 else line)

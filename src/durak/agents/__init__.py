@@ -2,11 +2,12 @@
 
 Importing this package registers the built-in agents for :func:`make_agent`: ``random``,
 ``greedy`` and ``lowest`` (:mod:`durak.agents.simple`), ``smart`` (:mod:`durak.agents.smart`)
-``human`` (:mod:`durak.agents.human`), and the search agents ``minimax``, ``mcts``,
+``human`` (:mod:`durak.agents.human`), ``faulty`` (:mod:`durak.agents.faulty`, which
+breaks on purpose to test referees), and the search agents ``minimax``, ``mcts``,
 ``maxn``, ``ismcts`` and ``solver`` (:mod:`durak.agents.searchers`).
 """
 
-from durak.agents import evals, human, searchers, simple, smart
+from durak.agents import evals, faulty, human, searchers, simple, smart
 from durak.agents.base import Agent, SpecError, Watcher, make_agent, parse_spec, registry
 from durak.agents.human import HumanAgent
 from durak.agents.simple import GreedyAgent, LowestAgent, RandomAgent
@@ -22,6 +23,7 @@ __all__ = [
     "SpecError",
     "Watcher",
     "evals",
+    "faulty",
     "human",
     "make_agent",
     "parse_spec",

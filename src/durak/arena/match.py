@@ -9,7 +9,7 @@ a match gives the same outcomes in any order, in one process or many.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from typing import Any
 
 import attrs
@@ -140,3 +140,19 @@ def play_match_game(
         record.forfeit,
     )
     return PlayedGame(outcome, tuple(str(a) for a in record.actions))
+
+
+def play_task(
+    plans: Sequence[MatchPlan],
+    task: tuple[int, int],
+    agents: MutableMapping[int, tuple[Agent, ...]],
+) -> tuple[int, PlayedGame]:
+    """Game ``task = (plan index, game index)`` of ``plans``, tagged with its plan index.
+
+    ``agents`` caches the agents of each plan (by index) across the games of one run, as
+    every backend's workers keep them; a game's outcome does not depend on that reuse.
+    """
+    p, game = task
+    if p not in agents:
+        agents[p] = build_agents(plans[p].specs, plans[p].rules)
+    return p, play_match_game(plans[p], game, agents[p])

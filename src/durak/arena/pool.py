@@ -1,78 +1,113 @@
-"""Playing the games of several match plans, in this process or in worker processes.
+"""The local backend: games in this process, or in a pool of worker processes.
 
-Games come back as they finish, each tagged with its plan; a game's outcome depends only
-on its plan and index, never on the worker that played it.  Tasks are drawn lazily from
-their iterator and at most a few per worker are in flight, so memory stays flat however
-many games a run has.  Workers ignore Ctrl-C and die quietly on SIGTERM: the parent
-receives the signal, stops the workers and keeps what had arrived
-(:mod:`durak.arena.signals`).  Each worker plays its games in its main thread, so the
-referee's move timer works there.
+Games come back as they finish, in batches, each game tagged with its plan; a game's
+outcome depends only on its plan and index, never on the worker that played it.  Workers
+play batches of games sized to last about half a second
+(:class:`~durak.arena.backend.Batches`), so the cost of passing work between processes stays
+small beside cheap games.  Tasks are drawn lazily from their iterator and at most two
+batches per worker are in flight, so memory stays flat however many games a run has.
+Workers ignore Ctrl-C and die quietly on SIGTERM: the parent receives the signal, stops the
+workers and keeps what had arrived (:mod:`durak.arena.signals`).  Each worker plays its
+games in its main thread, so the referee's move timer works there.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 import signal
 from collections.abc import Generator, Iterable, Sequence
+from itertools import islice
+
+import attrs
 
 from durak.agents.base import Agent
-from durak.arena.match import MatchPlan, PlayedGame, build_agents, play_match_game
-
-Task = tuple[int, int]  # (plan index, game index)
-
-#: Tasks in flight per worker: enough to keep each busy, few enough to stay small.
-IN_FLIGHT_PER_WORKER = 4
+from durak.arena.backend import Batch, Batches, Closing, Played, Task, play_batch
+from durak.arena.match import MatchPlan, play_task
 
 # A worker's plans and agents, set when it starts.
 _plans: list[MatchPlan] = []
 _agents: dict[int, tuple[Agent, ...]] = {}
 
 
-def play_serial(
-    plans: Sequence[MatchPlan], tasks: Iterable[Task]
-) -> Generator[tuple[int, PlayedGame], None, None]:
+@attrs.frozen
+class LocalPool(Closing):
+    """Up to ``jobs`` processes on this machine (no more than its cores); one job plays in
+    this process.  Holds nothing between runs, so :meth:`close` has nothing to do."""
+
+    jobs: int = attrs.field(default=1)
+
+    @jobs.validator
+    def _positive(self, attribute: attrs.Attribute[int], value: int) -> None:
+        if type(value) is not int or value < 1:
+            raise ValueError(f"jobs must be a positive integer, got {value!r}")
+
+    @property
+    def where(self) -> str:
+        """``local pool, N processes`` (``this process`` for one)."""
+        n = self.capacity()
+        return "this process" if n == 1 else f"local pool, {n} processes"
+
+    def capacity(self) -> int:
+        """``jobs``, at most the machine's cores."""
+        return min(self.jobs, os.cpu_count() or 1)
+
+    def play(
+        self, plans: Sequence[MatchPlan], tasks: Iterable[Task], count: int
+    ) -> Generator[Batch, None, None]:
+        """Play ``tasks`` serially (one game per batch), or in ``min(capacity, count)``
+        processes if that is more than one.  See :class:`~durak.arena.backend.Backend`."""
+        jobs = min(self.capacity(), count)
+        if jobs > 1:
+            return play_parallel(plans, tasks, count, jobs)
+        return ([played] for played in play_serial(plans, tasks))
+
+
+def play_serial(plans: Sequence[MatchPlan], tasks: Iterable[Task]) -> Generator[Played, None, None]:
     """Play ``tasks`` in order in this process, one set of agents per plan."""
     agents: dict[int, tuple[Agent, ...]] = {}
-    for p, game in tasks:
-        if p not in agents:
-            agents[p] = build_agents(plans[p].specs, plans[p].rules)
-        yield p, play_match_game(plans[p], game, agents[p])
+    for task in tasks:
+        yield play_task(plans, task, agents)
 
 
 def play_parallel(
-    plans: Sequence[MatchPlan], tasks: Iterable[Task], jobs: int
-) -> Generator[tuple[int, PlayedGame], None, None]:
-    """Play ``tasks`` in ``jobs`` worker processes; yields games as they finish.
+    plans: Sequence[MatchPlan], tasks: Iterable[Task], count: int, jobs: int
+) -> Generator[Batch, None, None]:
+    """Play ``tasks`` (``count`` of them) in ``jobs`` worker processes, in batches sized by
+    :class:`~durak.arena.backend.Batches`; yields each batch as it finishes.
 
-    At most :data:`IN_FLIGHT_PER_WORKER` tasks per worker are submitted ahead.  Closing the
-    iterator early, or an exception (Ctrl-C included) while waiting, stops the workers at
-    once; games still running are lost, never half-reported.
+    Closing the iterator early, or an exception (Ctrl-C included) while waiting, stops the
+    workers at once; games still running are lost, never half-reported.
     """
     pool = multiprocessing.get_context().Pool(jobs, _start_worker, (tuple(plans),))
-    done: queue.SimpleQueue[tuple[int, PlayedGame] | BaseException] = queue.SimpleQueue()
+    done: queue.SimpleQueue[tuple[float, Batch] | BaseException] = queue.SimpleQueue()
     source = iter(tasks)
+    batches = Batches(count, jobs)
     in_flight = 0
     finished = False
 
-    def submit() -> bool:
-        task = next(source, None)
-        if task is None:
-            return False
-        pool.apply_async(_play_task, (task,), callback=done.put, error_callback=done.put)
-        return True
+    def fill() -> int:
+        submitted = 0
+        while in_flight + submitted < batches.in_flight:
+            batch = list(islice(source, batches.next_size()))
+            if not batch:
+                break
+            pool.apply_async(_play_batch, (batch,), callback=done.put, error_callback=done.put)
+            submitted += 1
+        return submitted
 
     try:
-        while in_flight < jobs * IN_FLIGHT_PER_WORKER and submit():
-            in_flight += 1
+        in_flight += fill()
         while in_flight:
             item = done.get()
             in_flight -= 1
             if isinstance(item, BaseException):
                 raise item
-            if submit():
-                in_flight += 1
-            yield item
+            seconds, games = item
+            batches.record(len(games), seconds)
+            in_flight += fill()
+            yield games
         finished = True
     finally:
         if finished:
@@ -89,8 +124,5 @@ def _start_worker(plans: tuple[MatchPlan, ...]) -> None:
     _agents.clear()
 
 
-def _play_task(task: Task) -> tuple[int, PlayedGame]:
-    p, game = task
-    if p not in _agents:
-        _agents[p] = build_agents(_plans[p].specs, _plans[p].rules)
-    return p, play_match_game(_plans[p], game, _agents[p])
+def _play_batch(batch: list[Task]) -> tuple[float, Batch]:
+    return play_batch(_plans, batch, _agents)

@@ -1,5 +1,9 @@
 """A run: the games of one or more match plans, logged as they finish and resumable.
 
+The run says what to play and records what finishes; a backend (:mod:`durak.arena.backend`:
+this process, a local process pool, or Ray) plays the games, and the run does not know
+which.
+
 A :class:`Run` with a log appends one entry per finished game (:mod:`durak.arena.logs`),
 and holds the log's lock from construction to the end of :meth:`Run.play`, so a second run
 on the same log fails at once.  Resuming reads that log first: it must hold only games of
@@ -12,15 +16,16 @@ kept in the log and in :meth:`Run.results`.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Generator, Iterator, Sequence
+from contextlib import closing
 from pathlib import Path
 
+from durak.arena.backend import Backend, Task
 from durak.arena.entry import LogEntry, LogError, entry_for
 from durak.arena.logs import LogWriter, read_log
 from durak.arena.match import GameOutcome, MatchPlan, PlayedGame, build_agents
-from durak.arena.pool import Task, play_parallel, play_serial
+from durak.arena.pool import LocalPool
 from durak.arena.referee import Referee
 from durak.arena.replay import check_unique, replay_entry
 from durak.arena.results import MatchResult
@@ -29,7 +34,7 @@ from durak.rules import Rules
 
 
 class Run:
-    """The games of ``plans`` in ``jobs`` processes, logged to ``log`` if given.
+    """The games of ``plans``, logged to ``log`` if given; :meth:`play` plays them.
 
     Construction checks every spec against its plan's rules
     (:class:`~durak.agents.SpecError`), takes the log's lock (:class:`LogError` if another
@@ -44,26 +49,22 @@ class Run:
         self,
         plans: Sequence[MatchPlan],
         *,
-        jobs: int = 1,
         log: Path | str | None = None,
         resume: bool = False,
     ) -> None:
-        if jobs < 1:
-            raise ValueError(f"jobs must be positive, got {jobs}")
         self.plans = tuple(plans)
         keys = [repr(p.identity()) for p in self.plans]
         if len(set(keys)) != len(keys):
             raise ValueError("the same match is planned twice")
         for specs, rules in {(p.specs, p.rules) for p in self.plans}:
             build_agents(specs, rules)
-        self.jobs = jobs
         self.log = None if log is None else Path(log)
         #: Things the user should know about the log (a dropped line, ignored games).
         self.notes: list[str] = []
         self._done: list[dict[int, GameOutcome]] = [{} for _ in self.plans]
         self.wall_seconds = 0.0
-        #: Processes used by the last :meth:`play` (1: this one).
-        self.jobs_used = 1
+        #: Games played at once by the last :meth:`play` (1: one after another).
+        self.workers_used = 1
         # Opened (and locked) now: an unwritable or busy log fails before any game.
         self._writer = None if self.log is None else LogWriter(self.log)
         try:
@@ -132,27 +133,33 @@ class Run:
         """Every planned game, played or not."""
         return sum(p.games for p in self.plans)
 
-    def play(self) -> Generator[tuple[int, PlayedGame], None, None]:
-        """Play the pending games; yields (plan index, game) as each finishes and is logged.
+    def play(self, backend: Backend | None = None) -> Generator[tuple[int, PlayedGame], None, None]:
+        """Play the pending games on ``backend`` (by default this process); yields (plan
+        index, game) as each finishes and is logged.
 
-        The order is the finishing order; the outcomes do not depend on it or on ``jobs``.
+        The order is the finishing order; the outcomes do not depend on it or on the
+        backend.  A game the backend hands back twice is logged and yielded once.
         """
-        tasks = self.pending()
-        jobs = self.jobs_used = max(1, min(self.jobs, self.remaining, os.cpu_count() or 1))
-        source = (
-            play_serial(self.plans, tasks) if jobs <= 1 else play_parallel(self.plans, tasks, jobs)
-        )
+        backend = LocalPool() if backend is None else backend
+        count = self.remaining
+        self.workers_used = max(1, min(backend.capacity(), count))
         if self.log is not None and self._writer is None:  # a second play: lock again
             self._writer = LogWriter(self.log)
         writer = self._writer
         started = time.perf_counter()
         try:
-            for p, played in source:
-                with hold_interrupts():  # logged and counted together, or not at all
-                    if writer is not None:
-                        writer.write(entry_for(self.plans[p], played))
-                    self._done[p][played.outcome.game] = played.outcome
-                yield p, played
+            with closing(backend.play(self.plans, self.pending(), count)) as batches:
+                for batch in batches:
+                    fresh = []
+                    with hold_interrupts():  # a batch is logged and counted whole, or not at all
+                        for p, played in batch:
+                            if played.outcome.game in self._done[p]:
+                                continue
+                            if writer is not None:
+                                writer.write(entry_for(self.plans[p], played))
+                            self._done[p][played.outcome.game] = played.outcome
+                            fresh.append((p, played))
+                    yield from fresh
         finally:
             self.wall_seconds += time.perf_counter() - started
             self.close()
@@ -190,23 +197,24 @@ def run_match(
     *,
     games: int,
     seed: int,
-    jobs: int = 1,
+    backend: Backend | None = None,
     open_world: bool = False,
     referee: Referee | None = None,
     log: Path | str | None = None,
     resume: bool = False,
 ) -> MatchResult:
-    """Play ``games`` games of ``specs`` (one per seat) in ``jobs`` processes; see
-    :class:`MatchPlan` for the seating and :class:`Run` for ``log`` and ``resume``.
+    """Play ``games`` games of ``specs`` (one per seat) on ``backend`` (by default this
+    process); see :class:`MatchPlan` for the seating and :class:`Run` for ``log`` and
+    ``resume``.
 
     Specs are checked before any game starts (:class:`~durak.agents.SpecError`).  The
-    outcomes are the same for any ``jobs``; only the timing differs.  Without a
+    outcomes are the same on any backend; only the timing differs.  Without a
     ``referee`` an agent's error stops the match.
     """
     if games < 1:
         raise ValueError(f"games must be positive, got {games}")
     plan = MatchPlan(rules, tuple(specs), seed, games, open_world, referee)
-    run = Run([plan], jobs=jobs, log=log, resume=resume)
-    for _ in run.play():
+    run = Run([plan], log=log, resume=resume)
+    for _ in run.play(backend):
         pass
     return run.results()[0]

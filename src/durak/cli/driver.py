@@ -17,14 +17,18 @@ import attrs
 import typer
 from rich.console import Console
 
+from durak.arena.backend import Backend, BackendError, open_backend
 from durak.arena.logs import logged_seed
 from durak.arena.match import MatchPlan, PlayedGame
 from durak.arena.referee import Referee
 from durak.arena.run import Run
 from durak.arena.signals import Terminated, sigterm_interrupts
-from durak.cli.errors import INTERRUPTED, TERMINATED, USAGE, describe, error
+from durak.cli.errors import INTERRUPTED, TERMINATED, USAGE, describe, error, user_errors
 from durak.cli.option_groups import option_group
 from durak.cli.options import (
+    Address,
+    BackendName,
+    BackendOption,
     Confidence,
     Games,
     Jobs,
@@ -71,6 +75,8 @@ class RunSettings:
     games: Games = 100
     seed: Seed = None
     jobs: Jobs = None
+    backend: BackendOption = BackendName.local
+    address: Address = None
     open_world: OpenWorld = False
     move_timeout: MoveTimeout = None
     log: Log = None
@@ -84,6 +90,13 @@ class RunSettings:
         check_timeout(self.move_timeout)
         if self.resume and self.log is None:
             raise UsageError("--resume needs --log FILE, the log of the run to continue")
+        if self.address is not None and self.backend is not BackendName.ray:
+            raise UsageError("--address is for --backend ray (the cluster to join)")
+        if self.address is not None and self.jobs is not None:
+            raise UsageError(
+                "--jobs sets the CPUs of a local Ray instance; a cluster at --address "
+                "plays on all of its CPUs"
+            )
 
     def the_seed(self) -> int:
         """``--seed``; when resuming without it, the log's; else a random seed."""
@@ -103,7 +116,12 @@ class RunSettings:
 
     def run(self, plans: list[MatchPlan]) -> Run:
         """The run of ``plans`` with these settings (reads the log when resuming)."""
-        return Run(plans, jobs=self.workers(), log=self.log, resume=self.resume)
+        return Run(plans, log=self.log, resume=self.resume)
+
+    def open_backend(self) -> Backend:
+        """The backend of ``--backend``, ``--jobs`` and ``--address``, started or joined;
+        :class:`~durak.arena.backend.BackendError` (a ``ValueError``) names a problem."""
+        return open_backend(self.backend.value, jobs=self.workers(), address=self.address)
 
 
 def seed_line(seed: int, given: int | None) -> str:
@@ -143,15 +161,23 @@ class Stopped:
 
 
 def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) -> Stopped | None:
-    """Play ``run`` with a progress bar; ``None`` if every game was played, else why not."""
+    """Open the backend and play ``run`` on it with a progress bar; ``None`` if every game
+    was played, else why not.  A backend that cannot start is a one-line error, exit 2."""
     err = stderr_console()
     for note in run.notes:
         err.print(f"note: {note}")
     if run.resumed:
         err.print(f"resuming: {run.resumed} of {run.total} games already in {run.log}")
-    with GameProgress(run.total, run.resumed, wanted(settings.quiet), out) as bar:
+    try:
+        with user_errors():
+            backend = settings.open_backend()
+    except BaseException:
+        run.close()
+        raise
+    out.print(f"runs on: {backend.where}")
+    with backend, GameProgress(run.total, run.resumed, wanted(settings.quiet), out) as bar:
         try:
-            with sigterm_interrupts(), closing(run.play()) as games:  # closed at once on stop
+            with sigterm_interrupts(), closing(run.play(backend)) as games:  # closed on stop
                 for p, played in games:
                     bar.advance()
                     if settings.verbose:
@@ -160,7 +186,7 @@ def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) 
             return Stopped("terminated (SIGTERM)", TERMINATED)
         except KeyboardInterrupt:
             return Stopped("interrupted", INTERRUPTED)
-        except OSError as e:  # the log could not be written: a full disk, say
+        except (OSError, BackendError) as e:  # a full disk, say, or Ray lost its workers
             return Stopped(f"error: {describe(e)}", USAGE)
     return None
 
@@ -169,7 +195,7 @@ def finish(run: Run, settings: RunSettings, out: Console, stopped: Stopped | Non
     """The timing and log lines; after a stop, why and how to resume, and its exit code
     (130 for Ctrl-C, 143 for SIGTERM, 2 for a log that could not be written)."""
     played = sum(r.games for r in run.results()) - run.resumed
-    out.print(timing_line(run.wall_seconds, played, run.jobs_used))
+    out.print(timing_line(run.wall_seconds, played, run.workers_used))
     if run.log is not None:
         out.print(f"log: {run.log} ({run.resumed + played} games, {run.resumed} resumed)")
     if stopped is not None:

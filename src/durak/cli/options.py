@@ -98,7 +98,35 @@ Jobs = Annotated[
         "--jobs",
         "-j",
         min=1,
-        help="Worker processes (default: the number of cores).",
+        help="Worker processes, or the CPUs of a local Ray instance (default: the cores).",
+        rich_help_panel=RUN,
+        show_default=False,
+    ),
+]
+
+
+class BackendName(enum.StrEnum):
+    """Where the games run: a local process pool or Ray."""
+
+    local = "local"
+    ray = "ray"
+
+
+BackendOption = Annotated[
+    BackendName,
+    typer.Option(
+        "--backend",
+        help="local: a process pool on this machine; ray: Ray tasks (pip install "
+        "'durak-lab[ray]'), on a local Ray instance or the cluster at --address.",
+        rich_help_panel=RUN,
+    ),
+]
+Address = Annotated[
+    str | None,
+    typer.Option(
+        "--address",
+        help="The Ray cluster to join (HOST:PORT, as 'ray start --head' prints; default: "
+        "$RAY_ADDRESS, else a local Ray instance).",
         rich_help_panel=RUN,
         show_default=False,
     ),

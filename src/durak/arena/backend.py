@@ -1,0 +1,174 @@
+"""Where a run's games are played: the :class:`Backend` interface and the choice by name.
+
+A :class:`~durak.arena.run.Run` says what to play and logs what finishes; a backend plays
+the games it is handed and yields each one once, as it finishes (in batches of games that
+finished together).  A game's outcome depends
+only on its plan and index (:mod:`durak.arena.match`), so every backend gives the same
+games; only the finishing order and the timings differ.  Two backends exist:
+
+* ``local`` (:class:`~durak.arena.pool.LocalPool`): this process, or a pool of worker
+  processes on this machine; the default.
+* ``ray`` (:class:`~durak.arena.ray_cluster.RayCluster`): Ray tasks on a local Ray instance
+  or on a cluster (Moritz et al., "Ray: A Distributed Framework for Emerging AI
+  Applications", OSDI 2018).  Ray is imported only when this backend is chosen.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator, Iterable, MutableMapping, Sequence
+from types import TracebackType
+from typing import Protocol, Self
+
+import attrs
+
+from durak.agents.base import Agent
+from durak.arena.match import MatchPlan, PlayedGame, play_task
+
+#: One game to play: (plan index, game index).
+Task = tuple[int, int]
+#: One game played: (plan index, game).
+Played = tuple[int, PlayedGame]
+#: Games that finished together (one task's worth); a backend yields them as one.
+Batch = list[Played]
+
+#: The seconds a batch of games should take: long beside a backend's per-task cost, short
+#: enough for a live progress bar and log.
+TASK_SECONDS = 0.5
+#: The most games in one batch.
+MAX_BATCH = 512
+#: Batches in flight per worker: one running, one queued behind it.
+IN_FLIGHT_PER_WORKER = 2
+
+#: The backends, by the name ``--backend`` takes.
+BACKENDS = ("local", "ray")
+
+
+@attrs.define
+class Batches:
+    """The size of each next batch of a run of ``count`` games on ``workers`` CPUs.
+
+    Until a batch has finished, one game; then as many as take :data:`TASK_SECONDS` at the
+    seconds per game measured so far, at most :data:`MAX_BATCH`, and at most an even share
+    of what is left among the batches in flight, so the last batches are small.
+    """
+
+    count: int
+    workers: int
+    submitted: int = 0
+    games: int = 0
+    seconds: float = 0.0
+
+    @property
+    def in_flight(self) -> int:
+        """How many batches to keep submitted."""
+        return self.workers * IN_FLIGHT_PER_WORKER
+
+    def next_size(self) -> int:
+        """The size of the next batch (counted as submitted)."""
+        size = 1
+        if self.games:
+            size = round(TASK_SECONDS * self.games / max(self.seconds, 1e-9))
+        share = -(-(self.count - self.submitted) // self.in_flight)
+        size = max(1, min(size, MAX_BATCH, share))
+        self.submitted += size
+        return size
+
+    def record(self, games: int, seconds: float) -> None:
+        """A batch of ``games`` took ``seconds`` on its worker."""
+        self.games += games
+        self.seconds += seconds
+
+
+def play_batch(
+    plans: Sequence[MatchPlan],
+    tasks: Sequence[Task],
+    agents: MutableMapping[int, tuple[Agent, ...]],
+) -> tuple[float, Batch]:
+    """Play ``tasks`` in a worker, with the agents cached in ``agents``; return the seconds
+    it took and the games."""
+    started = time.perf_counter()
+    games = [play_task(plans, task, agents) for task in tasks]
+    return time.perf_counter() - started, games
+
+
+class BackendError(ValueError):
+    """A backend that cannot start or lost its workers: Ray missing, a bad address, ..."""
+
+
+class Backend(Protocol):
+    """Plays games of match plans somewhere; a context manager that releases what it holds.
+
+    Invariants: :meth:`play` yields every task it was handed exactly once (never twice, even
+    when a worker dies and its games are played again), and stops its workers when the
+    generator is closed early or raises (Ctrl-C included), losing only unfinished games.
+    """
+
+    @property
+    def where(self) -> str:
+        """Where the games run, for people: ``local pool, 2 processes``, ..."""
+        ...
+
+    def capacity(self) -> int:
+        """How many games it can play at once."""
+        ...
+
+    def play(
+        self, plans: Sequence[MatchPlan], tasks: Iterable[Task], count: int
+    ) -> Generator[Batch, None, None]:
+        """Play ``tasks`` (``count`` of them) of ``plans``; yield the games as they finish,
+        in batches that finished together (the run logs a batch whole or not at all)."""
+        ...
+
+    def close(self) -> None:
+        """Release the workers (and a Ray instance it started); idempotent."""
+        ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None: ...
+
+
+class Closing:
+    """``with backend: ...`` closes the backend when the block ends."""
+
+    def close(self) -> None:
+        """Release what the backend holds (nothing here)."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def open_backend(name: str, *, jobs: int, address: str | None = None) -> Backend:
+    """The backend called ``name`` with ``jobs`` workers; ``address`` is a Ray cluster's.
+
+    ``local`` plays in this process for one job and in a process pool for more.  ``ray``
+    joins the cluster at ``address`` (or ``$RAY_ADDRESS``) if given, else starts a local Ray
+    instance with ``jobs`` CPUs.  Raises :class:`BackendError` naming the problem: an
+    unknown name, an address for the local backend, Ray not installed, or no cluster at the
+    address.
+    """
+    if name == "local":
+        if address is not None:
+            raise BackendError("--address is for --backend ray; the local backend has none")
+        from durak.arena.pool import LocalPool  # noqa: PLC0415 - pool imports this module
+
+        return LocalPool(jobs)
+    if name == "ray":
+        from durak.arena.ray_cluster import RayCluster  # noqa: PLC0415 - only when chosen
+
+        return RayCluster.open(address=address, cpus=jobs)
+    raise BackendError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")

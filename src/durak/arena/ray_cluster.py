@@ -1,0 +1,233 @@
+"""The Ray backend: games played as Ray tasks, on a local Ray instance or on a cluster.
+
+Ray (Moritz et al., "Ray: A Distributed Framework for Emerging AI Applications", OSDI 2018)
+is imported only when this backend is opened; ``pip install 'durak-lab[ray]'`` provides it.
+
+* **Batches.**  Each task plays a batch of games, so that Ray's per-task cost (about a
+  millisecond) stays small beside cheap games; :class:`~durak.arena.backend.Batches`
+  sizes them from the seconds per game measured so far.
+* **Streaming.**  ``ray.wait`` hands back each batch as it finishes; its games are yielded
+  (and so logged) at once, while two batches per CPU are in flight.
+* **Seeds.**  A game depends only on its plan and index, never on the worker, the batch or
+  the attempt, so any schedule gives the same games.
+* **Faults.**  Ray plays a task again, up to :data:`MAX_RETRIES` times, when its worker
+  process or node dies; the batch's result arrives once, whichever attempt made it, and the
+  run skips a game it already has.  A game that raises (no referee) raises its own error
+  in the driver, as on the local backend.
+* **Stopping.**  Closing the generator (Ctrl-C, SIGTERM, an error) cancels the batches in
+  flight; their workers are stopped, and the finished games are kept.
+* **Agents** are built once per plan in each worker and kept for the rest of the run; a
+  token names the run, so a long-lived cluster worker never reuses another run's agents
+  (a model file may have changed in between).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+from collections import Counter
+from collections.abc import Generator, Iterable, Sequence
+from contextlib import suppress
+from itertools import islice
+from types import ModuleType
+from typing import Any
+
+import attrs
+
+from durak.agents.base import Agent
+from durak.arena.backend import BackendError, Batch, Batches, Closing, Task, play_batch
+from durak.arena.match import MatchPlan
+
+#: How often Ray plays a batch again after its worker or node died.
+MAX_RETRIES = 3
+#: Seconds to wait for cancelled tasks to stop when a run ends early.
+CANCEL_SECONDS = 5.0
+#: Seconds to wait for a cluster's address to answer before giving up.
+CONNECT_SECONDS = 5.0
+
+#: What ``ray.init`` is told besides the address: no dashboard, no log chatter.
+_QUIET: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
+
+INSTALL_HINT = "pip install 'durak-lab[ray]'"
+
+
+def import_ray() -> ModuleType:
+    """The ``ray`` module, or :class:`BackendError` saying which extra installs it."""
+    try:
+        import ray  # noqa: PLC0415 - an optional extra, imported when chosen
+    except ImportError:
+        raise BackendError(
+            f"--backend ray needs Ray, which is not installed: {INSTALL_HINT}"
+        ) from None
+    return ray
+
+
+def check_address(address: str) -> None:
+    """Raise :class:`BackendError` unless ``address`` (``HOST:PORT``, ``ray://HOST:PORT``
+    or ``auto``) is well formed and, but for ``auto``, something answers there within
+    :data:`CONNECT_SECONDS` (Ray itself would keep retrying for minutes)."""
+    if address == "auto":
+        return
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise BackendError(
+            f"--address {address!r}: expected HOST:PORT (as 'ray start --head' prints), "
+            "ray://HOST:PORT or auto"
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as e:
+        reason = e.strerror or str(e) or type(e).__name__
+        message = f"--address {address}: no Ray cluster answers there ({reason})"
+        raise BackendError(message) from None
+
+
+@attrs.frozen
+class BatchResult:
+    """A finished batch: the worker's ``node`` id, the ``seconds`` it took, its games."""
+
+    node: str
+    seconds: float
+    games: Batch
+
+
+# A worker's run token and the agents of that run's plans.
+_token: list[str] = [""]
+_agents: dict[int, tuple[Agent, ...]] = {}
+
+
+def _play_batch(token: str, plans: tuple[MatchPlan, ...], batch: list[Task]) -> BatchResult:
+    """The task: play ``batch`` of ``plans`` in this worker."""
+    import ray  # noqa: PLC0415 - present wherever this task runs
+
+    if token != _token[0]:
+        _agents.clear()
+        _token[0] = token
+    seconds, games = play_batch(plans, batch, _agents)
+    return BatchResult(ray.get_runtime_context().get_node_id(), seconds, games)
+
+
+class RayCluster(Closing):
+    """Ray tasks on the Ray instance this process is connected to.
+
+    Open it with :meth:`open`.  ``games_by_node`` counts the games each node has played.
+    """
+
+    def __init__(self, ray: ModuleType, *, started: bool, owned: bool) -> None:
+        self._ray = ray
+        self._started = started
+        self._owned = owned
+        self._remote = ray.remote(_play_batch).options(max_retries=MAX_RETRIES)
+        self.games_by_node: Counter[str] = Counter()
+
+    @classmethod
+    def open(cls, *, address: str | None = None, cpus: int = 1) -> RayCluster:
+        """Join the cluster at ``address`` (or ``$RAY_ADDRESS``), or start a local Ray
+        instance with ``cpus`` CPUs; in a process already connected to Ray, use that
+        connection (and leave it open on :meth:`close`).  :class:`BackendError` if Ray is
+        not installed or nothing answers at the address."""
+        ray = import_ray()
+        address = address or os.environ.get("RAY_ADDRESS") or None
+        if address is not None:
+            check_address(address)
+        if ray.is_initialized():
+            current = ray.get_runtime_context().gcs_address
+            if address not in (None, "auto", current):
+                raise BackendError(
+                    f"--address {address}: this process is already connected to the Ray "
+                    f"cluster at {current}"
+                )
+            return cls(ray, started=False, owned=False)
+        if address is None:
+            ray.init(num_cpus=cpus, include_dashboard=False, **_QUIET)
+            return cls(ray, started=True, owned=True)
+        try:
+            ray.init(address=address, **_QUIET)
+        except ConnectionError as e:
+            raise BackendError(f"--address {address}: {e}") from None
+        return cls(ray, started=False, owned=True)
+
+    @property
+    def where(self) -> str:
+        """``local Ray, N CPUs`` or ``Ray cluster at ADDRESS, N CPUs on K nodes``."""
+        cpus = self.capacity()
+        if self._started:
+            return f"local Ray, {cpus} CPU{'s' * (cpus != 1)}"
+        nodes = sum(1 for n in self._ray.nodes() if n.get("Alive"))
+        address = self._ray.get_runtime_context().gcs_address
+        return (
+            f"Ray cluster at {address}, {cpus} CPU{'s' * (cpus != 1)} on {nodes} "
+            f"node{'s' * (nodes != 1)}"
+        )
+
+    def capacity(self) -> int:
+        """The cluster's CPUs now (at least one)."""
+        return max(1, int(self._ray.cluster_resources().get("CPU", 1)))
+
+    def play(
+        self, plans: Sequence[MatchPlan], tasks: Iterable[Task], count: int
+    ) -> Generator[Batch, None, None]:
+        """Play ``tasks`` in batches of Ray tasks; yield each batch's games as it finishes."""
+        ray = self._ray
+        plans_ref = ray.put(tuple(plans))
+        token = uuid.uuid4().hex  # names this run in the workers; never affects a game
+        batches = Batches(count, self.capacity())
+        source = iter(tasks)
+        pending: dict[Any, list[Task]] = {}
+
+        def fill() -> None:
+            while len(pending) < batches.in_flight:
+                batch = list(islice(source, batches.next_size()))
+                if not batch:
+                    return
+                pending[self._remote.remote(token, plans_ref, batch)] = batch
+
+        try:
+            fill()
+            while pending:
+                [ref], _ = ray.wait(list(pending), num_returns=1)
+                batch = pending.pop(ref)
+                result = self._result(ref, batch)
+                batches.record(len(batch), result.seconds)
+                self.games_by_node[result.node] += len(result.games)
+                fill()
+                yield result.games
+        finally:
+            for ref in pending:  # left only when stopped early
+                ray.cancel(ref, force=True)
+            if pending:  # collect what the cancelled tasks left, so Ray does not report it
+                ray.wait(list(pending), num_returns=len(pending), timeout=CANCEL_SECONDS)
+                for ref in pending:
+                    with suppress(Exception):
+                        ray.get(ref, timeout=0)
+
+    def _result(self, ref: Any, batch: list[Task]) -> BatchResult:
+        """The batch's result; a game's own error is raised as it was raised in the game."""
+        exceptions = self._ray.exceptions
+        try:
+            result: BatchResult = self._ray.get(ref)
+        except exceptions.RayTaskError as e:
+            cause = getattr(e, "cause", None)
+            if isinstance(cause, BaseException):
+                raise cause from None
+            raise
+        except exceptions.RayError as e:
+            first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise BackendError(
+                f"Ray could not play {_describe(batch)} after {MAX_RETRIES} retries: {first}"
+            ) from None
+        return result
+
+    def close(self) -> None:
+        """Disconnect from Ray (stopping the local instance it started), if it connected."""
+        if self._owned and self._ray.is_initialized():
+            self._ray.shutdown()
+        self._owned = False
+
+
+def _describe(batch: list[Task]) -> str:
+    """The games of a batch for an error: ``3 games from game 12 of match 1``."""
+    p, g = batch[0]
+    return f"{len(batch)} game{'s' * (len(batch) != 1)} from game {g} of match {p + 1}"
