@@ -14,10 +14,11 @@ RAY    := 2.60.0
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	# Ray pinned too, so that every CI run tests the same version.
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,ray]' ray==$(RAY)
-	# The CPU wheel, pinned: a loose `torch` would pull a CUDA build of several GB.
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check torch==$(TORCH)
+	# One resolution with the pins: the CPU wheel of torch (a loose `torch`, which
+	# sb3-contrib asks for, would pull a CUDA build of several GB) and Ray, so that every
+	# CI run tests the same versions.
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
+		-e '.[dev,ray]' torch==$(TORCH) ray==$(RAY)
 	touch $(STAMP)
 
 demo: $(STAMP)

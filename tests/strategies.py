@@ -420,3 +420,17 @@ def check_sampled_worlds(state: GameState, player: int, seed: int) -> None:
         assert sample_world(obs, random.Random(seed)) == world
         if open_world:
             assert world.hands == state.hands
+
+
+def random_game_observations(rules: Rules, games: int, seed: int) -> list[Observation]:
+    """Every decision point's observation of ``games`` uniformly random games (game ``g``
+    deals ``seed + g``)."""
+    rng = random.Random(seed)
+    seen = []
+    for g in range(games):
+        state = new_game(rules, seed + g)
+        while not is_terminal(state):
+            o = observe(state, current_player(state))
+            seen.append(o)
+            state = step(state, rng.choice(o.legal_actions))
+    return seen

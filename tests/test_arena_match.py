@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import attrs
@@ -135,3 +136,12 @@ def test_watchers_hear_every_action_through_their_own_observation(open_world: bo
         assert all(o.player == seat for o in watcher.seen)
         assert all((o.hands is not None) == open_world for o in watcher.seen)
         assert watcher.seen[-1].hand_sizes == tuple(len(h) for h in replayed.hands)
+
+
+def test_the_local_pool_starts_tasks_and_returns_them_in_order() -> None:
+    with LocalPool(2) as pool:
+        wait = pool.start(json.loads, ["[1]", "2", '"three"'])
+        assert wait() == [[1], 2, "three"]
+        failing = pool.start(json.loads, ["1", "x"])
+        with pytest.raises(json.JSONDecodeError):
+            failing()

@@ -7,6 +7,7 @@ cluster (``ray.cluster_utils.Cluster``, one CPU per node) that this process join
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
+from cli_checks import one_error
 from durak.arena.backend import MAX_BATCH, TASK_SECONDS, BackendError, Batches, open_backend
 from durak.arena.logs import read_log
 from durak.arena.match import MatchPlan
@@ -75,16 +77,6 @@ def untimed(run: Run) -> list[tuple[Any, ...]]:
         (o.game, o.durak, o.seats, o.bouts, o.moves, o.decisions, o.forfeit)
         for o in run.results()[0].outcomes
     ]
-
-
-def one_error(result: Result, *words: str) -> None:
-    """Exit 2, one ``error:`` line naming the problem, no traceback."""
-    assert result.exit_code == 2, result.output
-    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1, result.stderr
-    for word in words:
-        assert word in errors[0], errors[0]
-    assert "Traceback" not in result.output
 
 
 def results_without_time(result: Result) -> list[str]:
@@ -297,3 +289,30 @@ def test_batches_grow_to_the_target_time_and_shrink_at_the_end() -> None:
     while tail.submitted < tail.count:
         shares.append(tail.next_size())
     assert sum(shares) == 40 and shares[0] == 10 and shares[-1] == 1  # an even share of the rest
+
+
+def test_dmc_actors_on_ray_train_the_network_of_local_actors(cluster: str) -> None:
+    require_extra("torch")
+    from durak.arena.pool import LocalPool  # noqa: PLC0415
+    from durak.learn.dmc_learner import DmcTrainer  # noqa: PLC0415
+    from durak.learn.dmc_settings import DmcSettings  # noqa: PLC0415
+
+    settings = DmcSettings(round=8, chunk=4, hidden=16, layers=2, batch=64)
+    rules = Rules(lowest_rank=10)
+    on_ray = DmcTrainer(rules, ["self", "lowest"], 9, settings)
+    local = DmcTrainer(rules, ["self", "lowest"], 9, settings)
+    with open_backend("ray", jobs=1) as backend, LocalPool(2) as pool:
+        for _ in range(3):
+            on_ray.round(backend)
+            local.round(pool)
+    ray_weights, local_weights = on_ray.weights(), local.weights()
+    assert ray_weights.keys() == local_weights.keys()
+    assert all((ray_weights[k] == local_weights[k]).all() for k in ray_weights)
+
+
+def test_a_task_error_on_ray_is_raised_by_the_waiting_function(cluster: str) -> None:
+    with open_backend("ray", jobs=1) as backend:
+        wait = backend.start(json.loads, ["1", "x", "3"])
+        with pytest.raises(json.JSONDecodeError, match="Expecting value"):
+            wait()
+        assert backend.start(json.loads, ["4", "[5]"])() == [4, [5]]

@@ -19,6 +19,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import faulty_agents  # noqa: F401  (registers the test agents)
+from cli_checks import one_error
 from durak.arena.backend import IN_FLIGHT_PER_WORKER, MAX_BATCH
 from durak.arena.logs import LogWriter, read_log
 from durak.arena.match import MatchPlan
@@ -40,16 +41,6 @@ DURAK = [
 
 def invoke(*args: str) -> Result:
     return runner.invoke(app, list(args))
-
-
-def one_error(result: Result, *words: str) -> None:
-    """Exit 2, one ``error:`` line naming the problem, no traceback."""
-    assert result.exit_code == 2, result.output
-    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1, result.stderr
-    for word in words:
-        assert word in errors[0], errors[0]
-    assert "Traceback" not in result.output
 
 
 @pytest.mark.parametrize("value", ["inf", "1e10", "nan", "-1", "0"])

@@ -348,18 +348,18 @@ def test_the_progress_bar_does_not_change_the_results(
     assert out.read_bytes() == trained[0].read_bytes()
 
 
-def test_learners_and_agents_list_qlearn_and_dqn() -> None:
+def test_learners_and_agents_list_qlearn_dqn_and_dmc() -> None:
     listing = invoke("learners")
     assert listing.exit_code == 0, listing.output
-    for text in ("qlearn", "dqn", "abstraction: str = crampton one of crampton|plus"):
+    for text in ("qlearn", "dqn", "dmc", "abstraction: str = crampton one of crampton|plus"):
         assert text in listing.stdout
     data = json.loads(invoke("learners", "qlearn", "--json").stdout)
     assert [d["name"] for d in data] == ["qlearn"]
     assert {p["name"] for p in data[0]["params"]} >= {"alpha", "gamma", "abstraction"}
     unknown = invoke("learners", "bogus")
-    assert unknown.exit_code == 2 and "known learners: dqn, qlearn" in unknown.stderr
+    assert unknown.exit_code == 2 and "known learners: dmc, dqn, qlearn" in unknown.stderr
     agents = invoke("agents", "--json")
-    assert {"qlearn", "dqn"} <= {a["name"] for a in json.loads(agents.stdout)}
+    assert {"qlearn", "dqn", "dmc"} <= {a["name"] for a in json.loads(agents.stdout)}
 
 
 def test_a_curve_needs_an_interval(tmp_path: Path) -> None:

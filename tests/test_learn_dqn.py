@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from extras import require_extra
+from strategies import random_game_observations
 
 torch = require_extra("torch")
 
@@ -23,24 +24,11 @@ from durak.learn import make_learner, train  # noqa: E402
 from durak.learn.dqn import DqnLearner  # noqa: E402
 from durak.learn.dqn_learner import td_targets  # noqa: E402
 from durak.learn.dqn_net import FORMAT, DqnAgent, DqnModel, load_model, save_model  # noqa: E402
-from durak.rules import Observation, Rules, is_terminal, new_game, observe, step  # noqa: E402
+from durak.rules import Rules  # noqa: E402
 
 torch.set_num_threads(1)
 
 SMALL = Rules(lowest_rank=10)  # 20 cards: short games, 422 actions
-
-
-def observations(rules: Rules, games: int, seed: int) -> list[Observation]:
-    """Every decision point's observation of ``games`` random games."""
-    rng = random.Random(seed)
-    seen = []
-    for g in range(games):
-        state = new_game(rules, seed + g)
-        while not is_terminal(state):
-            o = observe(state, state.turn)
-            seen.append(o)
-            state = step(state, rng.choice(o.legal_actions))
-    return seen
 
 
 def win_rate(agent: Agent, opponent: str, rules: Rules, games: int) -> float:
@@ -61,7 +49,7 @@ def test_masked_argmax_is_legal_and_the_best_legal() -> None:
         out.weight.normal_(0, 1)
     agent = learner.policy()
     space = ActionSpace(SMALL)
-    for o in observations(SMALL, 20, seed=1):
+    for o in random_game_observations(SMALL, 20, seed=1):
         action = agent.act(o, random.Random(0))
         assert action in o.legal_actions
         q = learner.net(torch.from_numpy(encode_observation(o))).detach()
@@ -116,10 +104,10 @@ def test_save_load_round_trip_plays_the_same(tmp_path: Path) -> None:
     assert isinstance(loaded, DqnAgent) and loaded.name == "dqn"
     assert loaded.model.meta["episodes"] == 40
     mine = learner.policy()
-    for o in observations(SMALL, 10, seed=2):
+    for o in random_game_observations(SMALL, 10, seed=2):
         assert loaded.act(o, random.Random(0)) == mine.act(o, random.Random(0))
     with pytest.raises(ValueError, match="trained for"):
-        loaded.act(observations(Rules(), 1, seed=0)[0], random.Random(0))
+        loaded.act(random_game_observations(Rules(), 1, seed=0)[0], random.Random(0))
 
 
 def bad_file(tmp_path: Path, data: Any) -> str:

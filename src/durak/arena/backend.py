@@ -16,9 +16,9 @@ games; only the finishing order and the timings differ.  Two backends exist:
 from __future__ import annotations
 
 import time
-from collections.abc import Generator, Iterable, MutableMapping, Sequence
+from collections.abc import Callable, Generator, Iterable, MutableMapping, Sequence
 from types import TracebackType
-from typing import Protocol, Self
+from typing import Protocol, Self, TypeVar
 
 import attrs
 
@@ -31,6 +31,9 @@ Task = tuple[int, int]
 Played = tuple[int, PlayedGame]
 #: Games that finished together (one task's worth); a backend yields them as one.
 Batch = list[Played]
+
+A = TypeVar("A")
+R = TypeVar("R")
 
 #: The seconds a batch of games should take: long beside a backend's per-task cost, short
 #: enough for a live progress bar and log.
@@ -118,6 +121,14 @@ class Backend(Protocol):
     ) -> Generator[Batch, None, None]:
         """Play ``tasks`` (``count`` of them) of ``plans``; yield the games as they finish,
         in batches that finished together (the run logs a batch whole or not at all)."""
+        ...
+
+    def start(self, fn: Callable[[A], R], args: Sequence[A]) -> Callable[[], list[R]]:
+        """Begin ``fn(a)`` for every ``a`` of ``args`` on the workers (never in this
+        process, which stays free meanwhile); return a function that waits for the
+        results and returns them in the order of ``args``.  ``fn`` must be importable by
+        name (a module-level function) and ``args`` picklable.  A task's exception is
+        raised by the waiting function."""
         ...
 
     def close(self) -> None:

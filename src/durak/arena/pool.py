@@ -17,13 +17,14 @@ import multiprocessing
 import os
 import queue
 import signal
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from itertools import islice
+from typing import Any
 
 import attrs
 
 from durak.agents.base import Agent
-from durak.arena.backend import Batch, Batches, Closing, Played, Task, play_batch
+from durak.arena.backend import A, Batch, Batches, Closing, Played, R, Task, play_batch
 from durak.arena.match import MatchPlan, play_task
 
 # A worker's plans and agents, set when it starts.
@@ -33,10 +34,12 @@ _agents: dict[int, tuple[Agent, ...]] = {}
 
 @attrs.frozen
 class LocalPool(Closing):
-    """Up to ``jobs`` processes on this machine (no more than its cores); one job plays in
-    this process.  Holds nothing between runs, so :meth:`close` has nothing to do."""
+    """Up to ``jobs`` processes on this machine (no more than its cores); one job plays a
+    match in this process.  :meth:`start` keeps a pool of ``jobs`` processes (started by a
+    fork server, so that a parent using torch's threads forks nothing) until :meth:`close`."""
 
     jobs: int = attrs.field(default=1)
+    _workers: list[Any] = attrs.field(factory=list, init=False, eq=False, repr=False)
 
     @jobs.validator
     def _positive(self, attribute: attrs.Attribute[int], value: int) -> None:
@@ -62,6 +65,27 @@ class LocalPool(Closing):
         if jobs > 1:
             return play_parallel(plans, tasks, count, jobs)
         return ([played] for played in play_serial(plans, tasks))
+
+    def start(self, fn: Callable[[A], R], args: Sequence[A]) -> Callable[[], list[R]]:
+        """See :meth:`~durak.arena.backend.Backend.start`: the tasks run in the pool's
+        ``jobs`` processes (one at least, even for one job)."""
+        if not self._workers:
+            context = multiprocessing.get_context("forkserver")
+            self._workers.append(context.Pool(self.jobs, _start_worker, ((),)))
+        pending = self._workers[0].map_async(fn, args, chunksize=1)
+
+        def wait() -> list[R]:
+            results: list[R] = pending.get()
+            return results
+
+        return wait
+
+    def close(self) -> None:
+        """Stop the pool of :meth:`start`, if one was started."""
+        while self._workers:
+            pool = self._workers.pop()
+            pool.terminate()
+            pool.join()
 
 
 def play_serial(plans: Sequence[MatchPlan], tasks: Iterable[Task]) -> Generator[Played, None, None]:

@@ -28,7 +28,7 @@ import os
 import socket
 import uuid
 from collections import Counter
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from contextlib import suppress
 from itertools import islice
 from types import ModuleType
@@ -37,7 +37,7 @@ from typing import Any
 import attrs
 
 from durak.agents.base import Agent
-from durak.arena.backend import BackendError, Batch, Batches, Closing, Task, play_batch
+from durak.arena.backend import A, BackendError, Batch, Batches, Closing, R, Task, play_batch
 from durak.arena.match import MatchPlan
 
 #: How often Ray plays a batch again after its worker or node died.
@@ -120,6 +120,7 @@ class RayCluster(Closing):
         self._started = started
         self._owned = owned
         self._remote = ray.remote(_play_batch).options(max_retries=MAX_RETRIES)
+        self._remotes: dict[Callable[..., Any], Any] = {}
         self.games_by_node: Counter[str] = Counter()
 
     @classmethod
@@ -203,11 +204,30 @@ class RayCluster(Closing):
                     with suppress(Exception):
                         ray.get(ref, timeout=0)
 
+    def start(self, fn: Callable[[A], R], args: Sequence[A]) -> Callable[[], list[R]]:
+        """See :meth:`~durak.arena.backend.Backend.start`: one Ray task per argument,
+        played again (up to :data:`MAX_RETRIES` times) if its worker dies."""
+        if fn not in self._remotes:
+            self._remotes[fn] = self._ray.remote(fn).options(max_retries=MAX_RETRIES)
+        refs = [self._remotes[fn].remote(a) for a in args]
+
+        def wait() -> list[R]:
+            n = len(refs)
+            return [self._get(ref, f"run task {i + 1} of {n}") for i, ref in enumerate(refs)]
+
+        return wait
+
     def _result(self, ref: Any, batch: list[Task]) -> BatchResult:
         """The batch's result; a game's own error is raised as it was raised in the game."""
+        result: BatchResult = self._get(ref, _describe(batch))
+        return result
+
+    def _get(self, ref: Any, what: str) -> Any:
+        """``ray.get(ref)``; the task's own error is raised as itself, and a task Ray
+        could not run is a :class:`BackendError` naming ``what``."""
         exceptions = self._ray.exceptions
         try:
-            result: BatchResult = self._ray.get(ref)
+            return self._ray.get(ref)
         except exceptions.RayTaskError as e:
             cause = getattr(e, "cause", None)
             if isinstance(cause, BaseException):
@@ -216,9 +236,8 @@ class RayCluster(Closing):
         except exceptions.RayError as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
             raise BackendError(
-                f"Ray could not play {_describe(batch)} after {MAX_RETRIES} retries: {first}"
+                f"Ray could not {what} after {MAX_RETRIES} retries: {first}"
             ) from None
-        return result
 
     def close(self) -> None:
         """Disconnect from Ray (stopping the local instance it started), if it connected."""
@@ -228,6 +247,6 @@ class RayCluster(Closing):
 
 
 def _describe(batch: list[Task]) -> str:
-    """The games of a batch for an error: ``3 games from game 12 of match 1``."""
+    """The games of a batch for an error: ``play 3 games from game 12 of match 1``."""
     p, g = batch[0]
-    return f"{len(batch)} game{'s' * (len(batch) != 1)} from game {g} of match {p + 1}"
+    return f"play {len(batch)} game{'s' * (len(batch) != 1)} from game {g} of match {p + 1}"

@@ -86,7 +86,7 @@ class BarProgress:
 class GameProgress(BarProgress):
     """Counts finished games toward ``total`` (``done`` already); see :class:`BarProgress`."""
 
-    def __init__(self, total: int, done: int, enabled: bool, console: Console) -> None:
+    def __init__(self, total: int | None, done: int, enabled: bool, console: Console) -> None:
         bar = None
         if enabled:
             bar = Progress(
@@ -104,8 +104,8 @@ class GameProgress(BarProgress):
             self._task = bar.add_task("games", total=total, completed=done)
         super().__init__(bar, console)
 
-    def advance(self) -> None:
-        """Count one finished game."""
+    def advance(self, games: int = 1) -> None:
+        """Count ``games`` finished games."""
         if self._bar is not None:
-            self._bar.advance(self._task)
+            self._bar.advance(self._task, games)
             self.refresh()

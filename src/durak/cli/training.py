@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 import durak.learn  # noqa: F401 - registers the learners
-from durak.agents.base import Agent, load_plugins, make_agent
+from durak.agents.base import Agent, load_plugins, make_agent, parse_spec
 from durak.agents.searchers import ExactEndgame
 from durak.cli.driver import seed_line, stderr_console, stdout_console
 from durak.cli.errors import INTERRUPTED, user_errors
@@ -23,6 +23,9 @@ from durak.cli.option_groups import expand
 from durak.cli.options import (
     OUTPUT,
     RUN,
+    Address,
+    BackendName,
+    BackendOption,
     Players,
     Quiet,
     RulesOptions,
@@ -32,6 +35,7 @@ from durak.cli.options import (
     describe_rules,
 )
 from durak.cli.progress import wanted
+from durak.cli.training_dmc import DmcRun, dmc_opponents, dmc_settings, train_dmc
 from durak.cli.training_output import (
     IntervalCsv,
     TrainProgress,
@@ -45,6 +49,9 @@ from durak.learn.registry import learners as registered_learners
 from durak.learn.train import IntervalStats
 from durak.learn.train import train as run_training
 from durak.rules import Action, Observation, is_terminal, loser
+
+#: The help panel of the options only ``durak train dmc`` takes.
+DMC = "Deep Monte-Carlo (dmc)"
 
 
 @attrs.define
@@ -121,9 +128,6 @@ def train(
             show_default=False,
         ),
     ],
-    episodes: Annotated[
-        int, typer.Option(help="Training games.", rich_help_panel=RUN, show_default=False)
-    ],
     out: Annotated[
         Path,
         typer.Option(
@@ -133,14 +137,24 @@ def train(
             dir_okay=False,
         ),
     ],
+    episodes: Annotated[
+        int | None,
+        typer.Option(
+            help="Training games (dmc: in all, across resumes).",
+            rich_help_panel=RUN,
+            show_default=False,
+        ),
+    ] = None,
     seed: Seed = None,
     interval: Annotated[
-        int,
+        int | None,
         typer.Option(
-            help="Episodes per reported interval (a line, a CSV row, a point of the curve).",
+            help="Episodes per reported interval (a line, a CSV row, a point of the curve); "
+            "dmc: episodes between evaluations.  Default 1,000 (dmc: 50,000).",
             rich_help_panel=RUN,
+            show_default=False,
         ),
-    ] = 1000,
+    ] = None,
     players: Players = None,
     *,
     rules_options: RulesOptions,
@@ -181,15 +195,61 @@ def train(
             show_default=False,
         ),
     ] = None,
+    hours: Annotated[
+        float | None,
+        typer.Option(
+            help="dmc: stop after this many hours of training (across resumes).",
+            rich_help_panel=DMC,
+            show_default=False,
+        ),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(help="dmc: continue from the checkpoint OUT.ckpt.", rich_help_panel=DMC),
+    ] = False,
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--actors", min=1, help="dmc: actor processes (or Ray CPUs).", rich_help_panel=DMC
+        ),
+    ] = 1,
+    backend: BackendOption = BackendName.local,
+    address: Address = None,
+    eval_games: Annotated[
+        int,
+        typer.Option(
+            min=2,
+            help="dmc: games against each of greedy and lowest per evaluation.",
+            rich_help_panel=DMC,
+        ),
+    ] = 200,
     quiet: Quiet = False,
 ) -> None:
     """Train a learner against fixed opponents, save it, and write its learning curve.
+
+    dmc (Deep Monte-Carlo) plays self-play and/or fixed opponents (--vs self,greedy) on
+    actor processes (--actors, --backend ray), stops after --episodes or --hours, writes a
+    checkpoint every five minutes and continues from it with --resume.
 
     Plays EPISODES games with the learner in a seat drawn from each deal's seed, reporting
     the win rate and mean reward every INTERVAL episodes (lines, CSV, PNG), then saves the
     learner to --out and prints the durak match command that evaluates it.
     """
+    if parse_spec(spec)[0] == "dmc":
+        _train_dmc(
+            spec, vs, episodes, hours, out, seed, interval, players, rules_options,
+            csv_file, plot, no_plot, force, resume, jobs, backend.value, address,
+            eval_games, quiet,
+        )  # fmt: skip
+        return
     with user_errors():
+        extra = [o for o, v in (("--hours", hours), ("--resume", resume)) if v]
+        extra += [o for o, v in (("--actors", jobs != 1), ("--address", address)) if v]
+        if extra or backend is not BackendName.local:
+            raise UsageError(f"{', '.join(extra) or '--backend'}: only for durak train dmc")
+        if episodes is None:
+            raise UsageError("--episodes: how many training games")
+        interval = 1000 if interval is None else interval
         if episodes <= 0 or interval <= 0:
             raise UsageError(
                 f"--episodes and --interval must be positive, got {episodes} and {interval}"
@@ -255,6 +315,60 @@ def train(
         raise typer.Exit(INTERRUPTED)
     command = evaluate_command(spec, out, opponents, rules, the_seed + 1, solve_endgame)
     console.print(f"evaluate: {command}")
+
+
+def _train_dmc(
+    spec: str,
+    vs: list[str],
+    episodes: int | None,
+    hours: float | None,
+    out: Path,
+    seed: int | None,
+    interval: int | None,
+    players: int | None,
+    rules_options: RulesOptions,
+    csv_file: Path | None,
+    plot: Path | None,
+    no_plot: bool,
+    force: bool,
+    resume: bool,
+    jobs: int,
+    backend: str,
+    address: str | None,
+    eval_games: int,
+    quiet: bool,
+) -> None:
+    """``durak train dmc``: check the options, then :func:`train_dmc`."""
+    with user_errors():
+        if episodes is None and hours is None:
+            raise UsageError("durak train dmc needs --episodes N or --hours H (or both)")
+        if (episodes is not None and episodes <= 0) or (hours is not None and not hours > 0):
+            raise UsageError("--episodes and --hours must be positive")
+        interval = 50_000 if interval is None else interval
+        if interval <= 0:
+            raise UsageError(f"--interval must be positive, got {interval}")
+        rules = rules_options.rules(players or 2, players)
+        csv_path = csv_file or out.with_suffix(".csv")
+        png = None if no_plot else plot or out.with_suffix(".png")
+        for path in (out, csv_path, png):
+            if path is not None and not path.parent.is_dir():
+                raise UsageError(f"{path}: no such directory {str(path.parent)!r}")
+        run = DmcRun(
+            spec,
+            dmc_opponents(vs, rules),
+            rules,
+            dmc_settings(spec),
+            episodes,
+            hours,
+            out,
+            csv_path,
+            png,
+            interval,
+            eval_games,
+            resume,
+            force,
+        )
+    train_dmc(run, seed=seed, backend=backend, jobs=jobs, address=address, quiet=quiet)
 
 
 def _save(learner: SavableLearner, out: Path) -> None:

@@ -177,6 +177,14 @@ class DurakEnv(gymnasium.Env[dict[str, Any], ActType]):
         obs, info = self._show(result)
         return obs, result.reward, result.done, False, info
 
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal action indices now, as a boolean vector (all false before
+        :meth:`reset` and once the episode is over).  sb3-contrib's ``MaskablePPO`` calls
+        this method by name, so it trains on the env unchanged."""
+        if self._last is None or self._last.done:
+            return np.zeros(self._space.size, dtype=np.bool_)
+        return self._space.mask(self._last.observation.legal_actions)
+
     def render(self) -> str | None:
         """The learner's view as text: returned for ``"ansi"``, printed for ``"human"``."""
         if self._last is None or self.render_mode is None:

@@ -6,12 +6,14 @@
   tabular Q-learning and the ``qlearn`` agent (core library only);
 * :mod:`durak.learn.dqn`: the DQN learner and the ``dqn`` agent (needs ``durak-lab[dqn]``,
   imported lazily);
+* :mod:`durak.learn.dmc`: Deep Monte-Carlo (DouZero) and the ``dmc`` agent, shipped
+  trained (needs ``durak-lab[dqn]``'s torch, imported lazily);
 * :mod:`durak.learn.registry`: learners by spec (``durak train NAME``).
 
-Importing this package registers both learners and both agents.
+Importing this package registers the learners and their agents.
 """
 
-from durak.learn import dqn, qlearn
+from durak.learn import dmc, dqn, qlearn
 from durak.learn.qlearn import QAgent, QLearner
 from durak.learn.qtable import QTable, QTableError
 from durak.learn.registry import learners, make_learner
@@ -26,6 +28,7 @@ __all__ = [
     "QTable",
     "QTableError",
     "RewardScheme",
+    "dmc",
     "dqn",
     "learners",
     "make_learner",

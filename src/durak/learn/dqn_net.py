@@ -1,9 +1,9 @@
 """The DQN's network, its model file, and the ``dqn`` agent (needs PyTorch and numpy).
 
 The network is an MLP: ``observation_size(rules)`` inputs, ReLU hidden layers, one
-Q-value per index of ``ActionSpace(rules)`` (CPU only).  The model file is ``torch.save``
-of a plain dict, read back with ``torch.load(weights_only=True)``, which never unpickles
-arbitrary objects::
+Q-value per index of ``ActionSpace(rules)`` (CPU only).  The model file
+(:mod:`durak.learn.model_file`) is ``torch.save`` of a plain dict, read back with
+``torch.load(weights_only=True)``, which never unpickles arbitrary objects::
 
     {"format": "durak-dqn", "version": 1, "rules": {...attrs fields of Rules...},
      "observation_size": 273, "action_size": 1334, "hidden": [256, 256],
@@ -21,7 +21,6 @@ import itertools
 import os
 import random
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -30,6 +29,7 @@ from numpy.typing import NDArray
 
 from durak.agents.base import SpecError
 from durak.encoding import ActionSpace, action_space_size, encode_observation, observation_size
+from durak.learn.model_file import check_shapes, load_weights, read_model_file, write_model_file
 from durak.learn.torch_support import require_torch
 from durak.rules import Action, Observation, Rules
 
@@ -112,17 +112,19 @@ def _shapes(rules: Rules, hidden: Sequence[int]) -> dict[str, tuple[int, ...]]:
 
 def save_model(path: str | os.PathLike[str], model: DqnModel) -> None:
     """Write ``model`` to ``path`` in the versioned format of the module doc."""
-    data = {
-        "format": FORMAT,
-        "version": VERSION,
-        "rules": attrs.asdict(model.rules),
-        "observation_size": observation_size(model.rules),
-        "action_size": action_space_size(model.rules),
-        "hidden": list(model.hidden),
-        "state_dict": model.net.state_dict(),
-        "meta": dict(model.meta),
-    }
-    require_torch().save(data, Path(path))
+    write_model_file(
+        path,
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": attrs.asdict(model.rules),
+            "observation_size": observation_size(model.rules),
+            "action_size": action_space_size(model.rules),
+            "hidden": list(model.hidden),
+            "state_dict": model.net.state_dict(),
+            "meta": dict(model.meta),
+        },
+    )
 
 
 def load_model(path: str | os.PathLike[str]) -> DqnModel:
@@ -131,20 +133,8 @@ def load_model(path: str | os.PathLike[str]) -> DqnModel:
     def bad(problem: str) -> DqnModelError:
         return DqnModelError(f"{path}: {problem}")
 
-    torch = require_torch()
+    data, rules = read_model_file(path, FORMAT, VERSION, DqnModelError)
     try:
-        data = torch.load(Path(path), map_location="cpu", weights_only=True)
-    except OSError as e:
-        raise bad(f"cannot read the model file ({e.strerror or e})") from None
-    except Exception as e:  # torch reports a corrupt file with many exception types
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise bad(f"not a readable {FORMAT} model file ({first})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise bad(f"not a {FORMAT} model file")
-    if data.get("version") != VERSION:
-        raise bad(f"unsupported {FORMAT} version {data.get('version')!r} (expected {VERSION})")
-    try:
-        rules = Rules(**data["rules"])
         hidden = tuple(int(h) for h in data["hidden"])
         sizes = (int(data["observation_size"]), int(data["action_size"]))
         state = data["state_dict"]
@@ -155,19 +145,11 @@ def load_model(path: str | os.PathLike[str]) -> DqnModel:
             f"sizes {sizes} do not fit the rules (expected "
             f"{(observation_size(rules), action_space_size(rules))})"
         )
-    # Compare shapes before building, so that a file cannot make us allocate a network of
-    # any size it likes.
-    entries = state.items() if isinstance(state, dict) else ()
-    shapes = {k: tuple(v.shape) for k, v in entries if isinstance(v, torch.Tensor)}
-    if not hidden or min(hidden) < 1 or shapes != _shapes(rules, hidden):
+    if not hidden or min(hidden) < 1:
         raise bad(f"weights do not match the network of hidden widths {list(hidden)}")
-    net = build_network(rules, hidden)
-    try:
-        net.load_state_dict(state)
-    except (RuntimeError, TypeError) as e:
-        raise bad(f"weights do not match the network ({str(e).splitlines()[0]})") from None
-    meta = data.get("meta")
-    return DqnModel(net.eval(), rules, hidden, meta if isinstance(meta, dict) else {})
+    check_shapes(state, _shapes(rules, hidden), f"hidden widths {list(hidden)}", bad)
+    net, meta = load_weights(build_network(rules, hidden), data, bad)
+    return DqnModel(net, rules, hidden, meta)
 
 
 @attrs.frozen(eq=False)

@@ -2,24 +2,70 @@
 
 matplotlib is an optional dependency (``durak-lab[rl]``): it is imported only when a curve
 is drawn, and without it :func:`learning_curve` raises :class:`MatplotlibMissingError`.
-The figure is rendered by the Agg canvas directly, without ``pyplot``, so drawing a curve
+:func:`evaluation_curve` draws the periodic evaluations of ``durak train dmc``.  The
+figure is rendered by the Agg canvas directly, without ``pyplot``, so drawing a curve
 neither needs a display nor changes the backend of the calling program.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from durak.learn.train import IntervalStats
 
-__all__ = ["MISSING_MATPLOTLIB", "MatplotlibMissingError", "learning_curve"]
+__all__ = ["MISSING_MATPLOTLIB", "MatplotlibMissingError", "evaluation_curve", "learning_curve"]
 
 MISSING_MATPLOTLIB = "the learning curve needs matplotlib: pip install 'durak-lab[rl]'"
 
 
 class MatplotlibMissingError(ImportError):
     """matplotlib is not installed; the message says how to install it."""
+
+
+def _figure() -> tuple[Any, Any]:
+    """A figure of two stacked panels, drawn by the Agg canvas."""
+    try:
+        import matplotlib  # noqa: F401, PLC0415 - optional dependency, imported on use
+        from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
+        from matplotlib.figure import Figure  # noqa: PLC0415
+    except ImportError:
+        raise MatplotlibMissingError(MISSING_MATPLOTLIB) from None
+    fig = Figure(figsize=(8, 6), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots(2, 1)
+
+
+def evaluation_curve(
+    points: Sequence[Mapping[str, float]],
+    opponents: Sequence[str],
+    path: Path,
+    title: str,
+) -> None:
+    """Draw periodic evaluations to the PNG file ``path``: each ``win_<opponent>`` of
+    ``points`` against the ``episodes`` played (above) and the training ``hours`` (below).
+
+    Raises ``ValueError`` if ``points`` is empty, :class:`MatplotlibMissingError` without
+    matplotlib, and ``OSError`` if the file cannot be written.
+    """
+    if not points:
+        raise ValueError("an evaluation curve needs at least one point")
+    fig, (top, bottom) = _figure()
+    marker = "o" if len(points) <= 40 else None
+    for name in opponents:
+        wins = [p[f"win_{name}"] for p in points]
+        top.plot([p["episodes"] for p in points], wins, marker=marker, label=f"vs {name}")
+        bottom.plot([p["hours"] for p in points], wins, marker=marker, label=f"vs {name}")
+    for axis, label in ((top, "episodes"), (bottom, "training hours (wall)")):
+        axis.set_ylim(0, 1)
+        axis.axhline(0.5, color="grey", linewidth=0.8)
+        axis.set_ylabel("win rate (not the durak)")
+        axis.set_xlabel(label)
+        axis.grid(alpha=0.3)
+        axis.legend(loc="lower right")
+    fig.suptitle(title)
+    fig.savefig(path, format="png", dpi=100)
 
 
 def learning_curve(stats: Sequence[IntervalStats], path: Path, title: str) -> None:
@@ -31,17 +77,9 @@ def learning_curve(stats: Sequence[IntervalStats], path: Path, title: str) -> No
     """
     if not stats:
         raise ValueError("a learning curve needs at least one interval")
-    try:
-        import matplotlib  # noqa: F401, PLC0415 - optional dependency, imported on use
-        from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
-        from matplotlib.figure import Figure  # noqa: PLC0415
-    except ImportError:
-        raise MatplotlibMissingError(MISSING_MATPLOTLIB) from None
+    fig, (top, bottom) = _figure()
     episodes = [s.episodes for s in stats]
     marker = "o" if len(stats) <= 40 else None  # dots help only while they stay apart
-    fig = Figure(figsize=(8, 6), layout="constrained")
-    FigureCanvasAgg(fig)
-    top, bottom = fig.subplots(2, 1, sharex=True)
     top.plot(episodes, [s.win_rate for s in stats], marker=marker, color="tab:blue")
     top.set_ylim(0, 1)
     top.set_ylabel("win rate (not the durak)")

@@ -1,6 +1,6 @@
 """PyTorch as an optional dependency: one place that imports it, or says how to install it.
 
-The learners that need PyTorch (``dqn``) import it through :func:`require_torch` on first
+The learners that need PyTorch (``dqn``, ``dmc``) import it through :func:`require_torch` on first
 use, so ``import durak.learn`` works without it and a spec that needs it fails like any bad
 spec, with the install hint.
 """
@@ -12,7 +12,7 @@ from typing import Any
 from durak.agents.specs import SpecError
 
 #: The hint given when PyTorch is missing.
-MISSING_TORCH = "dqn needs PyTorch: pip install 'durak-lab[dqn]'"
+MISSING_TORCH = "dqn and dmc need PyTorch: pip install 'durak-lab[dqn]'"
 
 
 class TorchMissingError(SpecError, ImportError):

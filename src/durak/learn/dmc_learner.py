@@ -1,0 +1,256 @@
+"""The Deep Monte-Carlo learner (DouZero, Zha et al., ICML 2021), on CPU torch.
+
+Training runs in **rounds**.  In round ``r`` the actors (:mod:`durak.learn.dmc_actor`)
+play ``round`` episodes, in chunks of ``chunk`` episodes per task, with the weights the
+learner had when the round began; meanwhile the learner takes gradient steps on the
+samples of the rounds before.  Then the new samples join the buffer, which keeps the last
+``buffer_rounds`` rounds.  The target of a sample is the return its player got at the end
+of the episode, ±1 (``returns``), with no bootstrapping; the loss is the mean squared
+error; the optimizer is Adam.
+
+Each round takes ``ceil(reuse · samples of the last round / batch)`` steps, and the
+minibatches are drawn from ``derive_seed(seed, r)``: so a run is a function of its seed
+and settings, whatever the number of actors or the backend (actors never decide the
+schedule, only how fast it runs), up to the floating-point reproducibility of torch.  The
+learner uses one thread, the actors one each.
+
+A **checkpoint** (:meth:`DmcTrainer.save_checkpoint`) holds the network, Adam's state, the
+buffer and the counters, so a resumed run continues exactly as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+import attrs
+import numpy as np
+
+from durak.agents.base import SpecError
+from durak.learn.dmc_actor import SELF, ActorTask, Samples, collect
+from durak.learn.dmc_net import (
+    DmcModel,
+    DmcModelError,
+    build_network,
+    model_header,
+)
+from durak.learn.dmc_settings import DmcSettings
+from durak.learn.model_file import read_model_file, write_model_file
+from durak.learn.torch_support import require_torch
+from durak.rules import Rules
+from durak.seeding import derive_seed
+
+__all__ = ["CHECKPOINT_FORMAT", "SELF", "DmcSettings", "DmcTrainer", "RoundStats"]
+
+A = TypeVar("A")
+R = TypeVar("R")
+
+CHECKPOINT_FORMAT = "durak-dmc-checkpoint"
+CHECKPOINT_VERSION = 1
+
+
+@attrs.frozen
+class RoundStats:
+    """One round: ``episodes`` and ``samples`` so far, this round's ``decisions``, the
+    ``loss`` of its steps (``nan`` before the first), ``steps``, and the learner's wins and
+    games against each fixed opponent in this round's episodes."""
+
+    round: int
+    episodes: int
+    samples: int
+    decisions: int
+    loss: float
+    steps: int
+    wins: dict[str, int]
+    games: dict[str, int]
+
+
+class Workers(Protocol):
+    """Where actor tasks run: anything with the ``start`` of
+    :class:`durak.arena.backend.Backend` (the local pool or Ray; structural, so that
+    ``durak.learn`` need not import the arena)."""
+
+    def start(self, fn: Callable[[A], R], args: Sequence[A]) -> Callable[[], list[R]]:
+        """Begin ``fn(a)`` for each ``a`` on worker processes; the returned function waits
+        for the results, in order."""
+        ...
+
+
+class DmcTrainer:
+    """A DMC training run for ``rules`` against ``opponents`` (specs, ``"self"``), from
+    master ``seed``; see the module doc.  :meth:`round` plays and learns one round."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        opponents: Sequence[str],
+        seed: int,
+        settings: DmcSettings | None = None,
+    ) -> None:
+        self.torch = torch = require_torch()
+        torch.set_num_threads(1)
+        self.settings = settings = settings or DmcSettings()
+        settings.check()
+        if not opponents:
+            raise SpecError("dmc: give at least one opponent (self, or an agent spec)")
+        self.rules = rules
+        self.opponents = tuple(opponents)
+        self.seed = seed
+        torch.manual_seed(derive_seed(seed, 0, 3))
+        self.net = build_network(rules, settings.widths)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=settings.lr)
+        self.rounds = 0
+        self.episodes = 0
+        self.samples = 0
+        self.seconds = 0.0  # training wall time across resumes (the CLI adds evaluations)
+        self._rows: list[np.ndarray[Any, Any]] = []  # the buffer, one array per round
+        self._targets: list[np.ndarray[Any, Any]] = []
+
+    def weights(self) -> dict[str, np.ndarray[Any, Any]]:
+        """The network's state dict as numpy arrays (what actors are sent)."""
+        return {k: v.detach().numpy().copy() for k, v in self.net.state_dict().items()}
+
+    def tasks(self) -> list[ActorTask]:
+        """The actor tasks of the next round."""
+        s = self.settings
+        weights = self.weights()
+        return [
+            ActorTask(
+                self.rules,
+                s.widths,
+                weights,
+                self.seed,
+                self.episodes + k * s.chunk,
+                s.chunk,
+                s.epsilon,
+                self.opponents,
+            )
+            for k in range(s.round // s.chunk)
+        ]
+
+    def round(self, workers: Workers) -> RoundStats:
+        """Play one round on ``workers`` while learning from the buffer."""
+        started = time.perf_counter()
+        wait = workers.start(collect, self.tasks())
+        loss, steps = self._learn()
+        chunks: list[Samples] = wait()
+        self._rows.append(np.concatenate([c.rows for c in chunks]))
+        self._targets.append(np.concatenate([c.targets for c in chunks]))
+        keep = self.settings.buffer_rounds
+        del self._rows[:-keep], self._targets[:-keep]
+        wins: dict[str, int] = {}
+        games: dict[str, int] = {}
+        for c in chunks:
+            for k, v in c.wins.items():
+                wins[k] = wins.get(k, 0) + v
+            for k, v in c.games.items():
+                games[k] = games.get(k, 0) + v
+        new = len(self._targets[-1])
+        self.rounds += 1
+        self.episodes += self.settings.round
+        self.samples += new
+        self.seconds += time.perf_counter() - started
+        decisions = sum(c.decisions for c in chunks)
+        return RoundStats(
+            self.rounds, self.episodes, self.samples, decisions, loss, steps, wins, games
+        )
+
+    def _learn(self) -> tuple[float, int]:
+        """The steps of this round on the buffer; the mean loss (``nan`` if none)."""
+        if not self._targets:
+            return math.nan, 0
+        torch, s = self.torch, self.settings
+        rows = np.concatenate(self._rows)
+        targets = np.concatenate(self._targets)
+        steps = math.ceil(s.reuse * len(self._targets[-1]) / s.batch)
+        rng = np.random.default_rng(derive_seed(self.seed, self.rounds, 4))
+        total = 0.0
+        self.net.train()
+        for _ in range(steps):
+            pick = rng.integers(0, len(targets), size=min(s.batch, len(targets)))
+            x = torch.from_numpy(rows[pick].astype(np.float32))
+            y = torch.from_numpy(targets[pick])
+            loss = torch.nn.functional.mse_loss(self.net(x)[:, 0], y)
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            total += loss.item()
+        self.net.eval()
+        return total / steps, steps
+
+    def model(self, meta: dict[str, Any] | None = None) -> DmcModel:
+        """The network as a :class:`~durak.learn.dmc_net.DmcModel` (for saving or play)."""
+        record = {
+            "opponents": list(self.opponents),
+            "seed": self.seed,
+            "settings": attrs.asdict(self.settings),
+            "episodes": self.episodes,
+            "rounds": self.rounds,
+            "train_seconds": round(self.seconds, 1),
+            **(meta or {}),
+        }
+        return DmcModel(self.net, self.rules, self.settings.widths, record)
+
+    def identity(self) -> dict[str, Any]:
+        """What a checkpoint must match to be resumed by this run."""
+        return {
+            "rules": attrs.asdict(self.rules),
+            "opponents": list(self.opponents),
+            "seed": self.seed,
+            "settings": attrs.asdict(self.settings),
+        }
+
+    def save_checkpoint(self, path: Path) -> None:
+        """Everything needed to resume, written atomically to ``path``."""
+        torch = self.torch
+        partial = path.with_name(path.name + ".partial")
+        write_model_file(
+            partial,
+            {
+                **model_header(self.rules, self.settings.widths),
+                "format": CHECKPOINT_FORMAT,
+                "version": CHECKPOINT_VERSION,
+                "identity": _plain(self.identity()),
+                "state_dict": self.net.state_dict(),
+                "optimizer": self.optimizer.state_dict(),
+                "counters": [self.rounds, self.episodes, self.samples, self.seconds],
+                "rows": [torch.from_numpy(r) for r in self._rows],
+                "targets": [torch.from_numpy(t) for t in self._targets],
+            },
+        )
+        os.replace(partial, path)
+
+    def load_checkpoint(self, path: Path) -> None:
+        """Continue from the checkpoint in ``path``; :class:`DmcModelError` if it cannot be
+        read or belongs to another run (other rules, opponents, seed or settings)."""
+        data, _ = read_model_file(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, DmcModelError)
+        if data.get("identity") != _plain(self.identity()):
+            raise DmcModelError(
+                f"{path}: a checkpoint of another run (its rules, opponents, seed or "
+                "settings differ from this command's)"
+            )
+        try:
+            self.net.load_state_dict(data["state_dict"])
+            self.optimizer.load_state_dict(data["optimizer"])
+            rounds, episodes, samples, seconds = data["counters"]
+            rows = [r.numpy() for r in data["rows"]]
+            targets = [t.numpy() for t in data["targets"]]
+        except (KeyError, TypeError, ValueError, RuntimeError, AttributeError) as e:
+            raise DmcModelError(f"{path}: a damaged checkpoint ({e})") from None
+        self.rounds, self.episodes, self.samples = int(rounds), int(episodes), int(samples)
+        self.seconds = float(seconds)
+        self._rows, self._targets = rows, targets
+        self.net.eval()
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with tuples as lists, as it reads back from a file."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value

@@ -1,0 +1,167 @@
+"""The Deep Monte-Carlo network, its model file, and the ``dmc`` agent (needs PyTorch).
+
+The network (after DouZero, Zha et al. ICML 2021) maps one row of
+:func:`~durak.learn.dmc_features.decision_rows` (a state and one legal action) to a
+single number, the expected return of playing that action and then following the policy:
+an MLP with ReLU hidden layers and one linear output.  A decision scores all its legal
+actions in one batch and plays the best.  One network serves one rules variant (number
+of players and deck): the width of its input depends on both, and the file's header
+records the rules, so a model is refused for any other game before the first move.
+
+The model file (:mod:`durak.learn.model_file`)::
+
+    {"format": "durak-dmc", "version": 1, "rules": {...}, "encoding": 1,
+     "row_size": 386, "hidden": [256, 256, 128], "state_dict": {...}, "meta": {...}}
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+import numpy as np
+from numpy.typing import NDArray
+
+from durak.agents.base import SpecError
+from durak.learn.dmc_features import decision_rows, row_size
+from durak.learn.model_file import check_shapes, load_weights, read_model_file, write_model_file
+from durak.learn.torch_support import require_torch
+from durak.rules import Action, Observation, Rules
+
+__all__ = [
+    "ENCODING",
+    "FORMAT",
+    "VERSION",
+    "DmcAgent",
+    "DmcModel",
+    "DmcModelError",
+    "build_network",
+    "load_model",
+    "save_model",
+    "scores",
+]
+
+FORMAT = "durak-dmc"
+VERSION = 1
+#: The version of :mod:`durak.learn.dmc_features`; a model of another is refused.
+ENCODING = 1
+
+
+class DmcModelError(ValueError):
+    """A model file that cannot be used: unreadable, corrupt, of another format, version
+    or encoding, or with weights that do not fit the network it describes."""
+
+
+def build_network(rules: Rules, hidden: Sequence[int]) -> Any:
+    """A fresh ``torch.nn.Sequential``: ``row_size(rules)`` inputs, a ReLU layer of each
+    width in ``hidden``, one output; weights from torch's global generator."""
+    torch = require_torch()
+    widths = [row_size(rules), *hidden]
+    layers: list[Any] = []
+    for a, b in itertools.pairwise(widths):
+        layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
+    return torch.nn.Sequential(*layers, torch.nn.Linear(widths[-1], 1))
+
+
+def _shapes(rules: Rules, hidden: Sequence[int]) -> dict[str, tuple[int, ...]]:
+    widths = [row_size(rules), *hidden, 1]
+    shapes: dict[str, tuple[int, ...]] = {}
+    for i, (a, b) in enumerate(itertools.pairwise(widths)):
+        shapes[f"{2 * i}.weight"], shapes[f"{2 * i}.bias"] = (b, a), (b,)
+    return shapes
+
+
+def scores(net: Any, rows: NDArray[np.float32]) -> NDArray[np.float32]:
+    """The network's value of each row, as a float32 vector."""
+    torch = require_torch()
+    with torch.inference_mode():
+        out: NDArray[np.float32] = net(torch.from_numpy(rows)).numpy()[:, 0]
+    return out
+
+
+@attrs.frozen(eq=False)
+class DmcModel:
+    """A network with the ``rules`` and ``hidden`` widths it was built for, and the file's
+    free-form ``meta`` record (training command, seed, episodes, wall time)."""
+
+    net: Any
+    rules: Rules
+    hidden: tuple[int, ...]
+    meta: Mapping[str, Any] = attrs.Factory(dict)
+
+
+def model_header(rules: Rules, hidden: Sequence[int]) -> dict[str, Any]:
+    """The header fields of a model file for this network (the state dict aside)."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": attrs.asdict(rules),
+        "encoding": ENCODING,
+        "row_size": row_size(rules),
+        "hidden": list(hidden),
+    }
+
+
+def save_model(path: str | os.PathLike[str], model: DmcModel) -> None:
+    """Write ``model`` to ``path`` in the format of the module doc."""
+    write_model_file(
+        path,
+        {
+            **model_header(model.rules, model.hidden),
+            "state_dict": model.net.state_dict(),
+            "meta": dict(model.meta),
+        },
+    )
+
+
+def load_model(path: str | os.PathLike[str]) -> DmcModel:
+    """The model in ``path``; :class:`DmcModelError` naming the file and the problem."""
+
+    def bad(problem: str) -> DmcModelError:
+        return DmcModelError(f"{path}: {problem}")
+
+    data, rules = read_model_file(path, FORMAT, VERSION, DmcModelError)
+    if data.get("encoding") != ENCODING:
+        raise bad(f"made for encoding {data.get('encoding')!r}, this is encoding {ENCODING}")
+    try:
+        hidden = tuple(int(h) for h in data["hidden"])
+        size = int(data["row_size"])
+        state = data["state_dict"]
+    except (KeyError, TypeError, ValueError) as e:
+        raise bad(f"bad or missing field ({e})") from None
+    if size != row_size(rules):
+        raise bad(f"row size {size} does not fit the rules (expected {row_size(rules)})")
+    if not hidden or min(hidden) < 1 or max(hidden) > 4096 or len(hidden) > 8:
+        raise bad(f"implausible hidden widths {list(hidden)}")
+    check_shapes(state, _shapes(rules, hidden), f"hidden widths {list(hidden)}", bad)
+    net, meta = load_weights(build_network(rules, hidden), data, bad)
+    return DmcModel(net, rules, hidden, meta)
+
+
+@attrs.frozen(eq=False)
+class DmcAgent:
+    """Plays the legal action the network scores highest (the first in canonical order on
+    ties); never explores and ignores ``rng``.  A forced decision is answered at once."""
+
+    model: DmcModel
+    name: str = "dmc"
+
+    def check_rules(self, rules: Rules) -> None:
+        """:class:`~durak.agents.SpecError` unless the model was trained for ``rules``."""
+        if rules is not self.model.rules and rules != self.model.rules:
+            raise SpecError(
+                f"dmc: this model was trained for {self.model.rules}, not for this game's {rules}"
+            )
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The best-scored legal action; ``SpecError`` if the rules are not the model's."""
+        self.check_rules(observation.rules)
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        values = scores(self.model.net, decision_rows(observation, legal))
+        return legal[int(np.argmax(values))]

@@ -1,0 +1,247 @@
+"""Deep Monte-Carlo (durak.learn.dmc): features, actors, the learner, model files, the
+bundled model and ``durak train dmc``."""
+
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from cli_checks import one_error
+from extras import require_extra
+from strategies import random_game_observations
+
+torch = require_extra("torch")
+
+from durak.agents import SpecError, make_agent  # noqa: E402
+from durak.arena.pool import LocalPool  # noqa: E402
+from durak.cli.app import app  # noqa: E402
+from durak.learn.dmc import BUNDLED  # noqa: E402
+from durak.learn.dmc_actor import ActorTask, collect  # noqa: E402
+from durak.learn.dmc_features import action_size, decision_rows, row_size  # noqa: E402
+from durak.learn.dmc_learner import DmcTrainer  # noqa: E402
+from durak.learn.dmc_net import (  # noqa: E402
+    DmcAgent,
+    DmcModelError,
+    build_network,
+    load_model,
+    save_model,
+)
+from durak.learn.dmc_settings import DmcSettings  # noqa: E402
+from durak.rules import (  # noqa: E402
+    Rules,
+    Suit,
+    observe,
+    sample_world,
+)
+
+torch.set_num_threads(1)
+runner = CliRunner()
+SMALL = Rules(lowest_rank=10)  # 20 cards: short games
+TINY = DmcSettings(round=8, chunk=4, hidden=16, layers=2, batch=64, epsilon=0.2)
+
+
+def weights(net: Any) -> dict[str, Any]:
+    return {k: v.detach().clone() for k, v in net.state_dict().items()}
+
+
+def same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_rows_have_the_documented_shape_and_one_action_block_each() -> None:
+    for o in random_game_observations(Rules(), 2, 1)[:60]:
+        rows = decision_rows(o, o.legal_actions)
+        assert rows.shape == (len(o.legal_actions), row_size(Rules()))
+        assert rows.min() >= 0 and rows.max() <= 1
+        state = rows[:, : row_size(Rules()) - action_size(Rules())]
+        assert (state == state[0]).all()  # one state, many actions
+        kinds = rows[:, state.shape[1] : state.shape[1] + 5]
+        assert (kinds.sum(axis=1) == 1).all()
+        assert len({r.tobytes() for r in rows}) == len(rows)  # actions are told apart
+
+
+def test_rows_ignore_hidden_cards() -> None:
+    checked = 0
+    for o in random_game_observations(Rules(), 3, 2)[::7]:
+        rng = random.Random(0)
+        worlds = [sample_world(o, rng) for _ in range(4)]
+        hidden = {w.hands[1 - o.player].mask for w in worlds}
+        rows = [decision_rows(observe(w, o.player), o.legal_actions) for w in worlds]
+        assert all(np.array_equal(rows[0], r) for r in rows)
+        checked += len(hidden) > 1  # the hidden cards really differed
+    assert checked > 5
+
+
+def test_the_trump_suit_is_always_in_the_first_slot() -> None:
+    # The same position with suits renamed gives the same rows: four games become one.
+    o = random_game_observations(Rules(), 1, 3)[5]
+    rows = decision_rows(o, o.legal_actions)
+    hand_block = rows[0, : Rules().deck_size]
+    trumps = [c for c in o.hand if c.suit == o.trump_suit]
+    first_slots = hand_block.reshape(-1, 4)[:, 0]
+    assert first_slots.sum() == len(trumps)
+    assert o.trump_suit is not None and isinstance(o.trump_suit, Suit)
+
+
+def test_actors_play_legal_actions_and_are_deterministic() -> None:
+    net = build_network(SMALL, (16,))
+    w = {k: v.numpy() for k, v in net.state_dict().items()}
+    task = ActorTask(SMALL, (16,), w, 3, 0, 6, 0.3, ("self", "greedy"))
+    first, second = collect(task), collect(task)
+    assert np.array_equal(first.rows, second.rows)
+    assert np.array_equal(first.targets, second.targets)
+    assert len(first.rows) == len(first.targets) > 0
+    assert set(np.unique(first.targets)) <= {-1.0, 0.0, 1.0}
+    assert first.games == {"greedy": 3}
+    # Every row's action block encodes one action (kind one-hot).
+    kinds = first.rows[:, row_size(SMALL) - action_size(SMALL) :][:, :5]
+    assert (kinds.astype(np.float32).sum(axis=1) == 1).all()
+
+
+def test_a_short_training_run_changes_the_network_and_is_reproducible() -> None:
+    def train(rounds: int) -> DmcTrainer:
+        trainer = DmcTrainer(SMALL, ["self", "lowest"], 11, TINY)
+        with LocalPool(1) as pool:
+            for _ in range(rounds):
+                trainer.round(pool)
+        return trainer
+
+    before = weights(DmcTrainer(SMALL, ["self", "lowest"], 11, TINY).net)
+    one, two = train(3), train(3)
+    assert not same(before, weights(one.net))  # it learned something
+    assert same(weights(one.net), weights(two.net))  # same seed, same network
+    assert one.episodes == 24 and one.samples > 0
+
+
+def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
+    straight = DmcTrainer(SMALL, ["self"], 4, TINY)
+    resumed = DmcTrainer(SMALL, ["self"], 4, TINY)
+    with LocalPool(2) as pool:
+        for _ in range(3):
+            straight.round(pool)
+        for _ in range(2):
+            resumed.round(pool)
+        resumed.save_checkpoint(tmp_path / "c.ckpt")
+        again = DmcTrainer(SMALL, ["self"], 4, TINY)
+        again.load_checkpoint(tmp_path / "c.ckpt")
+        again.round(pool)
+    assert same(weights(straight.net), weights(again.net))
+    other = DmcTrainer(SMALL, ["self"], 5, TINY)
+    with pytest.raises(DmcModelError, match="a checkpoint of another run"):
+        other.load_checkpoint(tmp_path / "c.ckpt")
+
+
+def test_save_then_load_plays_the_same_decisions(tmp_path: Path) -> None:
+    trainer = DmcTrainer(SMALL, ["self"], 2, TINY)
+    path = tmp_path / "m.pt"
+    save_model(path, trainer.model({"note": "test"}))
+    loaded = load_model(path)
+    assert loaded.meta["note"] == "test" and loaded.rules == SMALL
+    a, b = DmcAgent(trainer.model()), DmcAgent(loaded)
+    for o in random_game_observations(SMALL, 3, 5):
+        assert a.act(o, random.Random(0)) == b.act(o, random.Random(0))
+
+
+def test_bad_model_files_are_one_line(tmp_path: Path) -> None:
+    good = tmp_path / "good.pt"
+    save_model(good, DmcTrainer(SMALL, ["self"], 2, TINY).model())
+    truncated = tmp_path / "cut.pt"
+    truncated.write_bytes(good.read_bytes()[:500])
+    corrupt = tmp_path / "junk.pt"
+    corrupt.write_bytes(b"not a model at all")
+    for path, words in (
+        (truncated, ["not a readable durak-dmc model file"]),
+        (corrupt, ["not a readable durak-dmc model file"]),
+        (tmp_path / "missing.pt", ["cannot read the model file"]),
+    ):
+        one_error(runner.invoke(app, ["match", f"dmc:path={path}", "greedy", "-n", "2"]), *words)
+    # A model of the 20-card game is refused for the 36-card one before any game.
+    one_error(
+        runner.invoke(app, ["match", f"dmc:path={good}", "greedy", "-n", "2"]),
+        "trained for",
+        "lowest_rank=10",
+    )
+    with pytest.raises(SpecError, match="trained for"):
+        make_agent(f"dmc:path={good}", Rules())
+
+
+def test_the_bundled_model_plays_a_legal_action_everywhere() -> None:
+    assert BUNDLED.exists(), f"the bundled model {BUNDLED} is missing"
+    agent = make_agent("dmc", Rules())
+    rng = random.Random(0)
+    for o in random_game_observations(Rules(), 4, 9):
+        assert agent.act(o, rng) in o.legal_actions
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["dmc", "--vs", "self"], ["--episodes N or --hours H"]),
+        (["dmc", "--vs", "self", "--episodes", "8", "--resume"], ["no checkpoint"]),
+        (["dmc", "--vs", "self,nobody", "--episodes", "8"], ["unknown agent 'nobody'"]),
+        (["dmc:round=10,chunk=4", "--vs", "self", "--episodes", "8"], ["multiple of chunk"]),
+        (["qlearn", "--vs", "lowest", "--episodes", "8", "--hours", "1"], ["only for"]),
+    ],
+)
+def test_train_dmc_refuses_bad_options(tmp_path: Path, args: list[str], words: list[str]) -> None:
+    out = str(tmp_path / "m.pt")
+    one_error(runner.invoke(app, ["train", *args, "--out", out]), *words)
+
+
+def test_train_dmc_writes_model_checkpoint_csv_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "m.pt"
+    base = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--vs", "self,lowest"]
+    base += ["--lowest-rank", "10", "--seed", "3", "--out", str(out), "--interval", "8"]
+    base += ["--eval-games", "4", "--no-plot"]
+    first = runner.invoke(app, [*base, "--episodes", "16"])
+    assert first.exit_code == 0, first.output
+    assert out.exists() and out.with_name("m.pt.ckpt").exists()
+    assert len(out.with_suffix(".csv").read_text().splitlines()) == 3  # header + 2 evaluations
+    again = runner.invoke(app, [*base, "--episodes", "24", "--resume"])
+    assert again.exit_code == 0, again.output
+    assert "resuming: 16 episodes" in again.stdout
+    assert load_model(out).meta["episodes"] == 24
+    assert len(out.with_suffix(".csv").read_text().splitlines()) == 4
+
+
+def test_an_interrupted_training_resumes_to_the_uninterrupted_network(tmp_path: Path) -> None:
+    base = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--vs", "self,lowest"]
+    base += ["--lowest-rank", "10", "--seed", "6", "--interval", "8", "--eval-games", "2"]
+    base += ["--no-plot", "--quiet"]
+    out = tmp_path / "cut.pt"
+    durak = [sys.executable, "-c", "from durak.cli.app import main; main()"]
+    proc = subprocess.Popen(
+        [*durak, *base, "--episodes", "100000", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    csv_path = out.with_suffix(".csv")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (
+        not csv_path.exists() or len(csv_path.read_text().splitlines()) < 3
+    ):
+        time.sleep(0.05)  # polling for two evaluations; the outcome does not depend on it
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "--resume" in err and "Traceback" not in err
+    stopped_at = int(load_model(out).meta["episodes"])
+    assert 16 <= stopped_at < 100000 and stopped_at % 8 == 0  # at a round's end
+    goal = str(stopped_at + 16)
+    resumed = runner.invoke(app, [*base, "--episodes", goal, "--out", str(out), "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    whole = tmp_path / "whole.pt"
+    straight = runner.invoke(app, [*base, "--episodes", goal, "--out", str(whole)])
+    assert straight.exit_code == 0, straight.output
+    a, b = load_model(out).net.state_dict(), load_model(whole).net.state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a)
