@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import attrs
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -39,9 +40,13 @@ from durak.learn.dmc_settings import DmcSettings  # noqa: E402
 from durak.rules import (  # noqa: E402
     Rules,
     Suit,
+    is_terminal,
+    new_game,
     observe,
     sample_world,
+    step,
 )
+from durak.seeding import derive_seed  # noqa: E402
 
 torch.set_num_threads(1)
 runner = CliRunner()
@@ -245,3 +250,36 @@ def test_an_interrupted_training_resumes_to_the_uninterrupted_network(tmp_path: 
     assert straight.exit_code == 0, straight.output
     a, b = load_model(out).net.state_dict(), load_model(whole).net.state_dict()
     assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_a_warm_start_plays_the_warm_agents_moves_and_learns_their_values() -> None:
+    net = build_network(SMALL, (16,))
+    w = {k: v.numpy() for k, v in net.state_dict().items()}
+    task = ActorTask(SMALL, (16,), w, 8, 0, 3, 0.0, ("self",), "greedy", 3)
+    got = collect(task)
+    greedy = make_agent("greedy")
+    expected = []
+    for e in range(3):
+        state = new_game(SMALL, derive_seed(8, e))
+        while not is_terminal(state):
+            o = observe(state, state.turn)
+            action = greedy.act(o, random.Random(0))
+            if len(o.legal_actions) > 1:
+                expected.append(decision_rows(o, o.legal_actions)[o.legal_actions.index(action)])
+            state = step(state, action)
+    # The same decisions (a chunk lists its games' rows as the games end).
+    rows = np.array(expected, dtype=np.float16)
+    assert sorted(r.tobytes() for r in got.rows) == sorted(r.tobytes() for r in rows)
+
+
+def test_a_checkpoint_from_before_a_new_setting_still_resumes(tmp_path: Path) -> None:
+    trainer = DmcTrainer(SMALL, ["self"], 4, TINY)
+    path = tmp_path / "old.ckpt"
+    trainer.save_checkpoint(path)
+    data = torch.load(path, weights_only=True)
+    del data["identity"]["settings"]["warm"], data["identity"]["settings"]["warm_episodes"]
+    torch.save(data, path)  # as written before warm starts existed
+    DmcTrainer(SMALL, ["self"], 4, TINY).load_checkpoint(path)
+    warm = attrs.evolve(TINY, warm_episodes=8)
+    with pytest.raises(DmcModelError, match="a checkpoint of another run"):
+        DmcTrainer(SMALL, ["self"], 4, warm).load_checkpoint(path)

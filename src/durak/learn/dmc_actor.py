@@ -48,7 +48,9 @@ def episode_opponent(opponents: Sequence[str], episode: int) -> str:
 class ActorTask:
     """What an actor plays: episodes ``first .. first + count - 1`` of the run with master
     ``seed`` against ``opponents`` (specs, or ``"self"``), with the network of ``hidden``
-    widths and ``weights`` (a state dict of numpy arrays), exploring with ``epsilon``."""
+    widths and ``weights`` (a state dict of numpy arrays), exploring with ``epsilon``.
+    Episodes before ``warm_episodes`` play the ``warm`` agent's moves in the network's
+    seats (see :class:`~durak.learn.dmc_settings.DmcSettings`)."""
 
     rules: Rules
     hidden: tuple[int, ...]
@@ -58,6 +60,8 @@ class ActorTask:
     count: int
     epsilon: float
     opponents: tuple[str, ...]
+    warm: str = "greedy"
+    warm_episodes: int = 0
 
 
 @attrs.frozen
@@ -82,6 +86,7 @@ class _Episode:
     rngs: list[random.Random]
     explore: random.Random
     opponent: str
+    guide: Agent | None  # the warm-start agent that moves for the network, if any
     rows: list[NDArray[np.float32]] = attrs.Factory(list)
     players: list[int] = attrs.Factory(list)
     waiting: Observation | None = None  # the network's decision to make
@@ -100,6 +105,7 @@ def _start(task: ActorTask, e: int) -> _Episode:
         [random.Random(derive_seed(task.seed, e, 2, p)) for p in range(n)],
         random.Random(derive_seed(task.seed, e, 1)),
         opponent,
+        make_agent(task.warm, rules) if e < task.warm_episodes else None,
     )
 
 
@@ -134,16 +140,20 @@ def collect(task: ActorTask) -> Samples:
             break
         observed = [g.waiting for g in waiting if g.waiting is not None]
         blocks = [decision_rows(o, o.legal_actions) for o in observed]
-        values = scores(net, np.concatenate(blocks))
+        scored = [b for g, b in zip(waiting, blocks, strict=True) if g.guide is None]
+        values = scores(net, np.concatenate(scored)) if scored else np.zeros(0, np.float32)
         at = 0
         for g, o, block in zip(waiting, observed, blocks, strict=True):
             k = len(block)
             legal = o.legal_actions
             if g.explore.random() < task.epsilon:
                 i = g.explore.randrange(k)
+            elif g.guide is not None:
+                i = legal.index(g.guide.act(o, g.rngs[o.player]))
             else:
                 i = int(np.argmax(values[at : at + k]))
-            at += k
+            if g.guide is None:
+                at += k
             g.rows.append(block[i])
             g.players.append(o.player)
             g.state = step(g.state, legal[i])

@@ -128,6 +128,8 @@ class DmcTrainer:
                 s.chunk,
                 s.epsilon,
                 self.opponents,
+                s.warm,
+                s.warm_episodes,
             )
             for k in range(s.round // s.chunk)
         ]
@@ -228,7 +230,12 @@ class DmcTrainer:
         """Continue from the checkpoint in ``path``; :class:`DmcModelError` if it cannot be
         read or belongs to another run (other rules, opponents, seed or settings)."""
         data, _ = read_model_file(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, DmcModelError)
-        if data.get("identity") != _plain(self.identity()):
+        stored = data.get("identity")
+        if isinstance(stored, dict) and isinstance(stored.get("settings"), dict):
+            # A setting added since the checkpoint was written takes its default.
+            defaults = _plain(attrs.asdict(DmcSettings()))
+            stored = {**stored, "settings": {**defaults, **stored["settings"]}}
+        if stored != _plain(self.identity()):
             raise DmcModelError(
                 f"{path}: a checkpoint of another run (its rules, opponents, seed or "
                 "settings differ from this command's)"
