@@ -180,7 +180,7 @@ def position(
     trump_card, trump_suit = _resolve_trump(rules, trump, talon_cards)
     if talon_cards and any(not h for h in hand_sets):
         raise RulesError("a player holds no cards although the talon is not empty")
-    out = frozenset(p for p in range(n) if not hand_sets[p]) if not talon_cards else frozenset()
+    out = frozenset(p for p in range(n) if not hand_sets[p])  # none while the talon lasts
     if n - len(out) < 2:
         raise RulesError("at least two players must hold cards (or the talon be non-empty)")
     if not 0 <= attacker < n or attacker in out:
@@ -198,7 +198,7 @@ def position(
         else EMPTY
     )
     discard = CardSet(full & ~seen)
-    knowledge = Knowledge(exposed, EMPTY, frozenset())
+    knowledge = Knowledge(exposed)  # nothing drawn from the talon yet, by anyone
     return _bout_start(
         rules,
         hand_sets,
