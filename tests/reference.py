@@ -7,11 +7,18 @@ beyond the data types.
 
 The repetition record (``history``) is not modelled: its key format is the engine's own
 business.  The property tests check the record and the repetition draw separately.
+
+``Knowledge.origins`` is restated as a Bayesian posterior rather than the engine's counts:
+for each player, the chance that ``j`` of its unknown cards came from the talon.  Playing one
+of ``u`` unknown cards came from the talon with chance ``j / u`` (a trump known to have been
+in the talon: certainly), and the posterior is renormalised; the engine's weights, divided
+by their sum, must equal it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 import attrs
 
@@ -118,18 +125,60 @@ class Expected:
     players_out: frozenset[int]
     known: tuple[CardSet, ...]
     from_talon: CardSet
-    drawers: frozenset[int]
+    origins: tuple[tuple[Fraction, ...], ...]
     repeatable: bool = False
 
 
-def _play(s: GameState, p: int, card: Card) -> tuple[list[CardSet], list[CardSet]]:
+Posterior = tuple[Fraction, ...]
+
+
+def posterior(weights: Sequence[int]) -> Posterior:
+    """Engine weights as chances (trailing zeros dropped)."""
+    total = sum(weights)
+    chances = [Fraction(w, total) for w in weights]
+    while len(chances) > 1 and not chances[-1]:
+        chances.pop()
+    return tuple(chances)
+
+
+def origins_of(s: GameState) -> tuple[Posterior, ...]:
+    return tuple(posterior(w) for w in s.knowledge.origins)
+
+
+def after_unknown_play(chances: Posterior, unknown: int, from_talon: bool) -> Posterior:
+    """Bayes: the played card was one of the ``unknown`` cards, from the talon with chance
+    ``j / unknown`` (or, for a trump known to have been in the talon, certainly)."""
+    joint = [Fraction(0)] * len(chances)
+    for j, x in enumerate(chances):
+        if j:
+            joint[j - 1] += x * Fraction(j, unknown)  # it came from the talon
+        if not from_talon:
+            joint[j] += x * Fraction(unknown - j, unknown)  # it came from the deal
+    return posterior_of_chances(joint)
+
+
+def posterior_of_chances(joint: Sequence[Fraction]) -> Posterior:
+    total = sum(joint)
+    chances = [x / total for x in joint]
+    while len(chances) > 1 and not chances[-1]:
+        chances.pop()
+    return tuple(chances)
+
+
+def _play(
+    s: GameState, p: int, card: Card
+) -> tuple[list[CardSet], list[CardSet], tuple[Posterior, ...]]:
     hands = list(s.hands)
     known = list(s.known)
+    origins = list(origins_of(s))
     assert card in hands[p], f"{card} is not in hand {p}"
-    hands[p] = hands[p].remove(card)
     if card in known[p]:
         known[p] = known[p].remove(card)
-    return hands, known
+    elif origins:
+        unknown = len(hands[p]) - len(s.known[p])
+        origins[p] = after_unknown_play(origins[p], unknown, card in s.knowledge.from_talon)
+    hands[p] = hands[p].remove(card)
+    return hands, known, tuple(origins)
 
 
 def _first_holder(order: Sequence[int], hands: Sequence[CardSet]) -> int:
@@ -144,6 +193,7 @@ def reference_step(s: GameState, action: Action) -> Expected:
     rules = s.rules
     k = s.knowledge
     order = priority_order(rules, s.attacker, s.defender, s.players_out)
+    origins = origins_of(s)  # `mid` and `end` read it after a play changes it
 
     def mid(
         hands: Sequence[CardSet],
@@ -168,7 +218,7 @@ def reference_step(s: GameState, action: Action) -> Expected:
             s.players_out,
             tuple(known),
             k.from_talon,
-            k.drawers,
+            origins,
         )
 
     def end(
@@ -177,7 +227,7 @@ def reference_step(s: GameState, action: Action) -> Expected:
         table: tuple[tuple[Card, Card | None], ...],
         success: bool,
     ) -> Expected:
-        return end_of_bout(s, list(hands), list(known), table, success)
+        return end_of_bout(s, list(hands), list(known), table, success, origins)
 
     if isinstance(action, Pass):
         i = order.index(s.turn)
@@ -191,7 +241,7 @@ def reference_step(s: GameState, action: Action) -> Expected:
             return end(s.hands, s.known, s.table, success=False)
         return mid(s.hands, s.known, s.table, nxt, True)
 
-    hands, known = _play(s, s.turn, action.card)
+    hands, known, origins = _play(s, s.turn, action.card)
     if isinstance(action, Defend):
         table = tuple((a, action.card) if a == action.target else (a, d) for a, d in s.table)
         if any(d is None for _, d in table):
@@ -221,6 +271,7 @@ def end_of_bout(
     known: list[CardSet],
     table: tuple[tuple[Card, Card | None], ...],
     success: bool,
+    origins: tuple[Posterior, ...],
 ) -> Expected:
     """Discard or pick up, draw, leave, end the game or set up the next bout."""
     rules = s.rules
@@ -234,7 +285,7 @@ def end_of_bout(
         known[s.defender] = known[s.defender] | cards
 
     talon = list(s.talon)
-    drawers = set(s.knowledge.drawers)
+    posteriors = list(origins)
     out = s.players_out
     draw_order = [s.attacker]
     q = next_active(s.attacker, n, out)
@@ -247,9 +298,10 @@ def end_of_bout(
         while talon and len(hands[p]) < rules.hand_size:
             card = talon.pop(0)
             hands[p] = hands[p].add(card)
-            drawers.add(p)
             if not talon and card == s.trump_card:
-                known[p] = known[p].add(card)
+                known[p] = known[p].add(card)  # the face-up trump, seen by all
+            elif posteriors:
+                posteriors[p] = (Fraction(0), *posteriors[p])  # one more unknown from the talon
 
     if not talon:
         out = out | {p for p in range(n) if not hands[p]}
@@ -258,6 +310,7 @@ def end_of_bout(
     for p in range(n):
         seen = seen | known[p]
     from_talon = s.knowledge.from_talon - seen
+    final = tuple(posteriors) if from_talon else ()
     if not talon and n - len(out) <= 1:
         return Expected(
             tuple(hands),
@@ -272,7 +325,7 @@ def end_of_bout(
             out,
             tuple(known),
             from_talon,
-            frozenset(drawers),
+            final,
         )
     if success:
         attacker = s.defender if s.defender not in out else next_active(s.defender, n, out)
@@ -294,7 +347,7 @@ def end_of_bout(
         out,
         tuple(known),
         from_talon,
-        frozenset(drawers),
+        final,
         repeatable,
     )
 
@@ -315,7 +368,7 @@ def check_step_matches_reference(s: GameState, action: Action, t: GameState) -> 
         t.players_out,
         t.known,
         t.knowledge.from_talon,
-        t.knowledge.drawers,
+        origins_of(t),
         e.repeatable,
     )
     if t.turn < 0 and e.turn >= 0:

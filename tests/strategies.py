@@ -191,7 +191,13 @@ def check_invariants(state: GameState) -> None:
     for p in range(n):
         assert not known[p].mask & ~state.hands[p].mask, f"known[{p}] not in hand {p}"
     assert not k.from_talon.mask & ~deck
-    assert k.drawers <= frozenset(range(n))
+    # Origins are tracked exactly while a trump is known to have been in the talon.
+    assert bool(k.origins) == bool(k.from_talon), "origins tracked without from_talon"
+    assert len(k.origins) in (0, n)
+    for p, w in enumerate(k.origins):
+        unknown = len(state.hands[p]) - len(known[p])
+        assert 1 <= len(w) <= unknown + 1, f"origins of {p} list more cards than it holds"
+        assert min(w) >= 0 and w[-1] > 0 and math.gcd(*w) == 1, f"origins of {p}: {w}"
     if not state.table and not is_terminal(state):
         # Canonical knowledge at a bout start: exposed cards are in a hand (or the talon's
         # face-up trump), and trumps listed as from the talon are unseen.
@@ -385,8 +391,9 @@ def check_world(world: GameState, obs: Observation) -> None:
     if not open_world:
         for c in obs.hidden_cards() & obs.knowledge.from_talon:
             place = actual_place(world, c.index)
-            assert place == "talon" or place in obs.knowledge.drawers, (
-                f"{c} from the talon placed in hand {place}, a player who never drew"
+            drawn = isinstance(place, int) and len(obs.knowledge.origins[place]) > 1
+            assert place == "talon" or drawn, (
+                f"{c} from the talon placed in hand {place}, which holds nothing drawn"
             )
     legal = legal_actions(world)
     if legal:

@@ -216,7 +216,6 @@ def test_deal_and_its_public_knowledge(rules: Rules, seed: int) -> None:
     assert not s.discard
     assert not s.table
     assert s.players_out == frozenset()
-    assert s.knowledge.drawers == frozenset()
     assert s.turn == s.attacker
     assert s.defender == (s.attacker + 1) % n
     known = [CardSet() for _ in range(n)]
@@ -240,6 +239,8 @@ def test_deal_and_its_public_knowledge(rules: Rules, seed: int) -> None:
         else:
             from_talon = CardSet.from_cards(c for c in trumps if c != trump)
         assert all(c in s.talon for c in from_talon)
+        # Nobody has drawn yet: no unknown card came from the talon.
+        assert s.knowledge.origins == (((1,),) * n if from_talon else ())
     else:
         assert s.trump_card is None
         assert s.trump_suit is None
@@ -381,13 +382,12 @@ def enumerate_worlds(state: GameState, player: int) -> set[World]:
     obs = observe(state, player)
     owners, cards = hidden_slots(state, player)
     from_talon = state.knowledge.from_talon
-    drawers = state.knowledge.drawers
+    # A hand holds at most as many such trumps as it may hold cards from the talon.
+    most = [len(w) - 1 for w in state.knowledge.origins] or [len(h) for h in state.hands]
     worlds: set[World] = set()
     for perm in itertools.permutations(cards):
-        if any(
-            c in from_talon and owner >= 0 and owner not in drawers
-            for owner, c in zip(owners, perm, strict=True)
-        ):
+        held = Counter(owner for owner, c in zip(owners, perm, strict=True) if c in from_talon)
+        if any(held[p] > most[p] for p in held if p >= 0):
             continue
         world = fill(state, player, owners, perm)
         assert observe(world, player) == obs
@@ -414,14 +414,14 @@ def two_player_position() -> GameState:
 
 
 def restricted_position() -> GameState:
-    """Three players; player 2 has drawn and shows K♥, player 1 has not drawn.  K♣ is a
-    trump known to have been in the talon, so it may be in the talon or in hand 2, never
-    in hand 1."""
+    """Three players; player 2 has drawn its one unknown card and shows K♥, player 1 has not
+    drawn.  K♣ is a trump known to have been in the talon, so it may be in the talon or in
+    hand 2, never in hand 1."""
     rules = Rules(players=3, lowest_rank=12, hand_size=2)
     s = position(
         rules, [["QS", "QH"], ["QD", "QC"], ["KS", "KH"]], Card.parse("AC"), ["KD", "KC", "AC"]
     )
-    knowledge = Knowledge(CardSet.of("AC", "KH"), CardSet.of("KC"), frozenset({2}))
+    knowledge = Knowledge(CardSet.of("AC", "KH"), CardSet.of("KC"), ((1,), (1,), (0, 1)))
     return rebuild(s, knowledge=knowledge)
 
 
@@ -487,6 +487,6 @@ def test_sample_world_rejects_inconsistent_observations() -> None:
     # trump card: no world fits.
     rules = Rules(players=3, lowest_rank=12, hand_size=2)
     s = position(rules, [["QS", "QH"], ["QD", "KC"], ["KS", "KH"]], Card.parse("AC"), ["AC"])
-    s = rebuild(s, knowledge=Knowledge(CardSet.of("AC"), CardSet.of("KC"), frozenset()))
+    s = rebuild(s, knowledge=Knowledge(CardSet.of("AC"), CardSet.of("KC"), ((1,), (1,), (1,))))
     with pytest.raises(RulesError):
         sample_world(observe(s, 0), random.Random(0))

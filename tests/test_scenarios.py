@@ -324,7 +324,7 @@ def test_lowest_trump_leads_two_players() -> None:
     at_bout_start(s, attacker=1, defender=0)
     assert s.known == (EMPTY, cs("7H"))
     assert s.knowledge.from_talon == cs("6H")
-    assert s.knowledge.drawers == frozenset()
+    assert s.knowledge.origins == ((1,), (1,))  # nobody has drawn
     assert s.discard == EMPTY
     assert s.cap == 6
     # The shown trump is public only until it is played.
@@ -408,7 +408,7 @@ def test_drawing_order_two_players_after_success() -> None:
     assert s.hands[0] == cs("10C", "JC", "QC", "AC", "7D", "8D")
     assert s.hands[1] == cs("6S", "7S", "8S", "9S", "KS")
     assert s.known == (EMPTY, cs("KS"))
-    assert s.knowledge.drawers == frozenset({0, 1})
+    assert s.knowledge.origins == ()  # no trump is known to be in the talon
     assert subset(cs("6H", "7H", "6D", "10D"), s.discard)
 
 
@@ -425,7 +425,7 @@ def test_drawing_after_take_attacker_draws_taker_does_not() -> None:
     assert s.hands[0] == cs("10C", "JC", "QC", "AC", "7D", "8D")
     assert len(s.hands[1]) == 8
     assert s.known == (EMPTY, cs("6H", "6D"))
-    assert s.knowledge.drawers == frozenset({0})
+    assert s.knowledge.origins == ()  # no trump is known to be in the talon
 
 
 def test_drawing_order_four_players() -> None:
@@ -461,7 +461,7 @@ def test_drawing_order_four_players() -> None:
     assert s.hands[1] == cs("6C", "8C", "10C", "JC", "KC", "KD")
     assert s.hands[3] == cs("AD", "AC", "10D", "QS")
     assert s.known == (EMPTY, EMPTY, EMPTY, cs("QS"))
-    assert s.knowledge.drawers == frozenset({0, 1, 2, 3})
+    assert s.knowledge.origins == ()  # no trump is known to be in the talon
 
 
 def test_trump_card_is_drawn_last_by_the_attacker() -> None:
@@ -478,7 +478,7 @@ def test_trump_card_is_drawn_last_by_the_attacker() -> None:
     assert c("KS") in s.hands[0]
     assert s.known == (cs("KS"), EMPTY)
     assert len(s.hands[1]) == 5
-    assert s.knowledge.drawers == frozenset({0})
+    assert s.knowledge.origins == ()  # no trump is known to be in the talon
 
 
 # --- end of game ----------------------------------------------------------------------

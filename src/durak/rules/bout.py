@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from durak.rules.cards import Card, CardSet
 from durak.rules.config import Rules
+from durak.rules.origins import after_draw
 from durak.rules.state import GameState, History, Knowledge, PositionKey, TablePair, table_mask
 
 
@@ -106,9 +107,14 @@ def position_key(attacker: int, defender: int, hands: tuple[int, ...], exposed: 
 
 
 def end_bout(
-    s: GameState, hands: tuple[int, ...], table: tuple[TablePair, ...], *, success: bool
+    s: GameState,
+    hands: tuple[int, ...],
+    table: tuple[TablePair, ...],
+    knowledge: Knowledge,
+    *,
+    success: bool,
 ) -> GameState:
-    """Finish the bout of ``s`` (with ``hands`` and ``table`` as they now are).
+    """Finish the bout of ``s`` (with ``hands``, ``table`` and ``knowledge`` as they now are).
 
     Discards or picks up the table, refills hands, removes players who are out, checks
     the end of the game and the repetition rule, and sets up the next bout.
@@ -123,10 +129,13 @@ def end_bout(
     else:
         hands = with_hand(hands, defender, hands[defender] | played)
     talon = s.talon
-    drawers = s.knowledge.drawers
+    origins = knowledge.origins
     if talon:
-        hands, talon, drawers = _draw(s, hands, talon, drawers)
-    knowledge = _settle_knowledge(s.knowledge, played, success, drawers)
+        before = hands
+        hands, talon = _draw(s, hands, talon)
+        if origins:
+            origins = _after_draws(origins, before, hands, knowledge.exposed.mask)
+    knowledge = _settle_knowledge(knowledge, played, success, origins)
 
     out = s.players_out
     if not talon:
@@ -159,27 +168,40 @@ def end_bout(
 
 
 def _settle_knowledge(
-    k: Knowledge, played: int, success: bool, drawers: frozenset[int]
+    k: Knowledge, played: int, success: bool, origins: tuple[tuple[int, ...], ...]
 ) -> Knowledge:
     """The knowledge at the end of a bout, kept canonical.
 
     At a bout start ``exposed`` holds only cards in hand (and the talon's face-up trump) and
     ``from_talon`` only unseen cards; during the bout such cards can only move to the table.
     So a success drops the table from both, and a take exposes it, which keeps equal
-    positions' knowledge equal whatever the path to them.
+    positions' knowledge equal whatever the path to them (``origins`` aside, which records
+    how the unknown cards were played; it is dropped once ``from_talon`` is empty).
     """
     exposed = k.exposed.mask
     exposed = exposed & ~played if success else exposed | played
     from_talon = k.from_talon.mask & ~played
-    if exposed == k.exposed.mask and from_talon == k.from_talon.mask and drawers is k.drawers:
+    if not from_talon:
+        origins = ()
+    if exposed == k.exposed.mask and from_talon == k.from_talon.mask and origins is k.origins:
         return k
-    return Knowledge(CardSet(exposed), CardSet(from_talon), drawers)
+    return Knowledge(CardSet(exposed), CardSet(from_talon), origins)
+
+
+def _after_draws(
+    origins: tuple[tuple[int, ...], ...], before: tuple[int, ...], after: tuple[int, ...], seen: int
+) -> tuple[tuple[int, ...], ...]:
+    """``origins`` once each player has drawn ``after & ~before`` (unknown unless ``seen``)."""
+    return tuple(
+        after_draw(w, ((a & ~b) & ~seen).bit_count())
+        for w, b, a in zip(origins, before, after, strict=True)
+    )
 
 
 def _draw(
-    s: GameState, hands: tuple[int, ...], talon: tuple[Card, ...], drawers: frozenset[int]
-) -> tuple[tuple[int, ...], tuple[Card, ...], frozenset[int]]:
-    """Refill hands in drawing order; returns the new hands, talon and drawers."""
+    s: GameState, hands: tuple[int, ...], talon: tuple[Card, ...]
+) -> tuple[tuple[int, ...], tuple[Card, ...]]:
+    """Refill hands in drawing order; returns the new hands and talon."""
     rules = s.rules
     size = rules.hand_size
     if len(hands) == 2:
@@ -196,11 +218,9 @@ def _draw(
             mask |= 1 << c.index
         hand_list[p] = mask
         talon = talon[need:]
-        if p not in drawers:
-            drawers = drawers | {p}
         if not talon:
             break
-    return tuple(hand_list), talon, drawers
+    return tuple(hand_list), talon
 
 
 def _finished(

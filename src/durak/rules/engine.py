@@ -29,7 +29,8 @@ from durak.rules.actions import (
 from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
 from durak.rules.cards import CARDS, NUM_CARDS, Card, beaters, bit_indices, rank_mask
 from durak.rules.errors import IllegalActionError
-from durak.rules.state import GameState, TablePair
+from durak.rules.origins import after_play
+from durak.rules.state import GameState, Knowledge, TablePair
 
 # Per card index, the mask of its rank (the cards that may be thrown in on it).
 _RANK_OF = tuple(rank_mask(c.rank) for c in CARDS)
@@ -184,7 +185,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     if kind is Pass:
         nxt = next_asked(s, p)
         if nxt < 0:
-            return end_bout(s, s.hand_masks, s.table, success=not s.taking)
+            return end_bout(s, s.hand_masks, s.table, s.knowledge, success=not s.taking)
         return GameState(
             s.rules, s.hand_masks, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
             s.attacker, s.defender, nxt, s.taking, s.cap, s.players_out, s.knowledge, s.history,
@@ -198,48 +199,62 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
                     s.discard, s.attacker, s.defender, nxt, True, s.cap, s.players_out,
                     s.knowledge, s.history,
                 )  # fmt: skip
-        return end_bout(s, s.hand_masks, s.table, success=False)
+        return end_bout(s, s.hand_masks, s.table, s.knowledge, success=False)
 
     card = action.card  # type: ignore[union-attr]
     bit = 1 << card.index
-    hands = with_hand(s.hand_masks, p, s.hand_masks[p] ^ bit)
+    hand = s.hand_masks[p]
+    hands = with_hand(s.hand_masks, p, hand ^ bit)
+    k = s.knowledge
+    if k.origins and not k.exposed.mask & bit:
+        k = _played_unknown(k, p, hand, bit)
     if kind is Defend:
         target = action.target  # type: ignore[union-attr]
         table = tuple([(a, card) if a is target else (a, d) for a, d in s.table])
-        return _after_defence(s, hands, table)
+        return _after_defence(s, hands, table, k)
     table = (*s.table, (card, None))
     if kind is Attack:
         if not s.taking:
             turn = s.defender
         elif len(table) >= s.cap or (turn := first_asked(s, hands)) < 0:
-            return end_bout(s, hands, table, success=False)
+            return end_bout(s, hands, table, k, success=False)
         return GameState(
             s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
-            s.attacker, s.defender, turn, s.taking, s.cap, s.players_out, s.knowledge, s.history,
+            s.attacker, s.defender, turn, s.taking, s.cap, s.players_out, k, s.history,
         )  # fmt: skip
     # A Transfer: the only kind left.
     defender = next_active(p, s.rules.players, s.players_out)
     cap = min(base_cap(s.rules, s.discard), hands[defender].bit_count())
     return GameState(
         s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
-        p, defender, defender, False, cap, s.players_out, s.knowledge, s.history,
+        p, defender, defender, False, cap, s.players_out, k, s.history,
     )  # fmt: skip
 
 
-def _after_defence(s: GameState, hands: tuple[int, ...], table: tuple[TablePair, ...]) -> GameState:
+def _played_unknown(k: Knowledge, p: int, hand: int, bit: int) -> Knowledge:
+    """``k`` once ``p`` has played the card ``bit``, unknown to the others, out of ``hand``."""
+    origins = list(k.origins)
+    unknown = (hand & ~k.exposed.mask).bit_count()
+    origins[p] = after_play(origins[p], unknown, bool(k.from_talon.mask & bit))
+    return Knowledge(k.exposed, k.from_talon, tuple(origins))
+
+
+def _after_defence(
+    s: GameState, hands: tuple[int, ...], table: tuple[TablePair, ...], k: Knowledge
+) -> GameState:
     turn = s.defender
     for _, d in table:
         if d is None:
             break
     else:
         if len(table) >= s.cap or not hands[turn]:
-            return end_bout(s, hands, table, success=True)
+            return end_bout(s, hands, table, k, success=True)
         turn = first_asked(s, hands)
         if turn < 0:
-            return end_bout(s, hands, table, success=True)
+            return end_bout(s, hands, table, k, success=True)
     return GameState(
         s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
-        s.attacker, s.defender, turn, False, s.cap, s.players_out, s.knowledge, s.history,
+        s.attacker, s.defender, turn, False, s.cap, s.players_out, k, s.history,
     )  # fmt: skip
 
 

@@ -14,6 +14,7 @@ observation.
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Literal, TypeAlias
 
 import attrs
@@ -23,6 +24,7 @@ from durak.rules.cards import CARDS, Card, CardSet, Suit, bit_indices, deck_mask
 from durak.rules.config import Rules
 from durak.rules.engine import legal_actions
 from durak.rules.errors import RulesError
+from durak.rules.origins import sample_split, split_means
 from durak.rules.state import GameState, History, Knowledge, TablePair, table_mask
 
 #: Where a card may be: a player's hand (by index), or one of the shared zones.
@@ -103,30 +105,38 @@ class Observation:
 
         Raises :class:`RulesError` if the card is not in this variant's deck.
         """
+        return frozenset(place for place, chance in self.odds(card).items() if chance)
+
+    def odds(self, card: Card) -> dict[Place, Fraction]:
+        """The exact chance of each place ``card`` may be in, from this player's point of
+        view: every deck order consistent with what it has seen counts once (the players'
+        choices are not modelled).  :func:`sample_world` draws worlds with these odds.
+
+        Raises :class:`RulesError` if the card is not in this variant's deck, or if the
+        observation is inconsistent.
+        """
         if not (deck_mask(self.rules.lowest_rank) >> card.index) & 1:
             raise RulesError(f"{card} is not in the {self.rules.deck_size}-card deck")
         if card in self.discard:
-            return frozenset(("discard",))
+            return {"discard": Fraction(1)}
         if any(card is a or card is d for a, d in self.table):
-            return frozenset(("table",))
+            return {"table": Fraction(1)}
         for p in range(self.rules.players):
             if card in self.known_cards(p):
-                return frozenset((p,))
+                return {p: Fraction(1)}
         if card is self.trump_card and self.trump_in_talon:
-            return frozenset(("talon",))
-        return frozenset(self._hidden_places(card))
-
-    def _hidden_places(self, card: Card) -> list[Place]:
-        restricted = card in self.knowledge.from_talon and self.hands is None
-        drawers = self.knowledge.drawers
-        out: list[Place] = [
-            p
-            for p in range(self.rules.players)
-            if p != self.player and self.unknown_count(p) > 0 and (not restricted or p in drawers)
-        ]
-        if self.talon_size - (1 if self.trump_in_talon else 0) > 0:
-            out.append("talon")
-        return out
+            return {"talon": Fraction(1)}
+        split = _Split.of(self)
+        restricted = bool((split.restricted_mask >> card.index) & 1)
+        means = split.means()
+        places: list[Place] = [*split.opponents, "talon"]
+        sizes = [*split.unknown, split.talon]
+        if restricted:
+            chances = [m / split.restricted for m in means]
+        else:
+            free = split.hidden - split.restricted
+            chances = [(size - m) / free for size, m in zip(sizes, means, strict=True)]
+        return {place: x for place, x, size in zip(places, chances, sizes, strict=True) if size}
 
 
 def observe(state: GameState, player: int, open_world: bool = False) -> Observation:
@@ -174,37 +184,21 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
     o = observation
-    _check_shape(o)
-    _check_places(o, _seen_places(o), whole=False)
-    n = o.rules.players
-    talon_slots = o.talon_size - (1 if o.trump_in_talon else 0)
-    owners: list[int] = [p for p in range(n) if p != o.player for _ in range(o.unknown_count(p))]
-    owners += [-1] * talon_slots  # -1 marks a talon position, top first
+    split = _Split.of(o)
     hidden = [CARDS[i] for i in bit_indices(o.hidden_cards().mask)]
-    if len(hidden) != len(owners) or talon_slots < 0:
-        raise RulesError(
-            f"inconsistent observation: {len(hidden)} hidden cards for {len(owners)} places"
-        )
-    restricted_mask = o.knowledge.from_talon.mask if o.hands is None else 0
-    restricted = [c for c in hidden if (restricted_mask >> c.index) & 1]
-    free = [c for c in hidden if not (restricted_mask >> c.index) & 1]
-    allowed = [i for i, w in enumerate(owners) if w < 0 or w in o.knowledge.drawers]
-    if len(allowed) < len(restricted):
-        raise RulesError("inconsistent observation: too few places for the trumps seen in talon")
-    slots: list[Card | None] = [None] * len(owners)
-    for c, i in zip(restricted, rng.sample(allowed, len(restricted)), strict=True):
-        slots[i] = c
+    restricted = [c for c in hidden if (split.restricted_mask >> c.index) & 1]
+    free = [c for c in hidden if not (split.restricted_mask >> c.index) & 1]
+    counts = split.sample(rng) if restricted else (0,) * (len(split.opponents) + 1)
+    rng.shuffle(restricted)
     rng.shuffle(free)
-    it = iter(free)
-    filled = [c if c is not None else next(it) for c in slots]
-
-    masks = [o.known_cards(p).mask for p in range(n)]
-    talon: list[Card] = []
-    for w, c in zip(owners, filled, strict=True):
-        if w < 0:
-            talon.append(c)
-        else:
-            masks[w] |= 1 << c.index
+    masks = [o.known_cards(p).mask for p in range(o.rules.players)]
+    r = f = 0  # restricted and free cards handed out so far
+    for p, size, k in zip(split.opponents, split.unknown, counts, strict=False):
+        for c in restricted[r : r + k] + free[f : f + size - k]:
+            masks[p] |= 1 << c.index
+        r, f = r + k, f + size - k
+    talon = restricted[r:] + free[f:]
+    rng.shuffle(talon)  # top first
     if o.trump_in_talon and o.trump_card is not None:
         talon.append(o.trump_card)
     world = [(f"player {p}'s hand", m) for p, m in enumerate(masks)]
@@ -237,6 +231,60 @@ def _inconsistent(why: str) -> RulesError:
     return RulesError(f"inconsistent observation: {why}")
 
 
+@attrs.frozen
+class _Split:
+    """The hidden places of an observation and the cards of ``from_talon`` among them."""
+
+    opponents: tuple[int, ...]
+    unknown: tuple[int, ...]
+    talon: int
+    hidden: int
+    restricted: int
+    restricted_mask: int
+    weights: tuple[tuple[tuple[int, ...], int], ...]
+
+    @staticmethod
+    def of(o: Observation) -> _Split:
+        """The split of ``o`` (checked for consistency)."""
+        _check_shape(o)
+        _check_places(o, _seen_places(o), whole=False)
+        opponents = tuple(p for p in range(o.rules.players) if p != o.player)
+        unknown = tuple(o.unknown_count(p) for p in opponents)
+        talon = o.talon_size - (1 if o.trump_in_talon else 0)
+        hidden = o.hidden_cards()
+        if talon < 0 or len(hidden) != sum(unknown) + talon:
+            raise _inconsistent(
+                f"{len(hidden)} hidden cards for {sum(unknown) + max(talon, 0)} places"
+            )
+        mask = o.knowledge.from_talon.mask & hidden.mask if o.hands is None else 0
+        origins = o.knowledge.origins if mask else ()
+        # Without a record, any unknown card may have come from the talon.
+        weights = tuple(
+            (origins[p] if origins else (0,) * u + (1,), u)
+            for p, u in zip(opponents, unknown, strict=True)
+        )
+        for (w, u), p in zip(weights, opponents, strict=True):
+            if len(w) > u + 1:
+                raise _inconsistent(f"player {p}'s origins list more cards than it holds")
+        return _Split(opponents, unknown, talon, len(hidden), mask.bit_count(), mask, weights)
+
+    def sample(self, rng: random.Random) -> tuple[int, ...]:
+        """How many restricted cards each opponent and (last) the talon hold."""
+        counts = sample_split(self.weights, self.talon, self.restricted, rng)
+        if counts is None:
+            raise _inconsistent("no place for the trumps known to have been in the talon")
+        return counts
+
+    def means(self) -> tuple[Fraction, ...]:
+        """The expected number of restricted cards in each opponent's hand and the talon."""
+        if not self.restricted:
+            return (Fraction(0),) * (len(self.opponents) + 1)
+        means = split_means(self.weights, self.talon, self.restricted)
+        if means is None:
+            raise _inconsistent("no place for the trumps known to have been in the talon")
+        return means
+
+
 def _check_shape(o: Observation) -> None:
     """The observation's fields have the types and ranges a world needs (cheap checks,
     before any is used as an index)."""
@@ -251,8 +299,10 @@ def _check_shape(o: Observation) -> None:
         raise _inconsistent(f"turn {o.turn!r} is not a player of a {n}-player game (or -1)")
     if len(o.hand_sizes) != n or len(o.known) != n or (o.hands is not None and len(o.hands) != n):
         raise _inconsistent(f"hand sizes, known cards and hands must have {n} entries each")
-    if not o.players_out <= frozenset(range(n)) or not o.knowledge.drawers <= frozenset(range(n)):
-        raise _inconsistent("players out and drawers must be players of the game")
+    if not o.players_out <= frozenset(range(n)):
+        raise _inconsistent("players out must be players of the game")
+    if o.knowledge.origins and len(o.knowledge.origins) != n:
+        raise _inconsistent(f"origins must have {n} entries")
     if o.talon_size < 0 or o.talon_size > o.rules.deck_size:
         raise _inconsistent(f"talon size {o.talon_size} is not possible")
     if len(o.hand) != o.hand_sizes[o.player]:

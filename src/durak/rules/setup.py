@@ -14,6 +14,7 @@ from durak.rules.bout import base_cap, next_active, position_key
 from durak.rules.cards import EMPTY, Card, CardSet, Suit, deck_cards, deck_mask, suit_mask
 from durak.rules.config import Rules
 from durak.rules.errors import RulesError
+from durak.rules.origins import DEALT
 from durak.rules.state import GameState, History, Knowledge
 
 
@@ -91,7 +92,8 @@ def _deal_checked(rules: Rules, deck: list[Card], fallback_leader: int) -> GameS
         talon_mask = sum(1 << c.index for c in talon) & ~(1 << trump_card.index)
         from_talon = CardSet(below & talon_mask)
     defender = (leader + 1) % n
-    knowledge = Knowledge(CardSet(exposed), from_talon, frozenset())
+    origins = (DEALT,) * n if from_talon else ()
+    knowledge = Knowledge(CardSet(exposed), from_talon, origins)
     return _bout_start(rules, hands, talon, trump_card, EMPTY, leader, defender, knowledge)
 
 

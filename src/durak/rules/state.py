@@ -47,14 +47,15 @@ class Knowledge:
       hand (and the face-up trump), so equal positions have equal knowledge.
     * ``from_talon``: trumps known to have been in the talon right after the deal (those
       below the lowest trump shown, or every trump when nobody could show one) and not seen
-      since (trimmed at each bout end).  Such a card is in the talon or in the hand of a
-      player in ``drawers``.
-    * ``drawers``: the players who have drawn from the talon since the deal.
+      since (trimmed at each bout end).  Such a card is in the talon or among the cards a
+      player drew from it.
+    * ``origins``: while ``from_talon`` is not empty, per player, the weights of how many of
+      its unknown cards came from the talon (:mod:`durak.rules.origins`); ``()`` otherwise.
     """
 
     exposed: CardSet
     from_talon: CardSet = EMPTY
-    drawers: frozenset[int] = frozenset()
+    origins: tuple[tuple[int, ...], ...] = ()
 
 
 @attrs.frozen(slots=True)
