@@ -40,6 +40,7 @@ CHEAP = {
     "minimax-playout": "minimax:depth=1,samples=1,eval=playout",
     "ismcts": "ismcts:limit=40",
     "ismcts-bias": "ismcts:limit=40,bias=5",
+    "ismcts-endgame": "ismcts:limit=40,endgame=2000",
     "minimax": "minimax:depth=2,samples=2",
     "minimax-mean": "minimax:depth=2,samples=2,combine=mean,eval=cards",
     "maxn": "maxn:depth=2,samples=2",
@@ -171,6 +172,29 @@ def test_solver_plays_a_move_of_the_exact_value_once_all_is_known() -> None:
         if decisive == 4:
             break
     assert decisive == 4, f"only {decisive} positions where a wrong move would have shown"
+
+
+def test_ismcts_with_endgame_plays_the_solvers_move_once_all_is_known() -> None:
+    """``ismcts:endgame=N`` plays what the ``solver`` would in a known endgame (and its own
+    search move elsewhere, as the shared tests check)."""
+    rules = Rules(lowest_rank=12)  # every card is dealt: every position is a known endgame
+    agent = make_agent("ismcts:limit=3,endgame=100000000")
+    plain = make_agent("ismcts:limit=3")
+    compared = differed = 0
+    for seed in range(40):
+        state = new_game(rules, seed)
+        for _ in range(2 + seed % 3):
+            state = step(state, legal_actions(state)[0])
+        if is_terminal(state) or len(legal_actions(state)) == 1:
+            continue
+        obs = observe(state, state.turn)
+        solved = searchers.solved_move(obs, random.Random(seed), nodes=100_000_000)
+        if solved is None:
+            continue  # lost against perfect play: the search's move stands
+        assert agent.act(obs, random.Random(seed)) == solved
+        differed += plain.act(obs, random.Random(seed)) != solved
+        compared += 1
+    assert compared >= 10 and differed > 0, (compared, differed)
 
 
 def _value_for(game: DurakGame, state: GameState, player: int) -> float:

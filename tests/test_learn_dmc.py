@@ -23,6 +23,7 @@ from strategies import random_game_observations
 torch = require_extra("torch")
 
 from durak.agents import SpecError, make_agent  # noqa: E402
+from durak.agents.guides import Guidance, make_guide  # noqa: E402
 from durak.arena.pool import LocalPool  # noqa: E402
 from durak.cli.app import app  # noqa: E402
 from durak.learn.dmc import BUNDLED  # noqa: E402
@@ -38,6 +39,7 @@ from durak.learn.dmc_net import (  # noqa: E402
 )
 from durak.learn.dmc_settings import DmcSettings  # noqa: E402
 from durak.rules import (  # noqa: E402
+    Observation,
     Rules,
     Suit,
     is_terminal,
@@ -283,3 +285,61 @@ def test_a_checkpoint_from_before_a_new_setting_still_resumes(tmp_path: Path) ->
     warm = attrs.evolve(TINY, warm_episodes=8)
     with pytest.raises(DmcModelError, match="a checkpoint of another run"):
         DmcTrainer(SMALL, ["self"], 4, warm).load_checkpoint(path)
+
+
+# --------------------------------------------------------------------------------------
+# The dmc guide of the search agents (PUCT prior and leaf values)
+
+
+def test_guidance_derives_a_prior_and_a_zero_sum_value_from_one_scoring() -> None:
+    guide = make_guide("dmc")
+    calls = 0
+
+    class Counting:
+        def action_values(self, observation: Observation) -> list[float]:
+            nonlocal calls
+            calls += 1
+            return list(guide.action_values(observation))
+
+    for rules, players in ((Rules(), 2),):  # the bundled model's game
+        for o in random_game_observations(rules, 3, 5):
+            if len(o.legal_actions) < 2:
+                continue
+            world = sample_world(o, random.Random(1))
+            guidance = Guidance(Counting(), temperature=0.1)
+            before = calls
+            q = guide.action_values(o)
+            prior = guidance.prior(world, o.legal_actions)
+            value = guidance.value(world)
+            assert calls == before + 1, "the prior and the value share one scoring"
+            assert abs(sum(prior) - 1) < 1e-9 and all(p >= 0 for p in prior)
+            assert int(np.argmax(prior)) == int(np.argmax(q))
+            assert value[o.player] == pytest.approx(max(q))
+            assert sum(value) == pytest.approx(0) and len(value) == players
+
+
+def test_guided_ismcts_plays_legal_reproducible_moves_that_ignore_hidden_cards() -> None:
+    agent = make_agent("ismcts:prior=dmc,value=dmc,limit=12")
+    rng = random.Random(0)
+    for o in random_game_observations(Rules(), 2, 11):
+        if len(o.legal_actions) < 2:
+            continue
+        action = agent.act(o, random.Random(4))
+        assert action in o.legal_actions
+        assert agent.act(o, random.Random(4)) == action
+        # The observation is all it reads: any world behind it gives the same decision.
+        twin = observe(sample_world(o, rng), o.player)
+        assert twin == o and agent.act(twin, random.Random(4)) == action
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("ismcts:prior=nosuch", ["no guide named 'nosuch'", "dmc"]),
+        ("ismcts:prior=dmc,bias=5", ["bias or a prior"]),
+    ],
+)
+def test_bad_guide_options_are_one_line(spec: str, words: list[str]) -> None:
+    with pytest.raises(SpecError) as e:
+        make_agent(spec)
+    assert all(w in str(e.value) for w in words), str(e.value)

@@ -787,6 +787,16 @@ def searches() -> Iterator[tuple[str, Callable[[int | random.Random], SearchResu
         lambda r: pimc(CARDS, obs, worlds=8, search=world_search, combine="visits", rng=r),
     )
     yield "ismcts", lambda r: ismcts(CARDS, obs, player=p, budget=budget, rng=r)
+    yield "mcts-puct", lambda r: mcts(nim, nim.initial(), budget=budget, rng=r, prior=uniform)
+    yield (
+        "ismcts-puct",
+        lambda r: ismcts(CARDS, obs, player=p, budget=budget, rng=r, prior=uniform),
+    )
+
+
+#: The searches whose seed is used: some other seed searches differently.
+SEEDED: tuple[str, ...] = ("mcts", "mcts-nodes", "pimc", "pimc-mean", "pimc-visits", "ismcts")
+SEEDED += ("mcts-puct", "ismcts-puct")
 
 
 @pytest.mark.parametrize(("name", "run"), list(searches()), ids=[n for n, _ in searches()])
@@ -796,8 +806,7 @@ def test_every_search_is_reproducible_from_its_seed(
     first = run(12)
     assert same(first, run(12))
     assert same(first, run(random.Random(12)))
-    if name in ("mcts", "mcts-nodes", "pimc", "pimc-mean", "pimc-visits", "ismcts"):
-        # The seed is used: some other seed searches differently.
+    if name in SEEDED:
         assert any(not same(first, run(seed)) for seed in range(5))
 
 
@@ -1168,3 +1177,144 @@ def test_ismcts_progressive_bias_steers_early_and_fades() -> None:
         ismcts(CARDS, obs, player=p, budget=budget, rng=0, bias=-1.0)
     with pytest.raises(SearchError, match="heuristic"):
         ismcts(CARDS, obs, player=p, budget=budget, rng=0, bias=1.0)
+
+
+# --------------------------------------------------------------------------------------
+# PUCT: a policy prior (and a value function) guiding MCTS and ISMCTS
+
+
+def uniform(state: Any, legal: Sequence[Any]) -> list[float]:
+    return [1 / len(legal)] * len(legal)
+
+
+def test_puct_with_a_uniform_prior_decides_as_uct_in_nim_and_tictactoe() -> None:
+    """With nothing to prefer, PUCT is a different formula for the same exploration; on
+    the positions with one best move, both find it."""
+    compared = 0
+    for game in NIMS:
+        bf: BruteForce[NimState, tuple[int, int]] = BruteForce(game)
+        for s in nonterminal(game, game.initial()):
+            best = unique_best(game, bf, s)
+            if best is None:
+                continue
+            uct = mcts(game, s, budget=Budget(iterations=1500), rng=compared)
+            guided = mcts(game, s, budget=Budget(iterations=1500), rng=compared, prior=uniform)
+            assert uct.action == guided.action == best, s
+            compared += 1
+    tbf: BruteForce[tuple[int, ...], int] = BruteForce(TTT)
+    boards = [
+        b
+        for b in nonterminal(TTT, TTT.initial())
+        if b.count(0) <= 6 and unique_best(TTT, tbf, b) is not None
+    ]
+    for board in random.Random(8).sample(boards, 30):
+        plain = mcts(TTT, board, budget=Budget(iterations=3000), rng=compared)
+        steered = mcts(TTT, board, budget=Budget(iterations=3000), rng=compared, prior=uniform)
+        assert plain.action == steered.action == unique_best(TTT, tbf, board), board
+        compared += 1
+    assert compared > 70
+
+
+def test_ismcts_with_a_uniform_prior_decides_as_plain_ismcts() -> None:
+    tried = 0
+    for s, obs, _, means in clear_best_positions():
+        p = CARDS.current_player(s)
+        budget = Budget(iterations=1500)
+        plain = ismcts(CARDS, obs, player=p, budget=budget, rng=tried)
+        guided = ismcts(CARDS, obs, player=p, budget=budget, rng=tried, prior=uniform)
+        assert plain.action == guided.action == means[0][1], (obs, means)
+        tried += 1
+    assert tried >= 10
+
+
+def perfect_guides(
+    game: Any, bf: BruteForce[Any, Any]
+) -> tuple[Callable[[Any, Sequence[Any]], list[float]], Callable[[Any], tuple[float, ...]]]:
+    """A prior on the best moves only and the exact value (two players, zero-sum)."""
+
+    def prior(state: Any, legal: Sequence[Any]) -> list[float]:
+        best = set(bf.best_actions(state))
+        return [1 / len(best) if a in best else 0.0 for a in legal]
+
+    def value(state: Any) -> tuple[float, float]:
+        v = bf.minimax(state, 0)
+        return (v, -v)
+
+    return prior, value
+
+
+def test_puct_with_a_perfect_prior_and_value_needs_few_simulations() -> None:
+    """With the exact value at the leaves and the prior on the best moves, 8 simulations
+    find the best move of every position with one; UCT with the same 8 misses some."""
+    tbf: BruteForce[tuple[int, ...], int] = BruteForce(TTT)
+    prior, value = perfect_guides(TTT, tbf)
+    boards = [
+        b
+        for b in nonterminal(TTT, TTT.initial())
+        if b.count(0) >= 5 and unique_best(TTT, tbf, b) is not None
+    ]
+    budget = Budget(iterations=8)
+    missed = 0
+    for i, board in enumerate(random.Random(3).sample(boards, 60)):
+        best = unique_best(TTT, tbf, board)
+        guided = mcts(TTT, board, budget=budget, rng=i, prior=prior, evaluate=value)
+        assert guided.action == best, board
+        missed += mcts(TTT, board, budget=budget, rng=i).action != best
+    assert missed > 0
+
+
+def test_ismcts_with_a_perfect_prior_finds_the_best_move_quickly() -> None:
+    """In the hidden-card game, a prior on each world's best moves and the exact world
+    values find the move best in expectation within 60 determinizations."""
+    bf: BruteForce[CardState, int] = BruteForce(CARDS)
+    prior, value = perfect_guides(CARDS, bf)
+    tried = 0
+    for s, obs, _, means in clear_best_positions():
+        p = CARDS.current_player(s)
+        result = ismcts(
+            CARDS,
+            obs,
+            player=p,
+            budget=Budget(iterations=60),
+            rng=tried,
+            prior=prior,
+            evaluate=value,
+        )
+        assert result.action == means[0][1], (obs, means, result)
+        tried += 1
+    assert tried >= 10
+
+
+def test_a_bad_prior_is_refused() -> None:
+    game = Nim((2, 3))
+    s = game.initial()
+
+    def short(state: Any, legal: Sequence[Any]) -> list[float]:
+        return [1.0]
+
+    def negative(state: Any, legal: Sequence[Any]) -> list[float]:
+        return [-0.5] + [1.0] * (len(legal) - 1)
+
+    for bad in (short, negative):
+        with pytest.raises(SearchError, match="prior must give one probability"):
+            mcts(game, s, budget=Budget(iterations=10), rng=0, prior=bad)
+    with pytest.raises(SearchError, match="bias or a prior"):
+        mcts(
+            game,
+            s,
+            budget=Budget(iterations=10),
+            rng=0,
+            prior=uniform,
+            heuristic=lambda st, legal: legal[0],
+            bias=1.0,
+        )
+    deal, obs = card_position()
+    with pytest.raises(SearchError, match="prior must give one probability"):
+        ismcts(
+            CARDS,
+            obs,
+            player=CARDS.current_player(deal),
+            budget=Budget(iterations=5),
+            rng=0,
+            prior=short,
+        )

@@ -31,7 +31,16 @@ from typing import Any
 import attrs
 
 from durak.agents import evals
-from durak.agents.base import Agent, Relay, Watcher, make_agent, register, watchers_among
+from durak.agents.base import (
+    Agent,
+    Relay,
+    SpecError,
+    Watcher,
+    make_agent,
+    register,
+    watchers_among,
+)
+from durak.agents.guides import Guidance, Guide, make_guide
 from durak.agents.specs import Param, param, params_of
 from durak.rules import Action, DurakGame, GameState, Observation, observe
 from durak.search import (
@@ -172,21 +181,45 @@ class MctsAgent:
 @attrs.frozen
 class IsmctsAgent:
     """SO-ISMCTS with ``limit`` iterations, a new determinization each, and a progressive
-    ``bias`` toward the greedy move."""
+    ``bias`` toward the greedy move; or, with a ``prior`` guide, PUCT with that prior
+    (no bias), and with a ``value`` guide, its values at the leaves in place of rollouts
+    (:mod:`durak.agents.guides`).  With ``endgame`` > 0, a two-player position in which
+    every card is known is played by the exact solver when it solves within that many
+    nodes (:func:`solved_move`)."""
 
     limit: int = param(1000, "iterations", low=1, high=10**8)
-    c: float = param(SQRT2, _C, low=0, high=100)
+    c: float = param(SQRT2, _C + " (PUCT constant with a prior)", low=0, high=100)
     simulation: str = param("greedy", _SIMULATION, choices=tuple(ROLLOUTS))
-    bias: float = param(20.0, _BIAS, low=0, high=1000)
+    bias: float | None = param(None, _BIAS + " (default 20, or 0 with a prior)", low=0, high=1000)
+    prior: str = param("none", "policy prior for PUCT: a guide's name, or none")
+    value: str = param("rollout", "leaf value: a guide's name, or rollout")
+    temperature: float = param(0.1, "softmax temperature of a guide's prior", low=1e-3, high=100)
+    endgame: int = param(0, "node budget of the exact endgame solve (0: off)", low=0, high=10**9)
     seconds: float | None = param(None, _SECONDS, low=0.001, high=3600)
     name: str = "ismcts"
+    guides: dict[str, Guide] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.prior != "none" and self.bias:
+            raise SpecError("ismcts: give a progressive bias or a prior, not both")
+        wanted = {self.prior, self.value} - {"none", "rollout"}
+        object.__setattr__(self, "guides", {name: make_guide(name) for name in sorted(wanted)})
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
-        """The most visited root action."""
+        """The most visited root action (or the solved one in a known endgame)."""
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if self.endgame:
+            solved = solved_move(observation, rng, nodes=self.endgame)
+            if solved is not None:
+                return solved
         budget = Budget(iterations=self.limit, seconds=self.seconds)
+        # One cache per guide and decision: a state's prior and value share one scoring.
+        guidance = {name: Guidance(g, self.temperature) for name, g in self.guides.items()}
+        prior = guidance[self.prior].prior if self.prior in guidance else None
+        value = guidance[self.value].value if self.value in guidance else None
+        bias = (0.0 if prior is not None else 20.0) if self.bias is None else self.bias
         return ismcts(
             _game(observation),
             observation,
@@ -194,9 +227,11 @@ class IsmctsAgent:
             budget=budget,
             rng=rng,
             c=self.c,
-            rollout=ROLLOUTS[self.simulation],
+            rollout=None if value is not None else ROLLOUTS[self.simulation],
+            evaluate=value,
             heuristic=evals.greedy_heuristic,
-            bias=self.bias,
+            bias=bias,
+            prior=prior,
             stop_early=True,
         ).action
 

@@ -8,9 +8,11 @@ learner.
 * :mod:`durak.learn.dmc_learner`: rounds, the buffer, Adam, checkpoints.
 
 Importing this module registers the ``dmc`` agent (``dmc`` plays the model shipped in the
-package, trained for the default rules; ``dmc:path=model.pt`` another) and lists the
-``dmc`` learner for ``durak learners`` without importing PyTorch; ``durak train dmc``
-runs the training loop of :mod:`durak.learn.dmc_learner`.
+package, trained for the default rules; ``dmc:path=model.pt`` another), the ``dmc`` guide
+of the search agents (``ismcts:prior=dmc,value=dmc``: the bundled model's action values,
+:mod:`durak.agents.guides`) and lists the ``dmc`` learner for ``durak learners``, all
+without importing PyTorch; ``durak train dmc`` runs the training loop of
+:mod:`durak.learn.dmc_learner`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from durak.agents.base import Param, SpecError, register
+from durak.agents.guides import register_guide
 from durak.agents.specs import params_of
 from durak.learn.dmc_settings import DmcSettings
 from durak.learn.registry import register_learner
@@ -26,7 +29,7 @@ from durak.learn.torch_support import require_torch
 from durak.rules import Rules
 
 if TYPE_CHECKING:
-    from durak.learn.dmc_net import DmcAgent
+    from durak.learn.dmc_net import DmcAgent, DmcGuide
 
 __all__ = ["BUNDLED", "DmcSettings"]
 
@@ -47,6 +50,14 @@ def _agent(path: str | None) -> DmcAgent:
         raise SpecError(f"dmc: {e}") from None
 
 
+def _guide() -> DmcGuide:
+    """The ``dmc`` guide: the bundled model's action values."""
+    agent = _agent(None)
+    from durak.learn.dmc_net import DmcGuide  # noqa: PLC0415 - needs torch
+
+    return DmcGuide(agent)
+
+
 def _not_online(rules: Rules, **settings: object) -> NoReturn:
     """DMC is not an online learner: ``durak train dmc`` runs its own loop."""
     raise SpecError("dmc trains with its own actors and learner: run durak train dmc ...")
@@ -58,6 +69,8 @@ register(
     "Deep Monte-Carlo Q(s, a) network (DouZero); the bundled model by default; needs torch",
     (Param("path", str, None, "a model file of durak train dmc (default: the bundled one)"),),
 )
+
+register_guide("dmc", _guide, "the bundled dmc model's action values (needs torch)")
 
 register_learner(
     "dmc",

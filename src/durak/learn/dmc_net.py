@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from durak.agents.base import SpecError
 from durak.learn.dmc_features import decision_rows, row_size
 from durak.learn.model_file import check_shapes, load_weights, read_model_file, write_model_file
-from durak.learn.torch_support import require_torch
+from durak.learn.torch_support import inference, require_torch
 from durak.rules import Action, Observation, Rules
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "FORMAT",
     "VERSION",
     "DmcAgent",
+    "DmcGuide",
     "DmcModel",
     "DmcModelError",
     "build_network",
@@ -77,8 +78,7 @@ def _shapes(rules: Rules, hidden: Sequence[int]) -> dict[str, tuple[int, ...]]:
 
 def scores(net: Any, rows: NDArray[np.float32]) -> NDArray[np.float32]:
     """The network's value of each row, as a float32 vector."""
-    torch = require_torch()
-    with torch.inference_mode():
+    with inference() as torch:
         out: NDArray[np.float32] = net(torch.from_numpy(rows)).numpy()[:, 0]
     return out
 
@@ -165,3 +165,17 @@ class DmcAgent:
             return legal[0]
         values = scores(self.model.net, decision_rows(observation, legal))
         return legal[int(np.argmax(values))]
+
+
+@attrs.frozen(eq=False)
+class DmcGuide:
+    """A :class:`~durak.agents.guides.Guide`: the agent's network's scores of the legal
+    actions (``SpecError`` for other rules than the model's)."""
+
+    agent: DmcAgent
+
+    def action_values(self, observation: Observation) -> list[float]:
+        """The network's expected return of each legal action, in their order."""
+        self.agent.check_rules(observation.rules)
+        rows = decision_rows(observation, observation.legal_actions)
+        return [float(x) for x in scores(self.agent.model.net, rows)]

@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from durak.agents.base import SpecError
 from durak.encoding import ActionSpace, action_space_size, encode_observation, observation_size
 from durak.learn.model_file import check_shapes, load_weights, read_model_file, write_model_file
-from durak.learn.torch_support import require_torch
+from durak.learn.torch_support import inference, require_torch
 from durak.rules import Action, Observation, Rules
 
 __all__ = [
@@ -85,7 +85,7 @@ def greedy_action(net: Any, observation: Observation, features: NDArray[np.float
     torch = require_torch()
     legal = observation.legal_actions
     indices = ActionSpace(observation.rules).encode_all(legal)
-    with torch.inference_mode():
+    with inference():
         q = net(torch.from_numpy(features)).numpy()
     return legal[int(np.argmax(q[indices]))]
 

@@ -19,6 +19,7 @@ from durak.search.protocol import (
     Heuristic,
     ImperfectGame,
     MoveOrder,
+    Prior,
     RolloutPolicy,
 )
 from durak.search.result import SearchResult, SearchStats
@@ -35,6 +36,7 @@ __all__ = [
     "Heuristic",
     "ImperfectGame",
     "MoveOrder",
+    "Prior",
     "RolloutPolicy",
     "SearchError",
     "SearchResult",

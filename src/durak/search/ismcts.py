@@ -18,6 +18,12 @@ Optional *progressive bias* (Chaslot, Winands, van den Herik, Uiterwijk & Bouzy,
 adds ``bias / (visits + 1)`` to the UCB score of the action a ``heuristic`` prefers in the
 current determinization, and expands that action first: domain knowledge steers the early
 visits and fades as the statistics grow.
+
+Optional *PUCT* (Silver et al., Science 2018), as in :mod:`durak.search.mcts`: with a
+``prior``, each step scores every action legal in the determinization, tried or not, by
+``mean + c * P(a) * sqrt(N) / (1 + n(a))``, where ``P`` is the prior in this
+determinization and ``N`` the visits of the actions available in it; an untried action's
+mean is the mover's mean over the tried ones (0 before any).
 """
 
 from __future__ import annotations
@@ -29,9 +35,18 @@ from typing import Generic
 
 from durak.search.budget import Budget, SearchError, as_rng, now
 from durak.search.mcts import SQRT2, playout
-from durak.search.protocol import A, Evaluator, Heuristic, ImperfectGame, O, RolloutPolicy, S
+from durak.search.protocol import (
+    A,
+    Evaluator,
+    Heuristic,
+    ImperfectGame,
+    O,
+    Prior,
+    RolloutPolicy,
+    S,
+)
 from durak.search.result import SearchResult
-from durak.search.simulation import Tally, check_settings
+from durak.search.simulation import Tally, check_settings, prior_of, puct
 
 
 class _Edge:
@@ -58,6 +73,7 @@ class _Search(Generic[S, A, O]):
         evaluate: Evaluator[S] | None,
         heuristic: Heuristic[S, A] | None,
         bias: float,
+        prior: Prior[S, A] | None = None,
     ) -> None:
         self.game = game
         self.player = player
@@ -66,6 +82,7 @@ class _Search(Generic[S, A, O]):
         self.evaluate = evaluate
         self.heuristic = heuristic if bias > 0 else None
         self.bias = bias
+        self.prior = prior
         self.nodes: dict[O, dict[A, _Edge]] = {}
 
     def iterate(self, root: O, rng: random.Random) -> tuple[Sequence[float], int, int]:
@@ -81,28 +98,32 @@ class _Search(Generic[S, A, O]):
                 payoff = game.returns(state)
                 self.backup(path, payoff)
                 return payoff, len(path) + 1, len(path)
-            untried = [a for a in actions if a not in edges]
-            preferred = None if heuristic is None else heuristic(state, actions)
-            if untried:
-                if preferred is not None and preferred in untried:
-                    action = preferred
-                else:
-                    action = untried[rng.randrange(len(untried))]
-                edge = edges[action] = _Edge(game.current_player(state))
-                for a in actions:
-                    if a in edges:
-                        edges[a].available += 1
+            if self.prior is not None:
+                action, edge, new = self.choose_puct(state, actions, edges)
             else:
-                best_score = -math.inf
-                edge, action = edges[actions[0]], actions[0]
-                for a in actions:
-                    e = edges[a]
-                    e.available += 1
-                    score = e.value / e.visits + c * math.sqrt(math.log(e.available) / e.visits)
-                    if preferred is not None and a == preferred:
-                        score += bias / (e.visits + 1)
-                    if score > best_score:
-                        best_score, edge, action = score, e, a
+                untried = [a for a in actions if a not in edges]
+                new = bool(untried)
+                preferred = None if heuristic is None else heuristic(state, actions)
+                if untried:
+                    if preferred is not None and preferred in untried:
+                        action = preferred
+                    else:
+                        action = untried[rng.randrange(len(untried))]
+                    edge = edges[action] = _Edge(game.current_player(state))
+                    for a in actions:
+                        if a in edges:
+                            edges[a].available += 1
+                else:
+                    best_score = -math.inf
+                    edge, action = edges[actions[0]], actions[0]
+                    for a in actions:
+                        e = edges[a]
+                        e.available += 1
+                        score = e.value / e.visits + c * math.sqrt(math.log(e.available) / e.visits)
+                        if preferred is not None and a == preferred:
+                            score += bias / (e.visits + 1)
+                        if score > best_score:
+                            best_score, edge, action = score, e, a
             path.append(edge)
             state = game.step(state, action)
             key = game.observe(state, self.player)
@@ -110,13 +131,48 @@ class _Search(Generic[S, A, O]):
             if child is None:
                 self.nodes[key] = {}
                 break
-            if untried or id(child) in on_path:
+            if new or id(child) in on_path:
                 break
             on_path.add(id(child))
             edges = child
         payoff, steps = self.simulate(state, rng)
         self.backup(path, payoff)
         return payoff, len(path) + 1 + steps, len(path)
+
+    def choose_puct(
+        self, state: S, actions: Sequence[A], edges: dict[A, _Edge]
+    ) -> tuple[A, _Edge, bool]:
+        """The PUCT choice among ``actions`` (legal in this determinization): the action,
+        its edge (created if new) and whether it is new."""
+        assert self.prior is not None
+        priors = prior_of(self.prior, state, actions)
+        n = tried = 0
+        total = 0.0
+        for a in actions:
+            e = edges.get(a)
+            if e is not None:
+                e.available += 1
+                n += e.visits
+                if e.visits:
+                    tried += e.visits
+                    total += e.value
+        first = total / tried if tried else 0.0
+        sqrt_n = math.sqrt(n) if n else 1.0
+        best_score, best = -math.inf, actions[0]
+        for a, p in zip(actions, priors, strict=True):
+            e = edges.get(a)
+            if e is None or not e.visits:
+                score = puct(first, p, sqrt_n, 0, self.c)
+            else:
+                score = puct(e.value / e.visits, p, sqrt_n, e.visits, self.c)
+            if score > best_score:
+                best_score, best = score, a
+        edge = edges.get(best)
+        if edge is None:
+            edge = edges[best] = _Edge(self.game.current_player(state))
+            edge.available = 1
+            return best, edge, True
+        return best, edge, False
 
     def simulate(self, state: S, rng: random.Random) -> tuple[Sequence[float], int]:
         """The returns of a rollout (or the value function) from a new leaf."""
@@ -144,6 +200,7 @@ def ismcts(
     evaluate: Evaluator[S] | None = None,
     heuristic: Heuristic[S, A] | None = None,
     bias: float = 0.0,
+    prior: Prior[S, A] | None = None,
     stop_early: bool = False,
 ) -> SearchResult[A]:
     """The SO-ISMCTS decision for ``player``, whose information state is ``observation``.
@@ -159,6 +216,9 @@ def ismcts(
     * ``heuristic`` / ``bias``: progressive bias; with ``bias > 0`` the action
       ``heuristic(state, legal)`` prefers in each determinization is expanded first and
       gets ``bias / (visits + 1)`` added to its UCB score (``bias = 0``: plain SO-ISMCTS).
+    * ``prior``: PUCT selection with this policy prior, called at every tree step with the
+      determinization and its legal actions (``c`` is then the PUCT constant); not with a
+      progressive bias.
     * ``stop_early``: with an iteration budget, stop once the simulations left could not
       change the most visited root action (the decision is the same, sooner).
 
@@ -167,7 +227,7 @@ def ismcts(
     for a fixed seed with an iteration or node budget.
     """
     budget.require_limit("ISMCTS")
-    check_settings(c, rollout, evaluate, heuristic, bias)
+    check_settings(c, rollout, evaluate, heuristic, bias, prior)
     rng = as_rng(rng)
     start = now()
     first = game.sample_world(observation, rng)
@@ -176,7 +236,7 @@ def ismcts(
         raise SearchError("cannot search from a terminal state: it has no legal actions")
     if game.current_player(first) != player:
         raise SearchError(f"player {player} is not to move in this observation")
-    search = _Search(game, player, c, rollout, evaluate, heuristic, bias)
+    search = _Search(game, player, c, rollout, evaluate, heuristic, bias, prior)
     search.nodes[observation] = {}
     root = search.nodes[observation]
 

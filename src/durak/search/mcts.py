@@ -14,6 +14,13 @@ tree (a few plies below the old root), it continues from that subtree.
 Optional *progressive bias* (Chaslot et al., "Progressive strategies for Monte-Carlo tree
 search", New Math. and Nat. Comp. 4(3), 2008): the action a ``heuristic`` prefers at a node
 is expanded first and gets ``bias / (visits + 1)`` added to its UCB score.
+
+Optional *PUCT* (Silver et al., "A general reinforcement learning algorithm that masters
+chess, shogi, and Go through self-play", Science 2018): with a ``prior``, every node scores
+all its actions, tried or not, by ``mean + c * P(a) * sqrt(N) / (1 + n(a))``; an untried
+action's mean is the node's mean for the player to move so far (0 before any), and the
+best-scoring action is expanded or descended.  With ``evaluate`` as the value function this
+is AlphaZero's search without its noise.
 """
 
 from __future__ import annotations
@@ -25,9 +32,9 @@ from collections.abc import Sequence
 from typing import Generic
 
 from durak.search.budget import Budget, SearchError, as_rng, now
-from durak.search.protocol import A, Evaluator, Game, Heuristic, RolloutPolicy, S
+from durak.search.protocol import A, Evaluator, Game, Heuristic, Prior, RolloutPolicy, S
 from durak.search.result import SearchResult
-from durak.search.simulation import Tally, check_settings
+from durak.search.simulation import Tally, check_settings, prior_of, puct
 
 #: The UCB1 exploration constant of Kocsis & Szepesvári for payoffs in [0, 1].
 SQRT2 = math.sqrt(2.0)
@@ -39,15 +46,18 @@ class Node(Generic[S, A]):
     ``mover`` is the player who moved into this node (-1 at the root); ``value`` sums that
     player's payoffs over the ``visits`` simulations through the node.  With progressive
     bias, ``preferred`` is the heuristic's action here and ``bonus`` the bias of the action
-    into this node (0 unless the parent preferred it).
+    into this node (0 unless the parent preferred it).  With a prior, ``priors`` maps each
+    legal action to its probability and ``p`` is that of the action into this node.
     """
 
     __slots__ = (
         "bonus",
         "children",
         "mover",
+        "p",
         "payoff",
         "preferred",
+        "priors",
         "state",
         "untried",
         "value",
@@ -63,6 +73,8 @@ class Node(Generic[S, A]):
         self.value = 0.0
         self.preferred: A | None = None
         self.bonus = 0.0
+        self.priors: dict[A, float] | None = None
+        self.p = 0.0
         self.payoff: Sequence[float] | None = None  # the returns, once known terminal
 
     def mean(self) -> float:
@@ -83,6 +95,8 @@ class MCTS(Generic[S, A]):
     * ``heuristic`` / ``bias``: progressive bias; with ``bias > 0`` the action
       ``heuristic(state, legal)`` prefers at a node is expanded first and gets
       ``bias / (visits + 1)`` added to its UCB score (``bias = 0``: plain UCT).
+    * ``prior``: PUCT selection with this policy prior, called once per new node (``c`` is
+      then the PUCT constant); not with a progressive bias.
     * ``reuse_depth``: how many plies below the previous root a new root state is looked
       for (0 disables tree reuse).
     * ``stop_early``: with an iteration budget, stop once the simulations left could not
@@ -98,16 +112,18 @@ class MCTS(Generic[S, A]):
         evaluate: Evaluator[S] | None = None,
         heuristic: Heuristic[S, A] | None = None,
         bias: float = 0.0,
+        prior: Prior[S, A] | None = None,
         reuse_depth: int = 8,
         stop_early: bool = False,
     ) -> None:
-        check_settings(c, rollout, evaluate, heuristic, bias)
+        check_settings(c, rollout, evaluate, heuristic, bias, prior)
         self.game = game
         self.c = c
         self.rollout = rollout
         self.evaluate = evaluate
         self.heuristic = heuristic if bias > 0 else None
         self.bias = bias
+        self.prior = prior
         self.reuse_depth = reuse_depth
         self.stop_early = stop_early
         self.root: Node[S, A] | None = None
@@ -171,11 +187,15 @@ class MCTS(Generic[S, A]):
         node = Node(state, mover, actions)
         if self.heuristic is not None and actions:
             node.preferred = self.heuristic(state, actions)
+        if self.prior is not None and actions:
+            node.priors = dict(zip(actions, prior_of(self.prior, state, actions), strict=True))
         return node
 
     def _select_expand(self, root: Node[S, A], rng: random.Random) -> list[Node[S, A]]:
-        """The path of one simulation: UCB1 down the tree, then one new node (if any)."""
-        game = self.game
+        """The path of one simulation: UCB1 (or PUCT) down the tree, then one new node (if
+        any)."""
+        if self.prior is not None:
+            return self._select_expand_puct(root)
         c = self.c
         node = root
         path = [node]
@@ -198,14 +218,50 @@ class MCTS(Generic[S, A]):
             i = untried.index(preferred)
         else:
             i = rng.randrange(len(untried))
+        path.append(self._expand(node, i))
+        return path
+
+    def _select_expand_puct(self, root: Node[S, A]) -> list[Node[S, A]]:
+        """PUCT down the tree until an untried action scores best (it is expanded) or a
+        terminal node is reached."""
+        c = self.c
+        node = root
+        path = [node]
+        while node.untried or node.children:
+            priors = node.priors
+            assert priors is not None
+            sqrt_n = math.sqrt(node.visits) if node.visits else 1.0
+            tried = sum(child.visits for _, child in node.children)
+            first = sum(child.value for _, child in node.children) / tried if tried else 0.0
+            best_score, best, untried_at = -math.inf, node, -1
+            for i, a in enumerate(node.untried):
+                score = puct(first, priors[a], sqrt_n, 0, c)
+                if score > best_score:
+                    best_score, untried_at = score, i
+            for _, child in node.children:
+                score = puct(child.value / child.visits, child.p, sqrt_n, child.visits, c)
+                if score > best_score:
+                    best_score, best, untried_at = score, child, -1
+            if untried_at >= 0:
+                path.append(self._expand(node, untried_at))
+                return path
+            node = best
+            path.append(node)
+        return path
+
+    def _expand(self, node: Node[S, A], i: int) -> Node[S, A]:
+        """The child of ``node``'s ``i``-th untried action (removed from ``untried``)."""
+        untried = node.untried
         untried[i], untried[-1] = untried[-1], untried[i]
         action = untried.pop()
+        game = self.game
         child = self._node(game.step(node.state, action), game.current_player(node.state))
-        if preferred is not None and action == preferred:
+        if node.preferred is not None and action == node.preferred:
             child.bonus = self.bias
+        if node.priors is not None:
+            child.p = node.priors[action]
         node.children.append((action, child))
-        path.append(child)
-        return path
+        return child
 
     def _simulate(self, leaf: Node[S, A], rng: random.Random) -> tuple[Sequence[float], int]:
         """The returns of one simulation from ``leaf`` and the states it visited beyond it."""
@@ -267,6 +323,7 @@ def mcts(
     evaluate: Evaluator[S] | None = None,
     heuristic: Heuristic[S, A] | None = None,
     bias: float = 0.0,
+    prior: Prior[S, A] | None = None,
     stop_early: bool = False,
 ) -> SearchResult[A]:
     """One UCT search from ``state`` with a fresh tree; see :class:`MCTS` for the settings.
@@ -280,6 +337,7 @@ def mcts(
         evaluate=evaluate,
         heuristic=heuristic,
         bias=bias,
+        prior=prior,
         reuse_depth=0,
         stop_early=stop_early,
     )

@@ -42,6 +42,9 @@ RolloutPolicy = Callable[[S, random.Random], A]
 MoveOrder = Callable[[S, Sequence[A]], Sequence[A]]
 #: Domain knowledge for progressive bias: the preferred one of the legal actions given.
 Heuristic = Callable[[S, Sequence[A]], A]
+#: A policy prior for PUCT: one probability per action given, in their order (a network's
+#: policy head, or a softmax of its action values).
+Prior = Callable[[S, Sequence[A]], Sequence[float]]
 
 
 class Game(Protocol[S, A]):

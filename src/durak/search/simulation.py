@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from durak.search.budget import Budget, SearchError, now
-from durak.search.protocol import A
+from durak.search.protocol import A, Prior, S
 from durak.search.result import SearchResult, SearchStats, most_visited
 
 #: One simulation: its returns, the states it visited and the tree depth it reached.
@@ -40,11 +40,17 @@ def settled(visits: Iterable[int], remaining: int) -> bool:
 
 
 def check_settings(
-    c: float, rollout: object, evaluate: object, heuristic: object = None, bias: float = 0.0
+    c: float,
+    rollout: object,
+    evaluate: object,
+    heuristic: object = None,
+    bias: float = 0.0,
+    prior: object = None,
 ) -> None:
     """Raise :class:`SearchError` for a bad exploration constant, for both a rollout policy
-    and a value function (only one can score a new leaf), or for a negative progressive
-    bias or one without a heuristic."""
+    and a value function (only one can score a new leaf), for a negative progressive
+    bias or one without a heuristic, or for both a progressive bias and a prior (two ways
+    of steering the same choice)."""
     if not c >= 0:
         raise SearchError(f"the exploration constant c must be >= 0, got {c!r}")
     if rollout is not None and evaluate is not None:
@@ -53,6 +59,29 @@ def check_settings(
         raise SearchError(f"the progressive bias must be >= 0, got {bias!r}")
     if bias > 0 and heuristic is None:
         raise SearchError("a progressive bias needs a heuristic")
+    if bias > 0 and prior is not None:
+        raise SearchError("give a progressive bias or a prior, not both")
+
+
+def prior_of(prior: Prior[S, A], state: S, actions: Sequence[A]) -> list[float]:
+    """``prior(state, actions)`` checked: one probability in [0, 1] per action."""
+    p = list(prior(state, actions))
+    if len(p) != len(actions) or not all(0 <= x <= 1 for x in p):
+        raise SearchError(
+            f"a prior must give one probability in [0, 1] per action: {len(actions)} actions, "
+            f"got {p[:8]!r}"
+        )
+    return p
+
+
+def puct(mean: float, p: float, sqrt_n: float, visits: int, c: float) -> float:
+    """The PUCT score of Silver et al. (AlphaZero, Science 2018): the mean payoff plus
+    ``c * p * sqrt(N) / (1 + visits)``.
+
+    >>> puct(0.5, 0.25, 4.0, 1, 2.0)
+    1.5
+    """
+    return mean + c * p * sqrt_n / (1 + visits)
 
 
 class Tally:

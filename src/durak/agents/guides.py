@@ -1,0 +1,110 @@
+"""Guides: a learned policy prior and value function for the tree searches.
+
+Network-guided search after AlphaZero (Silver et al., "A general reinforcement learning
+algorithm that masters chess, shogi, and Go through self-play", Science 2018): the search
+takes a policy prior for PUCT selection and a value function for its leaves in place of
+rollouts.  A *guide* is anything that scores the legal actions of an observation (the
+expected return of each for the player to move, as a Q(s, a) network gives it, such as the
+``dmc`` network of :mod:`durak.learn`).  From one scoring of a state, :class:`Guidance` derives
+both callables of :mod:`durak.search`:
+
+* the prior ``softmax(Q / temperature)`` over the legal actions;
+* the value ``max Q`` for the player to move, the others sharing its negation equally
+  (the returns of Durak sum to zero).
+
+Guides are registered by name (``register_guide``); packages outside the core register
+theirs on import, as agents do (the ``durak.agents`` entry points), so the search agents'
+``prior=`` and ``value=`` options name them without this package importing them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+import attrs
+
+from durak.agents.base import SpecError, load_plugins
+from durak.rules import Action, GameState, Observation, observe
+
+__all__ = ["Guidance", "Guide", "guide_names", "make_guide", "register_guide"]
+
+
+class Guide(Protocol):
+    """Scores the legal actions of an observation."""
+
+    def action_values(self, observation: Observation) -> Sequence[float]:
+        """The expected return of each of ``observation.legal_actions`` (in that order)
+        for its player, in [-1, 1]."""
+        ...
+
+
+@attrs.frozen
+class _GuideInfo:
+    name: str
+    description: str
+    factory: Callable[[], Guide]
+
+
+_GUIDES: dict[str, _GuideInfo] = {}
+
+
+def register_guide(name: str, factory: Callable[[], Guide], description: str) -> None:
+    """Make ``name`` available to :func:`make_guide`; ``factory()`` builds the guide."""
+    _GUIDES[name] = _GuideInfo(name, description, factory)
+
+
+def guide_names() -> dict[str, str]:
+    """Every registered guide's name and description (plugins loaded)."""
+    load_plugins()
+    return {name: info.description for name, info in sorted(_GUIDES.items())}
+
+
+def make_guide(name: str) -> Guide:
+    """The guide registered as ``name``; :class:`SpecError` naming the known ones if none
+    is."""
+    load_plugins()
+    info = _GUIDES.get(name)
+    if info is None:
+        known = ", ".join(sorted(_GUIDES)) or "none registered"
+        raise SpecError(f"no guide named {name!r} (known: {known})")
+    return info.factory()
+
+
+@attrs.define
+class Guidance:
+    """The prior and value callables of one search, from one guide.
+
+    Scores are cached by observation for the life of the object (one decision), so a
+    state's prior and value cost one scoring between them, and the determinizations that
+    give a player the same view share it.
+    """
+
+    guide: Guide
+    temperature: float
+    cache: dict[Observation, Sequence[float]] = attrs.field(factory=dict)
+
+    def scores(self, state: GameState) -> Sequence[float]:
+        """The guide's values of the legal actions of the player to move in ``state``."""
+        view = observe(state, state.turn)
+        values = self.cache.get(view)
+        if values is None:
+            values = self.cache[view] = self.guide.action_values(view)
+        return values
+
+    def prior(self, state: GameState, legal: Sequence[Action]) -> list[float]:
+        """``softmax(Q / temperature)`` over ``legal`` (the legal actions of ``state``)."""
+        q = self.scores(state)
+        top = max(q)
+        weights = [math.exp((x - top) / self.temperature) for x in q]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+    def value(self, state: GameState) -> tuple[float, ...]:
+        """Returns for every player: ``max Q`` for the player to move, and its negation
+        shared by the others."""
+        v = max(self.scores(state))
+        n = state.rules.players
+        rest = -v / (n - 1)
+        return tuple(v if p == state.turn else rest for p in range(n))
