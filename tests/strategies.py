@@ -18,6 +18,7 @@ import attrs
 from hypothesis import strategies as st
 
 from durak.rules import (
+    VISIBILITIES,
     Action,
     Card,
     CardSet,
@@ -379,7 +380,7 @@ def fill(state: GameState, player: int, owners: Sequence[int], cards: Sequence[C
 def check_world(world: GameState, obs: Observation) -> None:
     """A sampled world fits the observation it was drawn from."""
     p = obs.player
-    open_world = obs.hands is not None
+    open_world = obs.visibility
     assert observe(world, p, open_world=open_world) == obs
     check_invariants(world)
     assert world.hands[p] == obs.hand
@@ -418,8 +419,9 @@ def check_observation_invariance(state: GameState, player: int, rng: random.Rand
 
 def check_sampled_worlds(state: GameState, player: int, seed: int) -> None:
     """The knowledge model of ``player`` is sound in ``state``, and worlds sampled from its
-    closed- and open-world observations fit them and are reproducible."""
-    for open_world in (False, True):
+    closed- and open-world observations fit them and are reproducible; with full
+    information the world is the state itself."""
+    for open_world in VISIBILITIES:
         obs = observe(state, player, open_world=open_world)
         check_knowledge_sound(state, obs)
         world = sample_world(obs, random.Random(seed))
@@ -427,6 +429,8 @@ def check_sampled_worlds(state: GameState, player: int, seed: int) -> None:
         assert sample_world(obs, random.Random(seed)) == world
         if open_world:
             assert world.hands == state.hands
+        if open_world == "full":
+            assert world == state
 
 
 def random_game_observations(rules: Rules, games: int, seed: int) -> list[Observation]:

@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import faulty_agents  # noqa: F401  (registers the test agents)
+from cli_checks import one_error
 from durak.arena.logs import read_log
 from durak.arena.replay import replay_entry
 from durak.cli.app import app
@@ -271,3 +272,21 @@ def test_errors_are_one_line_with_exit_code_2(args: list[str], message: str) -> 
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
     assert message in result.stderr
     assert "Traceback" not in result.output and result.stdout == ""
+
+
+def test_full_information_is_logged_replayed_and_resumed(tmp_path: Path) -> None:
+    log = tmp_path / "full.jsonl"
+    base = ["match", "random", "greedy", "-n", "4", "--seed", "3", "-j", "1", "--log", str(log)]
+    result = invoke(*base, "--full-information", "--json")
+    assert result.exit_code == 0, result.output
+    assert report(result)["open_world"] == "full"
+    assert "full information" in result.stderr
+    entries = read_log(log).entries
+    assert len(entries) == 4 and all(e.open_world == "full" for e in entries)
+    for e in entries:
+        replay_entry(e)  # raises if the log does not replay
+    more = invoke(*[*base[:4], "6", *base[5:]], "--full-information", "--resume")
+    assert more.exit_code == 0, more.output
+    assert len(read_log(log).entries) == 6
+    one_error(invoke(*base, "--resume"), "open_world")
+    one_error(invoke(*base, "--open-world", "--full-information"), "--full-information")

@@ -13,6 +13,7 @@ import random
 from collections import Counter
 from fractions import Fraction
 
+import attrs
 import pytest
 
 from durak.rules import (
@@ -23,6 +24,7 @@ from durak.rules import (
     Observation,
     Place,
     Rules,
+    RulesError,
     deal,
     legal_actions,
     observe,
@@ -190,3 +192,26 @@ def test_sample_world_follows_the_odds() -> None:
         for place, chance in places.items():
             sd = (float(chance) * (1 - float(chance)) / draws) ** 0.5
             assert abs(counts[c][place] / draws - float(chance)) <= 6 * sd + 1e-9, (c, place)
+
+
+def test_full_information_shows_the_talon_order_and_nothing_is_hidden() -> None:
+    deck, moves = random_line(TWO, 5, 1)
+    s = replay(TWO, deck, moves)
+    assert s is not None and len(s.talon) >= 3
+    full = observe(s, 0, open_world="full")
+    assert full.talon_order == s.talon and full.hands == s.hands
+    assert full.visibility == "full" and observe(s, 0, open_world=True).visibility is True
+    assert not full.hidden_cards()
+    assert all(full.odds(c) == {"talon": 1} for c in s.talon)
+    assert sample_world(full, random.Random(0)) == s
+    # Another talon order is another observation: the order is what full information adds.
+    other = attrs.evolve(s, talon=(*reversed(s.talon[:-1]), s.talon[-1]))
+    assert observe(other, 0, open_world=True) == observe(s, 0, open_world=True)
+    assert observe(other, 0, open_world="full") != full
+
+
+@pytest.mark.parametrize("bad", ["half", 2, None])
+def test_a_bad_visibility_is_refused(bad: object) -> None:
+    s = deal(TWO, [Card.parse(c) for c in ISSUE_DECK])
+    with pytest.raises(RulesError, match="open_world must be False, True or 'full'"):
+        observe(s, 0, open_world=bad)  # type: ignore[arg-type]

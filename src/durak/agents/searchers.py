@@ -85,7 +85,7 @@ _SECONDS = "time budget per decision (off: not reproducible)"
 
 
 def _game(observation: Observation) -> DurakGame:
-    return DurakGame(observation.rules, observation.hands is not None)
+    return DurakGame(observation.rules, observation.visibility)
 
 
 def _per_world(seconds: float | None, samples: int) -> float | None:
@@ -118,7 +118,8 @@ class MctsAgent:
     """UCT in each of ``samples`` sampled worlds (``limit`` iterations each), with a
     progressive ``bias`` toward the greedy move, combined by vote or by summed root visits;
 
-    ``talon`` says what a world fixes.  With ``"fixed"`` (Zarlykov's determinization) the
+    ``talon`` says what a world fixes (with full information the talon order is known, and
+    every world fixes it).  With ``"fixed"`` (Zarlykov's determinization) the
     world fixes the hands *and* the talon order, so the tree plans with future draws it
     cannot know.  With ``"sampled"`` it fixes only the hands: the draws are chance events,
     and each iteration draws a new talon order, so the tree grows one branch per draw
@@ -150,7 +151,7 @@ class MctsAgent:
         chance = DurakGame(observation.rules, open_world=True)  # hands seen, talon hidden
 
         def search(world: GameState, r: random.Random) -> SearchResult[Action]:
-            if self.talon == "sampled":
+            if self.talon == "sampled" and observation.talon_order is None:
                 return ismcts(
                     chance,
                     observe(world, observation.player, open_world=True),
@@ -297,10 +298,11 @@ class MaxnAgent:
 
 
 def determined(observation: Observation) -> bool:
-    """Whether only one state fits ``observation``: no hidden card in the talon, and at most
-    one opponent with cards its owner cannot see (it must hold all of the hidden ones)."""
+    """Whether only one state fits ``observation``: no hidden card in the talon (or the
+    talon's order shown), and at most one opponent with cards its owner cannot see (it
+    must hold all of the hidden ones)."""
     o = observation
-    hidden_talon = o.talon_size - (1 if o.trump_in_talon else 0)
+    hidden_talon = 0 if o.talon_order is not None else o.talon_size - o.trump_in_talon
     unseen = [p for p in range(o.rules.players) if p != o.player and o.unknown_count(p)]
     return hidden_talon == 0 and len(unseen) <= 1
 

@@ -14,7 +14,7 @@ import attrs
 
 from durak.arena.match import GameOutcome, MatchPlan, PlayedGame
 from durak.arena.referee import FAULT_KINDS, FaultKind, Forfeit
-from durak.rules import Rules, RulesError
+from durak.rules import VISIBILITIES, Rules, RulesError, Visibility
 from durak.seeding import derive_seed
 
 #: The version written in every entry's ``"format"`` field.
@@ -46,7 +46,7 @@ class LogEntry:
     rules: Rules
     specs: tuple[str, ...]
     seed: int
-    open_world: bool
+    open_world: Visibility
     move_timeout: float | None
     game: int
     deal_seed: int
@@ -178,6 +178,14 @@ class _Reader:
         return tuple(values)
 
 
+def _visibility(r: _Reader) -> Visibility:
+    """The ``open_world`` field: true, false or "full"."""
+    value = r.get("open_world", (bool, str))
+    if value not in VISIBILITIES:
+        r.fail(f"field 'open_world' must be true, false or \"full\", got {value!r}")
+    return cast("Visibility", value)
+
+
 def parse_entry(obj: object, path: Path | str, line: int) -> LogEntry:
     """The entry in ``obj`` (a decoded JSON line); raises :class:`LogError` naming the line
     and the first problem."""
@@ -214,7 +222,7 @@ def parse_entry(obj: object, path: Path | str, line: int) -> LogEntry:
         rules,
         specs,
         seed,
-        r.get("open_world", bool),
+        _visibility(r),
         None if timeout is None else float(timeout),
         game,
         deal,

@@ -24,6 +24,7 @@ from durak.rules import (
     GameState,
     IllegalActionError,
     Rules,
+    Visibility,
     is_terminal,
     loser,
     new_game,
@@ -87,7 +88,7 @@ def play_game(
     rules: Rules,
     agents: Sequence[Agent],
     seed: int,
-    open_world: bool = False,
+    open_world: Visibility = False,
     referee: Referee | None = None,
 ) -> GameRecord:
     """Play one game, seat ``i`` played by ``agents[i]``.

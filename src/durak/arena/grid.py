@@ -18,7 +18,7 @@ from durak.agents import SpecError, parse_spec
 from durak.arena.match import MatchPlan
 from durak.arena.referee import Referee
 from durak.arena.results import MatchResult
-from durak.rules import Rules
+from durak.rules import Rules, Visibility
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -103,7 +103,7 @@ class Grid:
     rules: Rules
     seed: int
     games: int
-    open_world: bool = False
+    open_world: Visibility = False
     referee: Referee | None = None
 
     def settings(self) -> list[Setting]:

@@ -18,7 +18,7 @@ from durak.agents import make_agent
 from durak.agents.base import Agent
 from durak.arena.game import play_game
 from durak.arena.referee import Forfeit, Referee
-from durak.rules import Rules
+from durak.rules import Rules, Visibility
 from durak.seeding import derive_seed
 
 
@@ -39,7 +39,7 @@ class MatchPlan:
     specs: tuple[str, ...] = attrs.field(converter=_tuple_of_str)
     seed: int
     games: int
-    open_world: bool = False
+    open_world: Visibility = False
     referee: Referee | None = None
 
     def __attrs_post_init__(self) -> None:

@@ -30,7 +30,7 @@ from durak.arena.referee import Referee
 from durak.arena.replay import check_unique, replay_entry
 from durak.arena.results import MatchResult
 from durak.arena.signals import hold_interrupts
-from durak.rules import Rules
+from durak.rules import Rules, Visibility
 
 
 class Run:
@@ -198,7 +198,7 @@ def run_match(
     games: int,
     seed: int,
     backend: Backend | None = None,
-    open_world: bool = False,
+    open_world: Visibility = False,
     referee: Referee | None = None,
     log: Path | str | None = None,
     resume: bool = False,

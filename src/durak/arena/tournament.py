@@ -17,7 +17,7 @@ import attrs
 from durak.arena.match import MatchPlan
 from durak.arena.referee import Referee
 from durak.arena.results import MatchResult, interval
-from durak.rules import Rules
+from durak.rules import Rules, Visibility
 
 
 def _specs(specs: Sequence[str]) -> tuple[str, ...]:
@@ -36,7 +36,7 @@ class Tournament:
     specs: tuple[str, ...] = attrs.field(converter=_specs)
     seed: int
     games: int
-    open_world: bool = False
+    open_world: Visibility = False
     referee: Referee | None = None
 
     def __attrs_post_init__(self) -> None:

@@ -30,6 +30,7 @@ from durak.cli.options import (
     BackendName,
     BackendOption,
     Confidence,
+    FullInformation,
     Games,
     Jobs,
     Log,
@@ -46,6 +47,12 @@ from durak.cli.options import (
 )
 from durak.cli.progress import GameProgress, wanted
 from durak.cli.render import timing_line
+from durak.rules import Visibility
+
+
+def visibility_label(visibility: Visibility) -> str:
+    """`` · open world``, `` · full information`` or nothing, for the rules line."""
+    return {False: "", True: " · open world", "full": " · full information"}[visibility]
 
 
 def stdout_console() -> Console:
@@ -78,6 +85,7 @@ class RunSettings:
     backend: BackendOption = BackendName.local
     address: Address = None
     open_world: OpenWorld = False
+    full_information: FullInformation = False
     move_timeout: MoveTimeout = None
     log: Log = None
     resume: Resume = False
@@ -90,6 +98,8 @@ class RunSettings:
         check_timeout(self.move_timeout)
         if self.resume and self.log is None:
             raise UsageError("--resume needs --log FILE, the log of the run to continue")
+        if self.open_world and self.full_information:
+            raise UsageError("--full-information shows every hand already; drop --open-world")
         if self.address is not None and self.backend is not BackendName.ray:
             raise UsageError("--address is for --backend ray (the cluster to join)")
         if self.address is not None and self.jobs is not None:
@@ -105,6 +115,11 @@ class RunSettings:
             if logged is not None:
                 return logged
         return choose_seed(self.seed)
+
+    @property
+    def visibility(self) -> Visibility:
+        """What the players see: ``--open-world``, ``--full-information`` or neither."""
+        return "full" if self.full_information else self.open_world
 
     def referee(self) -> Referee:
         """Every fault forfeits, with ``--move-timeout`` as the move limit."""

@@ -14,6 +14,7 @@ from durak.cli.driver import (
     drive,
     finish,
     seed_line,
+    visibility_label,
 )
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand
@@ -64,7 +65,7 @@ def grid(
     interval; * marks the best.
     """
     opponents = tuple(vs or ["greedy"])
-    games, confidence, open_world = settings.games, settings.confidence, settings.open_world
+    games, confidence, open_world = settings.games, settings.confidence, settings.visibility
     with user_errors():
         rules = rules_options.rules(1 + len(opponents))
         the_seed = settings.the_seed()
@@ -86,7 +87,7 @@ def grid(
         f"({len(run.plans)} settings) vs {', '.join(opponents)} · {games} games each · "
         f"{seed_line(the_seed, settings.seed)}"
     )
-    out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else ""))
+    out.print(f"rules: {describe_rules(rules)}" + visibility_label(open_world))
     stopped = drive(run, settings, out, pairing=True)
     result = GridResult(g, tuple(run.results()))
     out.print(grid_table(result, confidence))

@@ -132,6 +132,14 @@ Address = Annotated[
     ),
 ]
 OpenWorld = Annotated[bool, typer.Option(help="Every player sees every hand.", rich_help_panel=RUN)]
+FullInformation = Annotated[
+    bool,
+    typer.Option(
+        help="Every player sees every hand and the talon's order (a research setting: the "
+        "open world of Zarlykov's framework).",
+        rich_help_panel=RUN,
+    ),
+]
 MoveTimeout = Annotated[
     float | None,
     typer.Option(

@@ -34,7 +34,7 @@ from durak.cli.options import (
     choose_seed,
     describe_rules,
 )
-from durak.rules import Action, Observation, Rules, new_game, step
+from durak.rules import Action, Observation, Rules, Visibility, new_game, step
 from durak.seeding import derive_seed
 
 
@@ -108,7 +108,7 @@ def _entry(
     rules: Rules,
     specs: tuple[str, ...],
     seed: int,
-    open_world: bool,
+    open_world: Visibility,
     game: int,
     seat: HumanSeat,
     record: GameRecord | None,

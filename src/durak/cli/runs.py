@@ -23,6 +23,7 @@ from durak.cli.driver import (
     seed_line,
     stderr_console,
     stdout_console,
+    visibility_label,
 )
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand
@@ -70,7 +71,7 @@ def match(
         rules = rules_options.rules(len(specs), players)
         the_seed = settings.the_seed()
         plan = MatchPlan(
-            rules, tuple(specs), the_seed, games, settings.open_world, settings.referee()
+            rules, tuple(specs), the_seed, games, settings.visibility, settings.referee()
         )
         run = settings.run([plan])
     out = stderr_console() if as_json else stdout_console()
@@ -88,7 +89,7 @@ def match(
     limit = settings.move_timeout
     out.print(
         f"rules: {describe_rules(rules)}"
-        + (" · open world" if settings.open_world else "")
+        + visibility_label(settings.visibility)
         + ("" if limit is None else f" · move limit {limit:g} s")
     )
     stopped = drive(run, settings, out)
@@ -129,7 +130,7 @@ def tournament(
     Every pair plays GAMES games on the same deals.  Prints the matrix of row-vs-column
     scores (a draw counts half) with Wilson intervals, and the ranking by mean score.
     """
-    games, confidence, open_world = settings.games, settings.confidence, settings.open_world
+    games, confidence, open_world = settings.games, settings.confidence, settings.visibility
     with user_errors():
         if players != 2:
             raise UsageError(
@@ -147,7 +148,7 @@ def tournament(
         f"tournament: {len(specs)} agents, {len(t.pairs)} pairings × {games} games · "
         f"{seed_line(the_seed, settings.seed)}"
     )
-    out.print(f"rules: {describe_rules(rules)}" + (" · open world" if open_world else ""))
+    out.print(f"rules: {describe_rules(rules)}" + visibility_label(open_world))
     stopped = drive(run, settings, out, pairing=True)
     result = TournamentResult(t, tuple(run.results()))
     out.print(tournament_matrix(result, confidence))

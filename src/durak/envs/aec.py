@@ -32,6 +32,7 @@ from durak.rules import (
     GameState,
     IllegalActionError,
     Rules,
+    Visibility,
     is_terminal,
     loser,
     new_game,
@@ -78,7 +79,7 @@ class DurakAECEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self,
         *,
         rules: Rules = DEFAULT_RULES,
-        open_world: bool = False,
+        open_world: Visibility = False,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()

@@ -24,7 +24,7 @@ from durak.agents import make_agent
 from durak.agents.human import describe
 from durak.encoding import ActionSpace, encode_observation, observation_size
 from durak.envs.solo import SoloStep, SoloTable
-from durak.rules import IllegalActionError, Observation, Rules
+from durak.rules import IllegalActionError, Observation, Rules, Visibility
 
 __all__ = ["DurakEnv", "ObsDict", "encode", "observation_space", "render_text"]
 
@@ -94,7 +94,7 @@ class DurakEnv(gymnasium.Env[dict[str, Any], ActType]):
         rules: Rules = DEFAULT_RULES,
         opponents: Sequence[str] = ("random",),
         learner_seat: int | None = None,
-        open_world: bool = False,
+        open_world: Visibility = False,
         render_mode: str | None = None,
         illegal_action: Literal["raise", "lose"] = "raise",
     ) -> None:

@@ -23,6 +23,7 @@ from durak.rules import (
     GameState,
     Observation,
     Rules,
+    Visibility,
     is_terminal,
     loser,
     new_game,
@@ -80,7 +81,7 @@ class SoloTable:
         opponents: Sequence[Agent],
         *,
         learner_seat: int | None = None,
-        open_world: bool = False,
+        open_world: Visibility = False,
         autopilot: Autopilot | None = None,
     ) -> None:
         if len(opponents) != rules.players - 1:

@@ -49,13 +49,21 @@ from durak.rules.engine import (
 )
 from durak.rules.errors import IllegalActionError, RulesError
 from durak.rules.game import DurakGame
-from durak.rules.knowledge import Observation, Place, observe, sample_world
+from durak.rules.knowledge import (
+    VISIBILITIES,
+    Observation,
+    Place,
+    Visibility,
+    observe,
+    sample_world,
+)
 from durak.rules.setup import deal, new_game, position
 from durak.rules.state import GameState, Knowledge
 
 __all__ = [
     "CARDS",
     "NUM_CARDS",
+    "VISIBILITIES",
     "Action",
     "Attack",
     "Card",
@@ -74,6 +82,7 @@ __all__ = [
     "Suit",
     "Take",
     "Transfer",
+    "Visibility",
     "action_universe",
     "asking_order",
     "beaters",

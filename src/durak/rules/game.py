@@ -14,7 +14,7 @@ import attrs
 
 from durak.rules.config import Rules
 from durak.rules.engine import current_player, is_terminal, legal_actions, returns, step_unchecked
-from durak.rules.knowledge import Observation, observe, sample_world
+from durak.rules.knowledge import Observation, Visibility, observe, sample_world
 from durak.rules.state import GameState
 
 
@@ -22,14 +22,15 @@ from durak.rules.state import GameState
 class DurakGame:
     """The game protocol for one :class:`Rules` variant.
 
-    ``open_world=True`` makes ``observe`` show every hand (the open-world match setting), so
-    information-set searches key on what such a player sees.  ``payoff_bounds`` gives the
+    ``open_world=True`` makes ``observe`` show every hand (the open-world match setting), and
+    ``"full"`` the talon's order too (:data:`~durak.rules.Visibility`), so information-set
+    searches key on what such a player sees.  ``payoff_bounds`` gives the
     ``(min_value, max_sum)`` pair max^n's shallow pruning needs: every payoff is at least -1
     and the payoffs sum to 0.
     """
 
     rules: Rules
-    open_world: bool = False
+    open_world: Visibility = False
 
     legal_actions = staticmethod(legal_actions)
     step = staticmethod(step_unchecked)

@@ -30,6 +30,13 @@ from durak.rules.state import GameState, History, Knowledge, TablePair, table_ma
 #: Where a card may be: a player's hand (by index), or one of the shared zones.
 Place: TypeAlias = int | Literal["talon", "table", "discard"]
 
+#: What a player sees besides its own hand and the public facts: ``False`` (the closed
+#: world of the rules), ``True`` (every hand: the open world) or ``"full"`` (every hand
+#: and the talon's order: full information, the open world of Zarlykov's framework, whose
+#: agents get a copy of the whole game; a research setting, not a way to play).
+Visibility: TypeAlias = bool | Literal["full"]
+VISIBILITIES: tuple[Visibility, ...] = (False, True, "full")
+
 
 @attrs.frozen(slots=True)
 class Observation:
@@ -43,7 +50,8 @@ class Observation:
     drawn); ``attacker``; ``defender``; ``turn`` (the player to act, -1
     when over); ``taking``; ``cap``; ``players_out``; ``history`` (public repetition keys);
     ``legal_actions`` (the player's own, empty when it is not its turn); ``hands`` (every
-    hand in an open-world observation, else ``None``).
+    hand in an open-world observation, else ``None``); ``talon_order`` (the talon, top
+    first, with full information, else ``None``).
     """
 
     rules: Rules
@@ -66,6 +74,14 @@ class Observation:
     history: History
     legal_actions: tuple[Action, ...]
     hands: tuple[CardSet, ...] | None = None
+    talon_order: tuple[Card, ...] | None = None
+
+    @property
+    def visibility(self) -> Visibility:
+        """What this observation shows: see :data:`Visibility`."""
+        if self.talon_order is not None:
+            return "full"
+        return self.hands is not None
 
     @property
     def is_terminal(self) -> bool:
@@ -92,6 +108,8 @@ class Observation:
         mask &= ~table_mask(self.table)
         for p in range(self.rules.players):
             mask &= ~self.known_cards(p).mask
+        if self.talon_order is not None:
+            return CardSet(mask & ~CardSet.from_cards(self.talon_order).mask)
         if self.trump_in_talon and self.trump_card is not None:
             mask &= ~(1 << self.trump_card.index)
         return CardSet(mask)
@@ -126,6 +144,8 @@ class Observation:
                 return {p: Fraction(1)}
         if card is self.trump_card and self.trump_in_talon:
             return {"talon": Fraction(1)}
+        if self.talon_order is not None and card in self.talon_order:
+            return {"talon": Fraction(1)}
         split = _Split.of(self)
         restricted = bool((split.restricted_mask >> card.index) & 1)
         means = split.means()
@@ -139,14 +159,17 @@ class Observation:
         return {place: x for place, x, size in zip(places, chances, sizes, strict=True) if size}
 
 
-def observe(state: GameState, player: int, open_world: bool = False) -> Observation:
-    """What ``player`` may see of ``state``; ``open_world=True`` also shows every hand.
+def observe(state: GameState, player: int, open_world: Visibility = False) -> Observation:
+    """What ``player`` may see of ``state``; ``open_world=True`` also shows every hand, and
+    ``open_world="full"`` every hand and the talon's order (:data:`Visibility`).
 
     It never depends on hidden cards: states that differ only in opponents' unknown cards
     and the talon order above the trump card give equal observations.
     """
     if not 0 <= player < state.rules.players:
         raise RulesError(f"player must be 0..{state.rules.players - 1}, got {player}")
+    if open_world not in VISIBILITIES or not isinstance(open_world, bool | str):
+        raise RulesError(f"open_world must be False, True or 'full', got {open_world!r}")
     masks = state.hand_masks
     return Observation(
         state.rules,
@@ -169,13 +192,14 @@ def observe(state: GameState, player: int, open_world: bool = False) -> Observat
         state.history,
         legal_actions(state) if state.turn == player else (),
         state.hands if open_world else None,
+        state.talon if open_world == "full" else None,
     )
 
 
 def sample_world(observation: Observation, rng: random.Random) -> GameState:
     """A full state drawn uniformly among those the knowledge model allows.
 
-    ``observe(sample_world(o, rng), o.player, open_world=o.hands is not None) == o``.  It
+    ``observe(sample_world(o, rng), o.player, open_world=o.visibility) == o``.  It
     reads only ``observation`` and ``rng``; the same seed gives the same world.  Raises
     :class:`RulesError` if the observation is inconsistent (no world fits it).
     """
@@ -197,10 +221,13 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
         for c in restricted[r : r + k] + free[f : f + size - k]:
             masks[p] |= 1 << c.index
         r, f = r + k, f + size - k
-    talon = restricted[r:] + free[f:]
-    rng.shuffle(talon)  # top first
-    if o.trump_in_talon and o.trump_card is not None:
-        talon.append(o.trump_card)
+    if o.talon_order is not None:
+        talon = list(o.talon_order)
+    else:
+        talon = restricted[r:] + free[f:]
+        rng.shuffle(talon)  # top first
+        if o.trump_in_talon and o.trump_card is not None:
+            talon.append(o.trump_card)
     world = [(f"player {p}'s hand", m) for p, m in enumerate(masks)]
     world += [
         ("the talon", CardSet.from_cards(talon).mask),
@@ -250,7 +277,7 @@ class _Split:
         _check_places(o, _seen_places(o), whole=False)
         opponents = tuple(p for p in range(o.rules.players) if p != o.player)
         unknown = tuple(o.unknown_count(p) for p in opponents)
-        talon = o.talon_size - (1 if o.trump_in_talon else 0)
+        talon = 0 if o.talon_order is not None else o.talon_size - o.trump_in_talon
         hidden = o.hidden_cards()
         if talon < 0 or len(hidden) != sum(unknown) + talon:
             raise _inconsistent(
@@ -305,6 +332,11 @@ def _check_shape(o: Observation) -> None:
         raise _inconsistent(f"origins must have {n} entries")
     if o.talon_size < 0 or o.talon_size > o.rules.deck_size:
         raise _inconsistent(f"talon size {o.talon_size} is not possible")
+    if o.talon_order is not None:
+        if o.hands is None or len(o.talon_order) != o.talon_size:
+            raise _inconsistent("a talon order needs every hand and talon_size cards")
+        if o.talon_order and o.trump_card is not None and o.talon_order[-1] is not o.trump_card:
+            raise _inconsistent(f"the talon must end with the trump card {o.trump_card}")
     if len(o.hand) != o.hand_sizes[o.player]:
         raise _inconsistent(
             f"the hand has {len(o.hand)} cards; its size says {o.hand_sizes[o.player]}"
@@ -351,6 +383,8 @@ def _seen_places(o: Observation) -> list[tuple[str, int]]:
         for p in range(o.rules.players)
         if p != o.player
     ]
-    if o.trump_in_talon and o.trump_card is not None:
+    if o.talon_order is not None:
+        places.append(("the talon", CardSet.from_cards(o.talon_order).mask))
+    elif o.trump_in_talon and o.trump_card is not None:
         places.append(("the talon (the face-up trump)", 1 << o.trump_card.index))
     return places
