@@ -1,14 +1,18 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make demo   - create .venv, install, play a short tournament (random, greedy, mcts)
-#   make test   - create .venv, install (with the CPU build of torch, and Ray), run ruff
-#                 (check and format --check), mypy --strict
-#                 (src, tests, benchmarks) and pytest, every optional extra's tests included
+#   make test   - create .venv, install (with the CPU build of torch, Ray, the web server and
+#                 Playwright; Debian's Chromium if missing), run ruff (check and format
+#                 --check), mypy --strict (src, tests, benchmarks) and pytest, every
+#                 optional extra's tests included
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TORCH  := 2.13.0
 RAY    := 2.60.0
+# The browser tests drive Debian's Chromium through Playwright, whose own browser download
+# is not reachable here (tests/test_web_browser.py).
+CHROMIUM := /usr/bin/chromium
 
 .PHONY: demo test lint typecheck pytest bench thorough mutation clean
 
@@ -34,8 +38,11 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src tests benchmarks
 
 # Every extra is installed above, so a missing one fails its tests instead of skipping them.
-pytest: $(STAMP)
+pytest: $(STAMP) $(CHROMIUM)
 	DURAK_REQUIRE_EXTRAS=1 $(BIN)/pytest
+
+$(CHROMIUM):
+	apt-get update -q && apt-get install -y -q chromium
 
 # Long local run of the property suites.
 thorough: $(STAMP)

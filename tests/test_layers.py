@@ -2,8 +2,9 @@
 
 One table says which packages each package may import: ``rules`` <- ``search`` (which
 imports nothing of durak: it sees a game only through its protocol) <- ``agents`` <-
-``arena`` <- ``cli``; ``encoding``, ``envs`` and ``learn`` sit beside them; ``seeding`` is
-neutral.  Nothing imports ``cli``.  And no module-level import cycle joins two modules.
+``arena`` <- ``web`` <- ``cli``; ``encoding``, ``envs`` and ``learn`` sit beside them;
+``seeding`` is neutral.  Nothing imports ``cli``.  And no module-level import cycle joins
+two modules.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "encoding": frozenset({"rules"}),
     "envs": frozenset({"rules", "agents", "encoding", "seeding"}),
     "learn": frozenset({"rules", "search", "agents", "encoding", "envs", "seeding"}),
+    "web": frozenset({"rules", "agents", "arena", "seeding"}),
     "cli": frozenset(
-        {"rules", "search", "agents", "arena", "encoding", "envs", "learn", "seeding"}
+        {"rules", "search", "agents", "arena", "encoding", "envs", "learn", "seeding", "web"}
     ),
 }
 

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 import typer
 from typer.core import TyperGroup
 
-from durak.cli import grid, info, play, replay, runs, training
+from durak.cli import grid, info, play, replay, runs, serve, training
 from durak.cli.errors import INTERRUPTED, USAGE, error
 
 
@@ -70,6 +70,7 @@ app.command()(info.agents)
 app.command()(info.bench)
 app.command()(training.train)
 app.command()(training.learners)
+app.command()(serve.serve)
 
 
 #: ASCII stand-ins for the characters the commands print, for streams that cannot encode

@@ -20,9 +20,9 @@ import typer
 
 from durak.agents import HumanAgent, make_agent
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
-from durak.arena.entry import Ending, LogEntry
-from durak.arena.game import GameRecord, play_game
+from durak.arena.game import play_game
 from durak.arena.logs import LogWriter
+from durak.arena.person import PlayerLeft, play_entry
 from durak.arena.referee import Referee
 from durak.cli.errors import INTERRUPTED, fail, user_errors
 from durak.cli.option_groups import expand
@@ -34,13 +34,8 @@ from durak.cli.options import (
     choose_seed,
     describe_rules,
 )
-from durak.rules import Action, Observation, Rules, Visibility, new_game, step
+from durak.rules import Action, Observation
 from durak.seeding import derive_seed
-
-
-class PlayerLeft(BaseException):
-    """The person's input ended (a ``BaseException``, so the referee does not take it for
-    a fault of the seat)."""
 
 
 @attrs.define
@@ -104,52 +99,6 @@ class Announced(Relay):
             timer.cancel()
 
 
-def _entry(
-    rules: Rules,
-    specs: tuple[str, ...],
-    seed: int,
-    open_world: Visibility,
-    game: int,
-    seat: HumanSeat,
-    record: GameRecord | None,
-) -> LogEntry:
-    """The log entry of a game with the person: finished, forfeited, or (``record`` is
-    ``None``) interrupted, with its bouts and decisions counted from the actions."""
-    n = rules.players
-    deal = derive_seed(seed, game)
-    if record is None:
-        state, bouts, decisions = new_game(rules, deal), 0, [0] * n
-        for action in seat.actions:
-            bouts += not state.table
-            decisions[state.turn] += 1
-            state = step(state, action)
-        record = GameRecord(
-            rules, deal, tuple(seat.actions), None, bouts, (0.0,) * n, tuple(decisions), (0.0,) * n
-        )
-        end: Ending = "interrupted"
-    else:
-        end = "finished" if record.forfeit is None else "forfeit"
-    return LogEntry(
-        "play",
-        rules,
-        specs,
-        seed,
-        open_world,
-        None,
-        game,
-        deal,
-        tuple(range(n)),
-        tuple(str(a) for a in record.actions),
-        end,
-        record.loser,
-        record.bouts,
-        record.decisions,
-        record.think_time,
-        record.max_think,
-        record.forfeit,
-    )
-
-
 @expand
 def play(
     specs: Annotated[
@@ -198,7 +147,7 @@ def play(
                     rules, agents, derive_seed(the_seed, game), open_world, Referee()
                 )
             except (KeyboardInterrupt, PlayerLeft) as stop:
-                entry = _entry(rules, names, the_seed, open_world, game, human, None)
+                entry = play_entry(rules, names, the_seed, open_world, game, human.actions, None)
                 if writer is not None:
                     writer.write(entry)
                 saved = f"; the game so far is saved in {log}" if log is not None else ""
@@ -206,7 +155,9 @@ def play(
                 print(f"\n{why} after {len(entry.actions)} moves{saved}", file=sys.stderr)
                 raise typer.Exit(INTERRUPTED if why == "interrupted" else 0) from None
             if writer is not None:
-                writer.write(_entry(rules, names, the_seed, open_world, game, human, record))
+                writer.write(
+                    play_entry(rules, names, the_seed, open_world, game, human.actions, record)
+                )
             if record.forfeit is not None:
                 print(f"{names[record.forfeit.seat]} forfeits: {record.forfeit.message}")
             lost += record.loser == seat

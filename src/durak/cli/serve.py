@@ -1,0 +1,84 @@
+"""``durak serve``: the web table (``durak.web``) on uvicorn.
+
+It binds to 127.0.0.1 by default and warns when told to bind elsewhere: the server has no
+accounts, so anyone who reaches it can play (see ``docs/web.md`` for a reverse proxy).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from durak.cli.driver import stderr_console
+from durak.cli.errors import fail, user_errors
+
+#: The hint given when the web extra is missing.
+MISSING_WEB = "durak serve needs the web extra: pip install 'durak-lab[web]'"
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="The address to bind.")] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(help="The port (0: any free one, printed).", min=0, max=65535)
+    ] = 8000,
+    log: Annotated[
+        Path, typer.Option(help="The JSONL log every game is appended to (durak replay reads it).")
+    ] = Path("durak-web.jsonl"),
+    idle_minutes: Annotated[
+        float, typer.Option(help="Close a game nobody has looked at for this long.", min=0.1)
+    ] = 30.0,
+) -> None:
+    """Play in the browser: a web table for people against any agent."""
+    try:
+        import uvicorn  # noqa: PLC0415 - optional dependency
+
+        from durak.web.server import create_app  # noqa: PLC0415
+        from durak.web.tables import Tables  # noqa: PLC0415
+    except ImportError:
+        raise fail(MISSING_WEB) from None
+    with user_errors():
+        listener = _listen(host, port)
+        tables = Tables(log, idle_minutes * 60)
+    port = listener.getsockname()[1]
+    notes = stderr_console()
+    if not _loopback(host):
+        notes.print(
+            f"warning: binding to {host}: anyone who can reach it can play, and the games "
+            "are logged; put it behind a reverse proxy with authentication (docs/web.md)"
+        )
+    notes.print(
+        f"serve: http://{host}:{port}/ · log {log} · idle games close after {idle_minutes:g} min"
+    )
+    server = uvicorn.Server(uvicorn.Config(create_app(tables), log_level="warning"))
+    server.run(sockets=[listener])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound and listening before anything is printed, so the printed address
+    accepts connections at once (they wait in the backlog until the server runs)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as e:
+        raise OSError(f"--host {host}: {e.strerror}") from None
+    listener = socket.socket(family, kind, proto)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind(address)
+    except OSError as e:
+        listener.close()
+        raise OSError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    listener.listen(128)
+    return listener

@@ -1,0 +1,9 @@
+"""``durak serve``: play Durak in a browser against any agent (needs the ``web`` extra).
+
+* :mod:`durak.web.views`: what the browser is sent, a pure function of the person's own
+  observation;
+* :mod:`durak.web.tables`: one game per table, played on its own thread;
+* :mod:`durak.web.server`: the FastAPI routes and the static page (``static/``).
+
+See ``docs/web.md`` for the protocol and deployment.
+"""

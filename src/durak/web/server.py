@@ -1,0 +1,155 @@
+"""The web server of ``durak serve``: FastAPI routes over :class:`~durak.web.tables.Tables`.
+
+Plain HTTP with JSON; the page polls its table.  Routes:
+
+* ``GET /``: the page; ``GET /static/...``: its files (only those of the package's
+  ``static`` folder);
+* ``GET /api/agents``: the registered agents, for the opponent lists;
+* ``POST /api/games``: start a game (:class:`GameRequest`); the answer is the table view;
+* ``GET /api/games/{id}[?after=V]``: the table view (a reconnecting page asks again with
+  its id); with ``after``, the answer waits up to :data:`LONG_POLL` seconds for a version
+  newer than ``V``;
+* ``POST /api/games/{id}/actions``: ``{"action": "Attack(6♠)", "version": 7}``;
+* ``POST /api/games/{id}/rematch``: the same deal, seats turned; ``.../next``: the next
+  deal.
+
+A bad or stale request gets a 4xx answer ``{"detail": "one line"}`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from durak.agents.base import SpecError, registry
+from durak.rules import Rules, RulesError
+from durak.web.tables import GameSettings, RequestError, Tables
+
+__all__ = ["STATIC", "ActionRequest", "GameRequest", "create_app"]
+
+#: The page's files, served as they are (no build step).
+STATIC = Path(__file__).parent / "static"
+
+#: How long a long poll waits for the table to change, in seconds.
+LONG_POLL = 20.0
+
+#: The largest seed a person may give (the engine's seeds are 64-bit).
+MAX_SEED = 2**63 - 1
+
+
+class GameRequest(BaseModel):
+    """A new game: the opponents' agent specs (one per other seat, in seat order), the
+    person's seat, the variant and deck, and an optional seed."""
+
+    opponents: list[str] = Field(min_length=1, max_length=5)
+    seat: int = Field(0, ge=0, le=5)
+    variant: Literal["podkidnoy", "perevodnoy"] = "podkidnoy"
+    deck: int = Field(36, ge=8, le=52)
+    hand_size: int = Field(6, ge=1, le=12)
+    throw_in: Literal["all", "neighbours"] = "all"
+    bout_cap: int = Field(6, ge=1, le=12)
+    first_bout_cap: int | None = Field(None, ge=1, le=12)
+    trumps: bool = True
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
+
+    def settings(self) -> GameSettings:
+        """The game's settings; :class:`RequestError` for rules that cannot be played."""
+        if self.deck % 4:
+            raise RequestError(400, f"a deck holds 4 cards of each rank; {self.deck} is not")
+        try:
+            rules = Rules(
+                players=len(self.opponents) + 1,
+                lowest_rank=15 - self.deck // 4,
+                hand_size=self.hand_size,
+                bout_cap=self.bout_cap,
+                first_bout_cap=self.first_bout_cap,
+                throw_in=self.throw_in,
+                transfer=self.variant == "perevodnoy",
+                trumps=self.trumps,
+            )
+        except RulesError as e:
+            raise RequestError(400, str(e)) from None
+        seed = secrets.randbelow(2**32) if self.seed is None else self.seed
+        return GameSettings(rules, self.seat, tuple(self.opponents), seed)
+
+
+class ActionRequest(BaseModel):
+    """The person's action (the engine's notation) and the version of the view it was
+    chosen on."""
+
+    action: str = Field(max_length=64)
+    version: int = Field(ge=0)
+
+
+def create_app(tables: Tables) -> FastAPI:
+    """The server's app over ``tables`` (closed when the app shuts down)."""
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        tables.close()
+
+    app = FastAPI(title="durak", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(RequestError)
+    async def request_error(_: Request, e: RequestError) -> JSONResponse:
+        return JSONResponse({"detail": e.message}, status_code=e.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
+        first = e.errors()[0] if e.errors() else {"loc": (), "msg": "invalid request"}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
+        return JSONResponse({"detail": f"{where}: {first.get('msg')}"}, status_code=422)
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/agents")
+    async def agents() -> list[dict[str, Any]]:
+        return [
+            {"name": name, "description": info.description}
+            for name, info in sorted(registry().items())
+            if name not in ("human", "faulty")
+        ]
+
+    @app.post("/api/games")
+    def start(request: GameRequest) -> dict[str, Any]:
+        return _open(tables, request.settings())
+
+    @app.get("/api/games/{game_id}")
+    def view(game_id: str, after: int | None = None) -> dict[str, Any]:
+        return tables.get(game_id).view(after, LONG_POLL)
+
+    @app.post("/api/games/{game_id}/actions")
+    def act(game_id: str, request: ActionRequest) -> dict[str, Any]:
+        table = tables.get(game_id)
+        table.submit(request.action, request.version)
+        return table.view()
+
+    @app.post("/api/games/{game_id}/rematch")
+    def rematch(game_id: str) -> dict[str, Any]:
+        return _open(tables, tables.get(game_id).settings.rematch())
+
+    @app.post("/api/games/{game_id}/next")
+    def next_game(game_id: str) -> dict[str, Any]:
+        return _open(tables, tables.get(game_id).settings.next_game())
+
+    return app
+
+
+def _open(tables: Tables, settings: GameSettings) -> dict[str, Any]:
+    try:
+        return tables.open(settings).view()
+    except SpecError as e:
+        raise RequestError(400, str(e)) from None
