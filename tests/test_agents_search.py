@@ -41,6 +41,7 @@ CHEAP = {
     "ismcts": "ismcts:limit=40",
     "ismcts-bias": "ismcts:limit=40,bias=5",
     "ismcts-endgame": "ismcts:limit=40,endgame=2000",
+    "ismcts-nodes": "ismcts:limit=400,nodes=600",
     "minimax": "minimax:depth=2,samples=2",
     "minimax-mean": "minimax:depth=2,samples=2,combine=mean,eval=cards",
     "maxn": "maxn:depth=2,samples=2",

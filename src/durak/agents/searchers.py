@@ -196,6 +196,9 @@ class IsmctsAgent:
     value: str = param("rollout", "leaf value: a guide's name, or rollout")
     temperature: float = param(0.1, "softmax temperature of a guide's prior", low=1e-3, high=100)
     endgame: int = param(0, "node budget of the exact endgame solve (0: off)", low=0, high=10**9)
+    nodes: int | None = param(
+        None, "ceiling on states visited per decision (reproducible, unlike seconds)", low=1
+    )
     seconds: float | None = param(None, _SECONDS, low=0.001, high=3600)
     name: str = "ismcts"
     guides: dict[str, Guide] = attrs.field(init=False, eq=False, repr=False)
@@ -215,7 +218,7 @@ class IsmctsAgent:
             solved = solved_move(observation, rng, nodes=self.endgame)
             if solved is not None:
                 return solved
-        budget = Budget(iterations=self.limit, seconds=self.seconds)
+        budget = Budget(iterations=self.limit, nodes=self.nodes, seconds=self.seconds)
         # One cache per guide and decision: a state's prior and value share one scoring.
         guidance = {name: Guidance(g, self.temperature) for name, g in self.guides.items()}
         prior = guidance[self.prior].prior if self.prior in guidance else None
