@@ -104,6 +104,9 @@ class DqnLearner:
 
     def __init__(self, rules: Rules, **settings: Any) -> None:
         torch = require_torch()
+        # A small network learns fastest on one thread; on a busy machine torch's default
+        # pool made training 23 times slower (300 games: 452 s against 19.9 s).
+        torch.set_num_threads(1)
         try:
             s = DqnSettings(**settings)
         except SpecError as e:
