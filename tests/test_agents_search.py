@@ -45,6 +45,7 @@ CHEAP = {
     "minimax": "minimax:depth=2,samples=2",
     "minimax-mean": "minimax:depth=2,samples=2,combine=mean,eval=cards",
     "maxn": "maxn:depth=2,samples=2",
+    "maxn-paranoid": "maxn:depth=2,samples=2,paranoid=true",
     "solver": "solver:nodes=2000,fallback=mcts:limit=10;samples=1",
 }
 

@@ -273,11 +273,14 @@ class MinimaxAgent:
 
 @attrs.frozen
 class MaxnAgent:
-    """Depth-limited max^n with shallow pruning per world (Van Khan), by vote."""
+    """Depth-limited max^n with shallow pruning per world (Van Khan), by vote; or, with
+    ``paranoid``, the paranoid reduction (Sturtevant & Korf 2000: every other player
+    minimises this one's payoff), searched by alpha-beta."""
 
     depth: int = param(3, "plies", low=1, high=64)
     eval: str = param("cards", _EVAL, choices=tuple(EVALS))
     samples: int = param(5, "worlds sampled per decision", low=1, high=10**4)
+    paranoid: bool = param(False, "search the paranoid reduction instead of max^n")
     seconds: float | None = param(None, _SECONDS, low=0.001, high=3600)
     name: str = "maxn"
 
@@ -295,6 +298,7 @@ class MaxnAgent:
                 evaluate=evaluate,
                 budget=budget,
                 bounds=game.payoff_bounds,
+                paranoid=self.paranoid,
             )
 
         return _sampled(observation, rng, self.samples, "vote", search)
