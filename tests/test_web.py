@@ -129,6 +129,7 @@ def test_illegal_and_stale_actions_are_refused_and_change_nothing(server: Any) -
     ("path", "body", "status", "words"),
     [
         ("/api/games", {"opponents": ["nosuchagent"]}, 400, "unknown agent 'nosuchagent'"),
+        ("/api/games", {"opponents": ["human"]}, 400, "choose an agent"),
         ("/api/games", {"opponents": ["random"], "deck": 37}, 400, "4 cards of each rank"),
         ("/api/games", {"opponents": ["random"], "seat": 2}, 400, "seat 2"),
         ("/api/games", {"opponents": ["random"], "variant": "x"}, 422, "variant"),

@@ -68,6 +68,9 @@ class GameSettings:
             )
         if not 0 <= self.seat < self.rules.players:
             raise RequestError(400, f"seat {self.seat} is not a seat of this game")
+        for spec in self.opponents:
+            if spec.split(":", 1)[0].strip() == "human":
+                raise RequestError(400, "human asks at the server's terminal: choose an agent")
 
     @property
     def names(self) -> tuple[str, ...]:
