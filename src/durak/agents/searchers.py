@@ -192,8 +192,8 @@ class IsmctsAgent:
     c: float = param(SQRT2, _C + " (PUCT constant with a prior)", low=0, high=100)
     simulation: str = param("greedy", _SIMULATION, choices=tuple(ROLLOUTS))
     bias: float | None = param(None, _BIAS + " (default 20, or 0 with a prior)", low=0, high=1000)
-    prior: str = param("none", "policy prior for PUCT: a guide's name, or none")
-    value: str = param("rollout", "leaf value: a guide's name, or rollout")
+    prior: str = param("none", "policy prior for PUCT: a guide (dmc), or none")
+    value: str = param("rollout", "leaf value: a guide (dmc), or rollout")
     temperature: float = param(0.1, "softmax temperature of a guide's prior", low=1e-3, high=100)
     endgame: int = param(0, "node budget of the exact endgame solve (0: off)", low=0, high=10**9)
     nodes: int | None = param(
