@@ -32,6 +32,7 @@ from durak.rules import (
     step,
 )
 from durak.rules.cards import deck_cards
+from durak.rules.origins import DEALT, after_draw, after_play, sample_split, split_means
 
 ISSUE_DECK = ["QS", "KH", "KS", "KD", "AS", "AD", "QC", "KC", "QH", "QD", "AC", "AH"]
 
@@ -215,3 +216,41 @@ def test_a_bad_visibility_is_refused(bad: object) -> None:
     s = deal(TWO, [Card.parse(c) for c in ISSUE_DECK])
     with pytest.raises(RulesError, match="open_world must be False, True or 'full'"):
         observe(s, 0, open_world=bad)  # type: ignore[arg-type]
+
+
+def test_origin_weights_follow_plays_and_draws() -> None:
+    """``origins`` by hand: weights over how many unknown cards came from the talon."""
+    assert after_play(DEALT, 5, restricted=False) == DEALT  # only dealt cards to play
+    assert after_draw(DEALT, 2) == (0, 0, 1)  # two drawn, none played
+    assert after_draw((1, 2), 0) == (1, 2)
+    # One of three unknown cards came from the talon; a non-trump is played: it was that
+    # one in 1 way (none left from the talon), a dealt one in 2 ways (one left).
+    assert after_play((0, 1), 3, restricted=False) == (1, 2)
+    # A trump known to have been in the talon can only be the drawn card.
+    assert after_play((0, 1), 3, restricted=True) == (1,)
+    assert after_play((1, 1), 2, restricted=True) == (1,)
+    # Two drawn among four, then a non-trump played: a drawn one (2 ways, one drawn left)
+    # or a dealt one (2 ways, two left): (0, 2, 2), kept in lowest terms.
+    assert after_play((0, 0, 1), 4, restricted=False) == (0, 1, 1)
+    assert after_play((0, 0, 1), 3, restricted=False) == (0, 2, 1)
+    # Mixed weights: j=1 gives 1 way to 0 and 2 ways to 1; j=2 gives 2 ways to 1, 1 to 2.
+    assert after_play((0, 1, 1), 3, restricted=False) == (1, 4, 1)
+
+
+def test_the_split_of_restricted_cards_by_hand() -> None:
+    # Issue 22's example: one hidden trump from the talon; the opponent holds 3 unknown
+    # cards of which 1 was drawn; the talon hides 2.  C(1,1)C(2,0) : C(1,0)C(2,1) = 1 : 2.
+    one = (((0, 1), 3),)
+    assert split_means(one, 2, 1) == (Fraction(1, 3), Fraction(2, 3))
+    # Nothing drawn and no talon: no place for it.
+    assert split_means((((1,), 3),), 0, 1) is None
+    assert sample_split((((1,), 3),), 0, 1, random.Random(0)) is None
+    # Two opponents: one drew both its cards, the other nothing; two such trumps, a talon of 1.
+    two = (((0, 0, 1), 2), ((1,), 2))
+    means = split_means(two, 1, 2)
+    assert means is not None and means[1] == 0 and sum(means) == 2
+    # (k1, kt) = (2, 0): C(2,2) = 1; (1, 1): C(2,1) C(1,1) = 2.  E[k1] = (2 + 2) / 3.
+    assert means[0] == Fraction(4, 3)
+    draws = Counter(sample_split(two, 1, 2, random.Random(s)) for s in range(3000))
+    assert set(draws) == {(2, 0, 0), (1, 0, 1)}
+    assert abs(draws[(1, 0, 1)] / 3000 - 2 / 3) < 0.04
