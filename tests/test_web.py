@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -300,3 +301,20 @@ def test_serve_warns_when_not_on_loopback_and_refuses_a_bad_host(tmp_path: Path)
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.startswith("error: --host no-such-host.invalid"), bad.stderr
+
+
+def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
+    durak = str(Path(sys.executable).parent / "durak")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [durak, "serve", "--port", str(port), "--log", str(tmp_path / "w.jsonl")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
