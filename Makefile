@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml Makefile
 	# sb3-contrib asks for, would pull a CUDA build of several GB) and Ray, so that every
 	# CI run tests the same versions.
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
-		-e '.[dev,ray]' torch==$(TORCH) ray==$(RAY)
+		-e '.[dev,ray,web]' torch==$(TORCH) ray==$(RAY)
 	touch $(STAMP)
 
 demo: $(STAMP)
