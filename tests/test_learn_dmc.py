@@ -343,3 +343,31 @@ def test_bad_guide_options_are_one_line(spec: str, words: list[str]) -> None:
     with pytest.raises(SpecError) as e:
         make_agent(spec)
     assert all(w in str(e.value) for w in words), str(e.value)
+
+
+def test_a_network_match_on_two_processes_finishes(tmp_path: Path) -> None:
+    """Regression: with two jobs the match's workers were forked from the parent, whose
+    torch had started its threads while loading the model to check the spec, and hung
+    at their first decision."""
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "durak"),
+            "match",
+            "dmc",
+            "greedy",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--jobs",
+            "2",
+            "--json",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,  # a hang guard, far above the seconds this takes
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert '"games": 4' in done.stdout

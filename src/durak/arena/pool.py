@@ -35,8 +35,8 @@ _agents: dict[int, tuple[Agent, ...]] = {}
 @attrs.frozen
 class LocalPool(Closing):
     """Up to ``jobs`` processes on this machine (no more than its cores); one job plays a
-    match in this process.  :meth:`start` keeps a pool of ``jobs`` processes (started by a
-    fork server, so that a parent using torch's threads forks nothing) until :meth:`close`."""
+    match in this process.  :meth:`start` keeps a pool of ``jobs`` processes until
+    :meth:`close`.  Every pool's processes are started by a fork server (:func:`_context`)."""
 
     jobs: int = attrs.field(default=1)
     _workers: list[Any] = attrs.field(factory=list, init=False, eq=False, repr=False)
@@ -70,8 +70,7 @@ class LocalPool(Closing):
         """See :meth:`~durak.arena.backend.Backend.start`: the tasks run in the pool's
         ``jobs`` processes (one at least, even for one job)."""
         if not self._workers:
-            context = multiprocessing.get_context("forkserver")
-            self._workers.append(context.Pool(self.jobs, _start_worker, ((),)))
+            self._workers.append(_context().Pool(self.jobs, _start_worker, ((),)))
         pending = self._workers[0].map_async(fn, args, chunksize=1)
 
         def wait() -> list[R]:
@@ -86,6 +85,14 @@ class LocalPool(Closing):
             pool = self._workers.pop()
             pool.terminate()
             pool.join()
+
+
+def _context() -> Any:
+    """The fork server's context.  A process forked from one whose torch has started its
+    thread pool waits forever on that pool's threads, which the fork did not copy: a
+    ``dmc`` or ``dqn`` match with two jobs hung at its first decision when its workers were
+    forked from the parent, which loads the models to check the specs."""
+    return multiprocessing.get_context("forkserver")
 
 
 def play_serial(plans: Sequence[MatchPlan], tasks: Iterable[Task]) -> Generator[Played, None, None]:
@@ -104,7 +111,7 @@ def play_parallel(
     Closing the iterator early, or an exception (Ctrl-C included) while waiting, stops the
     workers at once; games still running are lost, never half-reported.
     """
-    pool = multiprocessing.get_context().Pool(jobs, _start_worker, (tuple(plans),))
+    pool = _context().Pool(jobs, _start_worker, (tuple(plans),))
     done: queue.SimpleQueue[tuple[float, Batch] | BaseException] = queue.SimpleQueue()
     source = iter(tasks)
     batches = Batches(count, jobs)
