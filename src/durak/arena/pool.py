@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from durak.agents.base import Agent
+from durak.agents.base import Agent, register, registry
 from durak.arena.backend import A, Batch, Batches, Closing, Played, R, Task, play_batch
 from durak.arena.match import MatchPlan, play_task
 
@@ -111,7 +111,9 @@ def play_parallel(
     Closing the iterator early, or an exception (Ctrl-C included) while waiting, stops the
     workers at once; games still running are lost, never half-reported.
     """
-    pool = _context().Pool(jobs, _start_worker, (tuple(plans),))
+    # The fork server's workers start fresh: they get the parent's registry, so an agent
+    # registered at run time (a script's own, a test's) plays there too.
+    pool = _context().Pool(jobs, _start_worker, (tuple(plans), registry()))
     done: queue.SimpleQueue[tuple[float, Batch] | BaseException] = queue.SimpleQueue()
     source = iter(tasks)
     batches = Batches(count, jobs)
@@ -148,11 +150,13 @@ def play_parallel(
         pool.join()
 
 
-def _start_worker(plans: tuple[MatchPlan, ...]) -> None:
+def _start_worker(plans: tuple[MatchPlan, ...], agents: dict[str, Any] | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and SIGTERM: a worker just ends
     _plans[:] = plans
     _agents.clear()
+    for info in (agents or {}).values():  # agents the parent registered at run time
+        register(info.name, info.factory, info.description, info.params)
 
 
 def _play_batch(batch: list[Task]) -> tuple[float, Batch]:
