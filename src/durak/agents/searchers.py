@@ -278,7 +278,8 @@ class MaxnAgent:
     minimises this one's payoff), searched by alpha-beta."""
 
     depth: int = param(3, "plies", low=1, high=64)
-    eval: str = param("cards", _EVAL, choices=tuple(EVALS))
+    # Van Khan's card count left it the durak more often than ``lowest`` (docs/agents.md).
+    eval: str = param("playout", _EVAL, choices=tuple(EVALS))
     samples: int = param(5, "worlds sampled per decision", low=1, high=10**4)
     paranoid: bool = param(False, "search the paranoid reduction instead of max^n")
     seconds: float | None = param(None, _SECONDS, low=0.001, high=3600)
