@@ -36,7 +36,7 @@ _agents: dict[int, tuple[Agent, ...]] = {}
 class LocalPool(Closing):
     """Up to ``jobs`` processes on this machine (no more than its cores); one job plays a
     match in this process.  :meth:`start` keeps a pool of ``jobs`` processes until
-    :meth:`close`.  Every pool's processes are started by a fork server (:func:`_context`)."""
+    :meth:`close`.  Every pool's processes are started by a fork server (:func:`_pool`)."""
 
     jobs: int = attrs.field(default=1)
     _workers: list[Any] = attrs.field(factory=list, init=False, eq=False, repr=False)
@@ -70,7 +70,7 @@ class LocalPool(Closing):
         """See :meth:`~durak.arena.backend.Backend.start`: the tasks run in the pool's
         ``jobs`` processes (one at least, even for one job)."""
         if not self._workers:
-            self._workers.append(_context().Pool(self.jobs, _start_worker, ((),)))
+            self._workers.append(_pool(self.jobs, ()))
         pending = self._workers[0].map_async(fn, args, chunksize=1)
 
         def wait() -> list[R]:
@@ -87,12 +87,15 @@ class LocalPool(Closing):
             pool.join()
 
 
-def _context() -> Any:
-    """The fork server's context.  A process forked from one whose torch has started its
+def _pool(jobs: int, plans: tuple[MatchPlan, ...]) -> Any:
+    """``jobs`` worker processes started by the fork server, each given ``plans`` and the
+    parent's agent registry (so an agent registered at run time, a script's own or a
+    test's, plays there too).  A process forked from one whose torch has started its
     thread pool waits forever on that pool's threads, which the fork did not copy: a
     ``dmc`` or ``dqn`` match with two jobs hung at its first decision when its workers were
     forked from the parent, which loads the models to check the specs."""
-    return multiprocessing.get_context("forkserver")
+    context = multiprocessing.get_context("forkserver")
+    return context.Pool(jobs, _start_worker, (plans, registry()))
 
 
 def play_serial(plans: Sequence[MatchPlan], tasks: Iterable[Task]) -> Generator[Played, None, None]:
@@ -111,9 +114,7 @@ def play_parallel(
     Closing the iterator early, or an exception (Ctrl-C included) while waiting, stops the
     workers at once; games still running are lost, never half-reported.
     """
-    # The fork server's workers start fresh: they get the parent's registry, so an agent
-    # registered at run time (a script's own, a test's) plays there too.
-    pool = _context().Pool(jobs, _start_worker, (tuple(plans), registry()))
+    pool = _pool(jobs, tuple(plans))
     done: queue.SimpleQueue[tuple[float, Batch] | BaseException] = queue.SimpleQueue()
     source = iter(tasks)
     batches = Batches(count, jobs)
@@ -150,12 +151,12 @@ def play_parallel(
         pool.join()
 
 
-def _start_worker(plans: tuple[MatchPlan, ...], agents: dict[str, Any] | None = None) -> None:
+def _start_worker(plans: tuple[MatchPlan, ...], agents: dict[str, Any]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and SIGTERM: a worker just ends
     _plans[:] = plans
     _agents.clear()
-    for info in (agents or {}).values():  # agents the parent registered at run time
+    for info in agents.values():  # agents the parent registered at run time
         register(info.name, info.factory, info.description, info.params)
 
 
