@@ -7,6 +7,7 @@ cluster (``ray.cluster_utils.Cluster``, one CPU per node) that this process join
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -14,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -108,14 +109,68 @@ def test_ray_plays_the_games_of_one_local_job(cluster: str, tmp_path: Path, comm
     assert f"runs on: Ray cluster at {cluster}, 2 CPUs on 2 nodes" in on_ray.stdout
 
 
+def _gate_and_hold() -> tuple[type[Any], Callable[[Any, str], None]]:
+    """A class of named one-shot events and a task that holds a CPU until one opens
+    (made here, not at module level, so that Ray sends them by value: its workers cannot
+    import this test module)."""
+
+    class Gate:
+        """Named one-shot events shared by the driver and tasks (a Ray actor)."""
+
+        def __init__(self) -> None:
+            self.events: dict[str, asyncio.Event] = {}
+
+        async def open(self, name: str) -> None:
+            self.events.setdefault(name, asyncio.Event()).set()
+
+        async def wait(self, name: str) -> None:
+            await self.events.setdefault(name, asyncio.Event()).wait()
+
+    def hold(gate: Any, node: str) -> None:
+        """Hold one CPU of the node this runs on until the gate ``release <node>`` opens."""
+        import ray  # noqa: PLC0415 - an extra; runs in a Ray worker
+
+        ray.get(gate.open.remote(f"held {node}"))
+        ray.get(gate.wait.remote(f"release {node}"))
+
+    return Gate, hold
+
+
 def test_a_match_runs_across_both_nodes(cluster: str) -> None:
+    # Which node plays is steered by holding CPUs, not left to Ray's timing: the match
+    # starts with the other node held, so its first batch is played on the head node;
+    # then the head is held (once its batches in flight are done) and the other released.
+    ray = require_extra("ray")
+    from ray.util.scheduling_strategies import (  # noqa: PLC0415 - an extra
+        NodeAffinitySchedulingStrategy,
+    )
+
+    head = ray.get_runtime_context().get_node_id()
+    [other] = [n["NodeID"] for n in ray.nodes() if n["Alive"] and n["NodeID"] != head]
+    gate_class, hold_cpu = _gate_and_hold()
+    gate = ray.remote(num_cpus=0)(gate_class).remote()
+    holds = []
+
+    def hold(node: str) -> None:
+        strategy = NodeAffinitySchedulingStrategy(node, soft=False)
+        holds.append(ray.remote(hold_cpu).options(scheduling_strategy=strategy).remote(gate, node))
+        ray.get(gate.wait.remote(f"held {node}"), timeout=300)
+
     plan = MatchPlan(Rules(), ("random", "greedy"), 2, 40)
+    hold(other)
     with open_backend("ray", jobs=1) as backend:
         run = Run([plan])
-        for _ in run.play(backend):
+        batches = run.play(backend)
+        next(batches)
+        assert set(backend.games_by_node) == {head}  # type: ignore[attr-defined]
+        hold(head)
+        ray.get(gate.open.remote(f"release {other}"))
+        for _ in batches:
             pass
+        ray.get(gate.open.remote(f"release {head}"))
         by_node = backend.games_by_node  # type: ignore[attr-defined]
-    assert len(by_node) == 2 and sum(by_node.values()) == 40
+    ray.get(holds, timeout=300)
+    assert set(by_node) == {head, other} and sum(by_node.values()) == 40
     local = Run([plan])
     for _ in local.play():
         pass
