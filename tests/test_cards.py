@@ -174,11 +174,13 @@ def test_cardset_add_remove_are_pure() -> None:
     assert bigger == CardSet.of("6H", "7H")
 
 
-def test_cardset_remove_absent_raises_key_error() -> None:
-    with pytest.raises(KeyError):
+def test_cardset_remove_absent_raises_key_error_naming_the_card() -> None:
+    with pytest.raises(KeyError) as absent:
         CardSet.of("6H").remove(c("7H"))
-    with pytest.raises(KeyError):
+    assert absent.value.args == (c("7H"),)
+    with pytest.raises(KeyError) as empty:
         CardSet().remove(c("6H"))
+    assert empty.value.args == (c("6H"),)
 
 
 def test_cardset_immutable() -> None:

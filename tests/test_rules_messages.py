@@ -4,6 +4,8 @@ found these messages read by no test), and the text forms round-trip."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from durak.rules import (
@@ -211,6 +213,24 @@ def test_type_errors_name_the_type_given() -> None:
         position(Rules(lowest_rank=12, hand_size=3, trumps=False), [["QS"], ["KS"]], Suit.S)
 
 
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: new_game("36", 1), "rules must be a Rules, got str"),
+        (lambda: deal(None, []), "rules must be a Rules, got NoneType"),
+        (lambda: position({}, [], Suit.S), "rules must be a Rules, got dict"),
+        (lambda: deal(Rules(), 5), "deck must be a list or tuple of cards, got int"),
+        (lambda: deal(Rules(), "6S7S"), "deck must be a list or tuple of cards, got str"),
+        (lambda: position(SMALL, "QS", Suit.S), "hands must be a list or tuple of hands, got str"),
+        (lambda: position(SMALL, [["QS"], ["KS"]], Suit.S, talon="AS"),
+         "talon must be a list or tuple of cards, got str"),
+    ],
+)  # fmt: skip
+def test_setup_refuses_what_is_not_rules_or_a_card_list(make: Any, message: str) -> None:
+    with pytest.raises(TypeError, match=f"^{message}$"):
+        make()
+
+
 def test_card_indices_run_from_0_to_51() -> None:
     assert Card.from_index(0) is c("2S") and Card.from_index(51) is c("AC")
     with pytest.raises(RulesError, match="got 52"):
@@ -261,3 +281,27 @@ def test_the_game_adapter_observes_in_its_own_world() -> None:
     state = new_game(Rules(), 4)
     assert DurakGame(Rules(), open_world=True).observe(state, 0).hands == state.hands
     assert DurakGame(Rules()).observe(state, 0).hands is None
+
+
+def test_table_cards_hold_every_attack_and_defence_card() -> None:
+    state = position(SMALL, [["QS", "KS"], ["AS", "QH"]], Suit.S)
+    state = step(state, Attack(c("QS")))
+    assert state.table_cards() == CardSet.of("QS")
+    state = step(state, Defend(c("QS"), c("AS")))
+    assert state.table_cards() == CardSet.of("QS", "AS")
+    assert state.attack_cards() == (c("QS"),)
+
+
+@pytest.mark.parametrize("lowest", [2, 6, 14])
+def test_the_action_universe_is_every_attack_defence_transfer_take_and_pass(lowest: int) -> None:
+    deck = deck_cards(lowest)
+    universe = action_universe(deck)
+    expected = (
+        {Attack(x) for x in deck}
+        | {Defend(t, x) for t in deck for x in deck if t != x}
+        | {Transfer(x) for x in deck}
+        | {Take(), Pass()}
+    )
+    n = len(deck)
+    assert len(universe) == n + n * (n - 1) + n + 2 == len(expected)
+    assert set(universe) == expected and list(universe) == sorted(expected)

@@ -27,6 +27,7 @@ from durak.rules import (
     RulesError,
     deal,
     legal_actions,
+    new_game,
     observe,
     sample_world,
     step,
@@ -254,3 +255,32 @@ def test_the_split_of_restricted_cards_by_hand() -> None:
     draws = Counter(sample_split(two, 1, 2, random.Random(s)) for s in range(3000))
     assert set(draws) == {(2, 0, 0), (1, 0, 1)}
     assert abs(draws[(1, 0, 1)] / 3000 - 2 / 3) < 0.04
+
+
+def test_a_record_leaving_no_place_for_the_talons_trumps_is_refused_naming_them() -> None:
+    # A genuine observation in which an opponent drew such a trump, forged so that every
+    # player's origins say no unknown card came from the talon: the trumps outnumber the
+    # hidden talon, so no split fits.
+    rules = Rules(lowest_rank=9, hand_size=4)
+    found = None
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = new_game(rules, seed)
+        while found is None and state.turn >= 0:
+            o = observe(state, state.turn)
+            restricted = len(o.knowledge.from_talon & o.hidden_cards())
+            if restricted > o.talon_size - o.trump_in_talon:
+                found = o
+            state = step(state, rng.choice(legal_actions(state)))
+        if found is not None:
+            break
+    assert found is not None, "no observation with the talon's trumps in a hand was found"
+    sample_world(found, random.Random(0))  # the genuine record is accepted
+    origins = (DEALT,) * rules.players
+    forged = attrs.evolve(found, knowledge=attrs.evolve(found.knowledge, origins=origins))
+    message = r"^inconsistent observation: no place for the trumps known to have been in the talon$"
+    with pytest.raises(RulesError, match=message):
+        sample_world(forged, random.Random(0))
+    card = next(iter(found.knowledge.from_talon & found.hidden_cards()))
+    with pytest.raises(RulesError, match=message):
+        forged.odds(card)

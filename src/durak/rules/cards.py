@@ -319,7 +319,9 @@ def deck_cards(lowest_rank: int) -> tuple[Card, ...]:
 _DECKS: Final = {r: tuple(CARDS[i] for i in _bits(deck_mask(r))) for r in range(2, 15)}
 
 
-def _beaters(trump: int | None) -> tuple[int, ...]:
+def _beaters(trump: int | None) -> tuple[int, ...]:  # pragma: no mutate block
+    # Runs at import only, so mutants could not be switched on: tests/test_rules_tables.py
+    # checks BEATERS against the rules text instead.
     table = []
     for card in CARDS:
         same_suit_higher = suit_mask(card.suit) & ~((1 << (card.index + 1)) - 1)

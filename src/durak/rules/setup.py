@@ -23,6 +23,7 @@ def new_game(rules: Rules, seed: int) -> GameState:
 
     If nobody holds a trump, the first attacker is drawn from the same seeded generator.
     """
+    _check_rules(rules)
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise RulesError(f"seed must be an int, got {seed!r}")
     rng = random.Random(seed)
@@ -38,12 +39,25 @@ def deal(rules: Rules, deck: Sequence[Card | str]) -> GameState:
     card is dealt it is the last card dealt, and everyone knows who holds it.  If nobody holds
     a trump, player 0 leads.
     """
-    cards = [_card(c) for c in deck]
+    _check_rules(rules)
+    cards = [_card(c) for c in _sequence(deck, "deck")]
     _check_deck(rules, cards)
     return _deal_checked(rules, cards, fallback_leader=0)
 
 
-def _card(c: Card | str) -> Card:
+def _check_rules(rules: object) -> None:
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, got {type(rules).__name__}")
+
+
+def _sequence(value: object, what: str, of: str = "cards") -> Sequence[object]:
+    """``value`` if it is a list or tuple; a string or a number is refused, naming ``what``."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"{what} must be a list or tuple of {of}, got {type(value).__name__}")
+    return value
+
+
+def _card(c: object) -> Card:
     if isinstance(c, Card):
         return c
     if isinstance(c, str):
@@ -158,13 +172,14 @@ def position(
 
     Raises :class:`RulesError` on duplicates, cards outside the deck, or an impossible setup.
     """
+    _check_rules(rules)
     n = rules.players
-    if len(hands) != n:
+    if len(_sequence(hands, "hands", "hands")) != n:
         raise RulesError(f"position needs {n} hands (Rules.players), got {len(hands)}")
     full = deck_mask(rules.lowest_rank)
     seen = 0
 
-    def collect(cards: Iterable[Card | str], where: str) -> list[Card]:
+    def collect(cards: Iterable[object], where: str) -> list[Card]:
         nonlocal seen
         out = []
         for raw in cards:
@@ -178,7 +193,7 @@ def position(
         return out
 
     hand_sets = tuple(CardSet.from_cards(collect(h, f"hand {p}")).mask for p, h in enumerate(hands))
-    talon_cards = tuple(collect(talon, "talon"))
+    talon_cards = tuple(collect(_sequence(talon, "talon"), "talon"))
     trump_card, trump_suit = _resolve_trump(rules, trump, talon_cards)
     if talon_cards and any(not h for h in hand_sets):
         raise RulesError("a player holds no cards although the talon is not empty")
