@@ -53,7 +53,7 @@ thorough: $(STAMP)
 # part of `make test`: it takes up to two hours on two cores.  Report: docs/verification.md.
 MODULE ?= rules
 mutation: $(STAMP)
-	HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run "durak.$(MODULE).*"
+	DURAK_MUTATION_MODULE=$(MODULE) HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run "durak.$(MODULE).*"
 	$(BIN)/mutmut results
 
 bench: $(STAMP)

@@ -1,4 +1,4 @@
-"""Hypothesis profiles for the verification suites.
+"""Hypothesis profiles for the verification suites, and the suites of a mutation run.
 
 * ``default`` (CI): 200 examples per property; every suite together takes about a minute
   on a two-core machine.
@@ -7,12 +7,17 @@
 
 Select one with the environment variable ``HYPOTHESIS_PROFILE`` (default ``default``), e.g.
 ``HYPOTHESIS_PROFILE=thorough .venv/bin/pytest tests/test_properties.py``.
+
+``make mutation`` sets ``DURAK_MUTATION_MODULE`` (``rules`` or ``search``): each mutant is
+then judged by its own module's suites only (the search tests also drive the rules, and
+would otherwise run, slowly, against every surviving rules mutant).
 """
 
 from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -38,3 +43,19 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+#: The test files of ``durak.search``'s mutation run; the rules run takes the others.
+SEARCH_SUITES = ("test_search_toys.py", "test_search_api.py", "test_search_contract.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``DURAK_MUTATION_MODULE``, deselect the other module's suites."""
+    module = os.environ.get("DURAK_MUTATION_MODULE")
+    if module is None:
+        return
+    if module not in ("rules", "search"):
+        raise pytest.UsageError(f"DURAK_MUTATION_MODULE must be rules or search, not {module!r}")
+    keep = [item for item in items if (item.path.name in SEARCH_SUITES) == (module == "search")]
+    config.hook.pytest_deselected(items=[item for item in items if item not in keep])
+    items[:] = keep
