@@ -4,6 +4,8 @@ found these messages read by no test), and the text forms round-trip."""
 
 from __future__ import annotations
 
+import pickle
+import random
 from typing import Any
 
 import pytest
@@ -30,6 +32,7 @@ from durak.rules import (
     observe,
     parse_action,
     position,
+    sample_world,
     step,
 )
 from durak.rules.history import History
@@ -209,6 +212,11 @@ def test_type_errors_name_the_type_given() -> None:
         Card.parse(5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"^state must be a GameState, got int$"):
         step(5, Take())  # type: ignore[arg-type]
+    o = observe(new_game(SMALL, 1), 0)
+    with pytest.raises(TypeError, match=r"^observation must be an Observation, got str$"):
+        sample_world("o", random.Random(1))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^rng must be a random\.Random, got int$"):
+        sample_world(o, 1)  # type: ignore[arg-type]
     with pytest.raises(RulesError, match=r"^Rules\.trumps is False, so trump must be None$"):
         position(Rules(lowest_rank=12, hand_size=3, trumps=False), [["QS"], ["KS"]], Suit.S)
 
@@ -216,10 +224,14 @@ def test_type_errors_name_the_type_given() -> None:
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda: new_game("36", 1), "rules must be a Rules, got str"),
-        (lambda: deal(None, []), "rules must be a Rules, got NoneType"),
-        (lambda: position({}, [], Suit.S), "rules must be a Rules, got dict"),
-        (lambda: deal(Rules(), 5), "deck must be a list or tuple of cards, got int"),
+        (lambda: new_game("36", 1),  # type: ignore[arg-type]
+         "rules must be a Rules, got str"),
+        (lambda: deal(None, []),  # type: ignore[arg-type]
+         "rules must be a Rules, got NoneType"),
+        (lambda: position({}, [], Suit.S),  # type: ignore[arg-type]
+         "rules must be a Rules, got dict"),
+        (lambda: deal(Rules(), 5),  # type: ignore[arg-type]
+         "deck must be a list or tuple of cards, got int"),
         (lambda: deal(Rules(), "6S7S"), "deck must be a list or tuple of cards, got str"),
         (lambda: position(SMALL, "QS", Suit.S), "hands must be a list or tuple of hands, got str"),
         (lambda: position(SMALL, [["QS"], ["KS"]], Suit.S, talon="AS"),
@@ -283,6 +295,20 @@ def test_the_game_adapter_observes_in_its_own_world() -> None:
     assert DurakGame(Rules()).observe(state, 0).hands is None
 
 
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_the_game_adapter_states_its_players_payoffs_and_worlds(players: int) -> None:
+    rules = Rules(players=players)
+    game = DurakGame(rules)
+    assert game.num_players == players
+    assert game.payoff_bounds == (-1.0, 0.0)
+    assert game.value_range == (-1.0, 1.0 / (players - 1))
+    state = new_game(rules, players)
+    o = game.observe(state, 1)
+    assert o == observe(state, 1)
+    world = game.sample_world(o, random.Random(5))
+    assert world == sample_world(o, random.Random(5)) and observe(world, 1) == o
+
+
 def test_table_cards_hold_every_attack_and_defence_card() -> None:
     state = position(SMALL, [["QS", "KS"], ["AS", "QH"]], Suit.S)
     state = step(state, Attack(c("QS")))
@@ -305,3 +331,15 @@ def test_the_action_universe_is_every_attack_defence_transfer_take_and_pass(lowe
     n = len(deck)
     assert len(universe) == n + n * (n - 1) + n + 2 == len(expected)
     assert set(universe) == expected and list(universe) == sorted(expected)
+
+
+def test_a_state_and_its_history_survive_pickling() -> None:
+    # Pools and Ray send states between processes.
+    state = new_game(Rules(), 3)
+    for _ in range(12):
+        state = step(state, legal_actions(state)[-1])
+    copy = pickle.loads(pickle.dumps(state))
+    assert copy == state and list(copy.history) == list(state.history)
+    assert legal_actions(copy) == legal_actions(state)
+    history = History([(1, 2), (3,)])
+    assert list(pickle.loads(pickle.dumps(history))) == [(1, 2), (3,)]

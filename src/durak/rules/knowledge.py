@@ -212,12 +212,13 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
     hidden = [CARDS[i] for i in bit_indices(o.hidden_cards().mask)]
     restricted = [c for c in hidden if (split.restricted_mask >> c.index) & 1]
     free = [c for c in hidden if not (split.restricted_mask >> c.index) & 1]
-    counts = split.sample(rng) if restricted else (0,) * (len(split.opponents) + 1)
+    counts = split.sample(rng) if restricted else None  # the talon's count is last
     rng.shuffle(restricted)
     rng.shuffle(free)
     masks = [o.known_cards(p).mask for p in range(o.rules.players)]
     r = f = 0  # restricted and free cards handed out so far
-    for p, size, k in zip(split.opponents, split.unknown, counts, strict=False):
+    for i, p in enumerate(split.opponents):
+        size, k = split.unknown[i], counts[i] if counts else 0
         for c in restricted[r : r + k] + free[f : f + size - k]:
             masks[p] |= 1 << c.index
         r, f = r + k, f + size - k

@@ -30,8 +30,10 @@ the remaining places uniformly.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate
 from math import comb, gcd
 
 __all__ = ["DEALT", "after_draw", "after_play", "sample_split", "split_means"]
@@ -98,11 +100,7 @@ def _cumulative(
     opponents: tuple[tuple[Weights, int], ...], talon: int, restricted: int
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     splits = _split_weights(opponents, talon, restricted)
-    total, cumulative = 0, []
-    for _, w in splits:
-        total += w
-        cumulative.append(total)
-    return tuple(s for s, _ in splits), tuple(cumulative)
+    return tuple(s for s, _ in splits), tuple(accumulate(w for _, w in splits))
 
 
 def sample_split(
@@ -113,15 +111,7 @@ def sample_split(
     splits, cumulative = _cumulative(opponents, talon, restricted)
     if not splits:
         return None
-    x = rng.randrange(cumulative[-1])
-    lo, hi = 0, len(cumulative) - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if cumulative[mid] > x:
-            hi = mid
-        else:
-            lo = mid + 1
-    return splits[lo]
+    return splits[bisect_right(cumulative, rng.randrange(cumulative[-1]))]
 
 
 def split_means(
