@@ -3,7 +3,7 @@
 * ``default`` (CI): 200 examples per property; every suite together takes about a minute
   on a two-core machine.
 * ``thorough``: thousands of examples per property, for a long local or nightly run.
-* ``mutation``: 40 derandomized examples per property, for ``make mutation``.
+* ``mutation``: 15 derandomized examples per property, for ``make mutation``.
 
 Select one with the environment variable ``HYPOTHESIS_PROFILE`` (default ``default``), e.g.
 ``HYPOTHESIS_PROFILE=thorough .venv/bin/pytest tests/test_properties.py``.
@@ -36,7 +36,7 @@ settings.register_profile(
 # is killed never depends on luck, and few enough for thousands of runs.
 settings.register_profile(
     "mutation",
-    max_examples=40,
+    max_examples=15,
     derandomize=True,
     database=None,
     deadline=None,
