@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import attrs
@@ -37,36 +38,40 @@ def test_valid_extremes() -> None:
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "names"),
+    ("kwargs", "message"),
     [
-        ({"players": 7}, "players"),
-        ({"players": 1}, "players"),
-        ({"players": 0}, "players"),
-        ({"players": 2.5}, "players"),
-        ({"players": True}, "players"),
-        ({"players": "2"}, "players"),
-        ({"lowest_rank": 15}, "lowest_rank"),
-        ({"lowest_rank": 1}, "lowest_rank"),
-        ({"lowest_rank": 6.0}, "lowest_rank"),
-        ({"hand_size": 0}, "hand_size"),
-        ({"hand_size": -1}, "hand_size"),
-        ({"players": 6, "lowest_rank": 9, "hand_size": 6}, "hand_size"),
-        ({"players": 2, "lowest_rank": 14, "hand_size": 3}, "hand_size"),
-        ({"bout_cap": 0}, "bout_cap"),
-        ({"bout_cap": None}, "bout_cap"),
-        ({"first_bout_cap": 0}, "first_bout_cap"),
-        ({"first_bout_cap": 2.5}, "first_bout_cap"),
-        ({"first_bout_cap": True}, "first_bout_cap"),
-        ({"throw_in": "left"}, "throw_in"),
-        ({"throw_in": "All"}, "throw_in"),
-        ({"transfer": "yes"}, "transfer"),
-        ({"transfer": 1}, "transfer"),
-        ({"trumps": None}, "trumps"),
-        ({"trumps": 0}, "trumps"),
+        ({"players": 7}, "Rules.players must be 2..6, got 7"),
+        ({"players": 1}, "Rules.players must be 2..6, got 1"),
+        ({"players": 0}, "Rules.players must be 2..6, got 0"),
+        ({"players": 2.5}, "Rules.players must be an int, got 2.5"),
+        ({"players": True}, "Rules.players must be an int, got True"),
+        ({"players": "2"}, "Rules.players must be an int, got '2'"),
+        ({"lowest_rank": 15}, "Rules.lowest_rank must be 2..14, got 15"),
+        ({"lowest_rank": 1}, "Rules.lowest_rank must be 2..14, got 1"),
+        ({"lowest_rank": 6.0}, "Rules.lowest_rank must be an int, got 6.0"),
+        ({"hand_size": 0}, "Rules.hand_size must be at least 1, got 0"),
+        ({"hand_size": -1}, "Rules.hand_size must be at least 1, got -1"),
+        ({"players": 6, "lowest_rank": 9, "hand_size": 6},
+         "6 players × hand_size 6 = 36 cards, more than the 24-card deck (lowest_rank=9)"),
+        ({"players": 2, "lowest_rank": 14, "hand_size": 3},
+         "2 players × hand_size 3 = 6 cards, more than the 4-card deck (lowest_rank=14)"),
+        ({"bout_cap": 0}, "Rules.bout_cap must be at least 1, got 0"),
+        ({"bout_cap": None}, "Rules.bout_cap must be an int, got None"),
+        ({"first_bout_cap": 0}, "Rules.first_bout_cap must be None or at least 1, got 0"),
+        ({"first_bout_cap": 2.5}, "Rules.first_bout_cap must be an int, got 2.5"),
+        ({"first_bout_cap": True}, "Rules.first_bout_cap must be an int, got True"),
+        ({"throw_in": "left"}, "Rules.throw_in must be one of all, neighbours, got 'left'"),
+        ({"throw_in": "All"}, "Rules.throw_in must be one of all, neighbours, got 'All'"),
+        ({"transfer": "yes"}, "Rules.transfer must be a bool, got 'yes'"),
+        ({"transfer": 1}, "Rules.transfer must be a bool, got 1"),
+        ({"trumps": None}, "Rules.trumps must be a bool, got None"),
+        ({"trumps": 0}, "Rules.trumps must be a bool, got 0"),
     ],
-)
-def test_inconsistent_option_raises_naming_it(kwargs: dict[str, Any], names: str) -> None:
-    with pytest.raises(RulesError, match=names):
+)  # fmt: skip
+def test_an_inconsistent_option_is_refused_naming_it_and_its_value(
+    kwargs: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(RulesError, match=f"^{re.escape(message)}$"):
         Rules(**kwargs)
 
 

@@ -194,3 +194,25 @@ def test_history_grows_at_its_tip_without_copying() -> None:
     branch = root.add((2,))
     assert branch._keys is not root._keys and list(branch) == [(0,), (2,)]
     assert list(tip.add((3,))) == [(0,), (1,), (3,)] and list(root) == [(0,)]
+
+
+def test_a_forged_observation_is_refused_naming_the_card_and_its_places() -> None:
+    rules = Rules(lowest_rank=9, hand_size=4)
+    o = next(
+        observe(s, s.turn)
+        for s in random_game(rules, 3)
+        if s.discard and s.turn >= 0 and s.hands[s.turn]
+    )
+    own = next(iter(o.hand))
+    both = attrs.evolve(o, discard=o.discard.add(own))
+    with pytest.raises(
+        RulesError,
+        match=f"^inconsistent observation: {own} is both in its own hand and in the discard pile$",
+    ):
+        sample_world(both, random.Random(1))
+    two_spades = Card.parse("2S")
+    with pytest.raises(
+        RulesError,
+        match="^inconsistent observation: 2♠ in its own hand is not a card of the 24-card deck$",
+    ):
+        sample_world(_hand_plus(o, two_spades), random.Random(1))
