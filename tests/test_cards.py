@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from durak.rules import Card, CardSet, Rank, RulesError, Suit
+from durak.rules import CARDS, Card, CardSet, Rank, RulesError, Suit
 from durak.rules.cards import beats
 
 
@@ -273,3 +273,11 @@ def test_beats_agrees_with_rule_exhaustively() -> None:
                     trump is not None and card.suit is trump and target.suit is not trump
                 )
                 assert beats(card, target, trump) is expected, (card, target, trump)
+
+
+def test_distinct_card_sets_hash_apart() -> None:
+    # Transposition tables key on states holding card sets: equal hashes for all would
+    # keep them correct but make every lookup a linear scan.
+    sets = [CardSet()] + [CardSet.of(str(card)) for card in CARDS]
+    sets += [CardSet.of("6H", "7H"), CardSet.of("6H", "8H")]
+    assert len({hash(s) for s in sets}) == len(sets)

@@ -213,6 +213,6 @@ def test_a_forged_observation_is_refused_naming_the_card_and_its_places() -> Non
     two_spades = Card.parse("2S")
     with pytest.raises(
         RulesError,
-        match="^inconsistent observation: 2♠ in its own hand is not a card of the 24-card deck$",
+        match=r"^inconsistent observation: 2♠ in its own hand is not a card of the 24-card deck$",
     ):
         sample_world(_hand_plus(o, two_spades), random.Random(1))

@@ -343,3 +343,10 @@ def test_a_state_and_its_history_survive_pickling() -> None:
     assert legal_actions(copy) == legal_actions(state)
     history = History([(1, 2), (3,)])
     assert list(pickle.loads(pickle.dumps(history))) == [(1, 2), (3,)]
+
+
+def test_distinct_histories_hash_apart_and_equal_ones_alike() -> None:
+    histories = [History([]), History([(1,)]), History([(2,)]), History([(1,), (2,)])]
+    assert len({hash(h) for h in histories}) == len(histories)
+    grown = History([(1,)]).add((2,))
+    assert hash(grown) == hash(History([(2,), (1,)])) == hash(grown)
