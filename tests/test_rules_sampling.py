@@ -35,7 +35,7 @@ from durak.rules import (
 )
 from durak.rules.cards import deck_cards
 from durak.rules.origins import DEALT, after_draw, after_play, sample_split, split_means
-from strategies import play_random_game
+from strategies import play_random_game, random_game
 
 ISSUE_DECK = ["QS", "KH", "KS", "KD", "AS", "AD", "QC", "KC", "QH", "QD", "AC", "AH"]
 
@@ -318,3 +318,24 @@ def _stream_text(rules: Rules) -> str:
 def test_a_seed_gives_the_same_deals_and_worlds_as_before(rules: Rules, digest: str) -> None:
     text = _stream_text(rules)
     assert hashlib.sha256(text.encode()).hexdigest()[:16] == digest, text[:400]
+
+
+def test_a_card_seen_in_one_place_is_there_with_certainty() -> None:
+    rules = Rules(lowest_rank=9, hand_size=4)
+    checked: Counter[str] = Counter()
+    for state in random_game(rules, 5)[:-1]:
+        o = observe(state, state.turn)
+        for card in deck_cards(rules.lowest_rank):
+            odds = o.odds(card)
+            assert sum(odds.values()) == 1, (card, odds)
+            where = (
+                "discard" if card in o.discard
+                else "table" if any(card in pair for pair in o.table)
+                else "known" if any(card in o.known_cards(p) for p in range(rules.players))
+                else "trump" if o.trump_in_talon and card == o.trump_card
+                else None
+            )  # fmt: skip
+            if where is not None:
+                assert odds == {place_of(state, card): 1}, (card, odds)
+                checked[where] += 1
+    assert set(checked) == {"discard", "table", "known", "trump"}, checked
