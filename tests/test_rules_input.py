@@ -216,3 +216,31 @@ def test_a_forged_observation_is_refused_naming_the_card_and_its_places() -> Non
         match=r"^inconsistent observation: 2♠ in its own hand is not a card of the 24-card deck$",
     ):
         sample_world(_hand_plus(o, two_spades), random.Random(1))
+
+
+def test_forged_sizes_and_origins_are_refused_with_their_counts() -> None:
+    rules = Rules(lowest_rank=9, hand_size=4)
+    o = next(
+        observe(s, s.turn)
+        for s in random_game(rules, 2)
+        if s.turn >= 0
+        and s.knowledge.origins
+        and s.knowledge.from_talon & observe(s, s.turn).hidden_cards()
+    )
+    other = 1 - o.player
+    hidden = len(o.hidden_cards())
+    sizes = list(o.hand_sizes)
+    sizes[other] += 1
+    with pytest.raises(
+        RulesError,
+        match=f"^inconsistent observation: {hidden} hidden cards for {hidden + 1} places$",
+    ):
+        sample_world(attrs.evolve(o, hand_sizes=tuple(sizes)), random.Random(1))
+    origins = list(o.knowledge.origins)
+    origins[other] = (1,) * (o.unknown_count(other) + 2)
+    knowledge = attrs.evolve(o.knowledge, origins=tuple(origins))
+    with pytest.raises(
+        RulesError,
+        match=f"^inconsistent observation: player {other}'s origins list more cards than it holds$",
+    ):
+        sample_world(attrs.evolve(o, knowledge=knowledge), random.Random(1))

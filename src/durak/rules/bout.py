@@ -193,8 +193,7 @@ def _after_draws(
 ) -> tuple[tuple[int, ...], ...]:
     """``origins`` once each player has drawn ``after & ~before`` (unknown unless ``seen``)."""
     return tuple(
-        after_draw(w, ((a & ~b) & ~seen).bit_count())
-        for w, b, a in zip(origins, before, after, strict=True)
+        after_draw(w, (after[p] & ~before[p] & ~seen).bit_count()) for p, w in enumerate(origins)
     )
 
 

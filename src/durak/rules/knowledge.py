@@ -151,12 +151,12 @@ class Observation:
         means = split.means()
         places: list[Place] = [*split.opponents, "talon"]
         sizes = [*split.unknown, split.talon]
-        if restricted:
-            chances = [m / split.restricted for m in means]
-        else:
-            free = split.hidden - split.restricted
-            chances = [(size - m) / free for size, m in zip(sizes, means, strict=True)]
-        return {place: x for place, x, size in zip(places, chances, sizes, strict=True) if size}
+        free = split.hidden - split.restricted
+        return {
+            place: means[i] / split.restricted if restricted else (sizes[i] - means[i]) / free
+            for i, place in enumerate(places)
+            if sizes[i]
+        }
 
 
 def observe(state: GameState, player: int, open_world: Visibility = False) -> Observation:
@@ -283,11 +283,11 @@ class _Split:
         origins = o.knowledge.origins if mask else ()
         # Without a record, any unknown card may have come from the talon.
         weights = tuple(
-            (origins[p] if origins else (0,) * u + (1,), u)
-            for p, u in zip(opponents, unknown, strict=True)
+            (origins[p] if origins else (0,) * unknown[i] + (1,), unknown[i])
+            for i, p in enumerate(opponents)
         )
-        for (w, u), p in zip(weights, opponents, strict=True):
-            if len(w) > u + 1:
+        for i, p in enumerate(opponents):
+            if len(weights[i][0]) > unknown[i] + 1:
                 raise _inconsistent(f"player {p}'s origins list more cards than it holds")
         return _Split(opponents, unknown, talon, len(hidden), mask.bit_count(), mask, weights)
 
