@@ -47,15 +47,33 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 #: The test files of ``durak.search``'s mutation run; the rules run takes the others.
 SEARCH_SUITES = ("test_search_toys.py", "test_search_api.py", "test_search_contract.py")
+#: Left out of mutation runs: the largest cases of checks whose smaller cases stay (each
+#: takes 10-20 s, and a surviving mutant runs every test that reaches its function).
+HEAVY_CASES = frozenset(
+    {
+        "test_exhaustive.py::test_every_reachable_state[2p-8c-h2-capped-transfer-seed1]",
+        "test_exhaustive.py::test_every_reachable_state[2p-8c-h2-transfer-seed1]",
+        "test_exhaustive.py::test_every_state_to_a_depth[2p-12c-h3-transfer-seed0-depth12]",
+        "test_rules_sampling.py::test_odds_equal_the_count_over_every_deck_order[rules6-6-6]",
+        "test_rules_sampling.py::test_odds_equal_the_count_over_every_deck_order[rules7-21-6]",
+        "test_rules_sampling.py::test_odds_equal_the_count_over_every_deck_order[rules8-23-6]",
+    }
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under ``DURAK_MUTATION_MODULE``, deselect the other module's suites."""
+    """Under ``DURAK_MUTATION_MODULE``, deselect the other module's suites and the heavy
+    cases."""
     module = os.environ.get("DURAK_MUTATION_MODULE")
     if module is None:
         return
     if module not in ("rules", "search"):
         raise pytest.UsageError(f"DURAK_MUTATION_MODULE must be rules or search, not {module!r}")
-    keep = [item for item in items if (item.path.name in SEARCH_SUITES) == (module == "search")]
+    keep = [
+        item
+        for item in items
+        if (item.path.name in SEARCH_SUITES) == (module == "search")
+        and f"{item.path.name}::{item.name}" not in HEAVY_CASES
+    ]
     config.hook.pytest_deselected(items=[item for item in items if item not in keep])
     items[:] = keep
