@@ -275,10 +275,8 @@ class _Split:
         unknown = tuple(o.unknown_count(p) for p in opponents)
         talon = 0 if o.talon_order is not None else o.talon_size - o.trump_in_talon
         hidden = o.hidden_cards()
-        if talon < 0 or len(hidden) != sum(unknown) + talon:
-            raise _inconsistent(
-                f"{len(hidden)} hidden cards for {sum(unknown) + max(talon, 0)} places"
-            )
+        if len(hidden) != sum(unknown) + talon:  # talon >= 0: talon_size >= trump_in_talon
+            raise _inconsistent(f"{len(hidden)} hidden cards for {sum(unknown) + talon} places")
         mask = o.knowledge.from_talon.mask & hidden.mask if o.hands is None else 0
         origins = o.knowledge.origins if mask else ()
         # Without a record, any unknown card may have come from the talon.
