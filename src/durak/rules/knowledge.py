@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Literal, TypeAlias
+from typing import Final, Literal, TypeAlias
 
 import attrs
 
@@ -254,6 +254,10 @@ def _inconsistent(why: str) -> RulesError:
     return RulesError(f"inconsistent observation: {why}")
 
 
+#: Why a record is inconsistent when no split of the talon's trumps fits it.
+_NO_PLACE_FOR_TALON_TRUMPS: Final = "no place for the trumps known to have been in the talon"
+
+
 @attrs.frozen
 class _Split:
     """The hidden places of an observation and the cards of ``from_talon`` among them."""
@@ -293,16 +297,14 @@ class _Split:
         """How many restricted cards each opponent and (last) the talon hold."""
         counts = sample_split(self.weights, self.talon, self.restricted, rng)
         if counts is None:
-            raise _inconsistent("no place for the trumps known to have been in the talon")
+            raise _inconsistent(_NO_PLACE_FOR_TALON_TRUMPS)
         return counts
 
     def means(self) -> tuple[Fraction, ...]:
         """The expected number of restricted cards in each opponent's hand and the talon."""
-        if not self.restricted:
-            return (Fraction(0),) * (len(self.opponents) + 1)
         means = split_means(self.weights, self.talon, self.restricted)
         if means is None:
-            raise _inconsistent("no place for the trumps known to have been in the talon")
+            raise _inconsistent(_NO_PLACE_FOR_TALON_TRUMPS)
         return means
 
 
