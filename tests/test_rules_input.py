@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from fractions import Fraction
 from unittest import mock
 
 import attrs
@@ -244,3 +245,78 @@ def test_forged_sizes_and_origins_are_refused_with_their_counts() -> None:
         match=f"^inconsistent observation: player {other}'s origins list more cards than it holds$",
     ):
         sample_world(attrs.evolve(o, knowledge=knowledge), random.Random(1))
+
+
+def _talon_rules_observation() -> Observation:
+    """Player 0's view early in a 2-player game with trumps known to be in the talon."""
+    rules = Rules(lowest_rank=9, hand_size=4)
+    return next(
+        observe(s, 0)
+        for s in random_game(rules, 2)
+        if s.turn >= 0 and s.talon and s.knowledge.origins
+    )
+
+
+_O = _talon_rules_observation()
+_FULL = observe(random_game(Rules(lowest_rank=9, hand_size=4), 2)[3], 0, open_world="full")
+
+
+@pytest.mark.parametrize(
+    ("forged", "message"),
+    [
+        (attrs.evolve(_O, rules="36"), "rules must be a Rules, got str"),
+        (attrs.evolve(_O, player=2), "player 2 is not a player of a 2-player game"),
+        (attrs.evolve(_O, attacker="0"), "attacker '0' is not a player of a 2-player game"),
+        (attrs.evolve(_O, defender=-1), "defender -1 is not a player of a 2-player game"),
+        (attrs.evolve(_O, turn=2), r"turn 2 is not a player of a 2-player game \(or -1\)"),
+        (attrs.evolve(_O, turn=True), r"turn True is not a player of a 2-player game \(or -1\)"),
+        (attrs.evolve(_O, hand_sizes=(4,)),
+         "hand sizes, known cards and hands must have 2 entries each"),
+        (attrs.evolve(_O, known=(_O.known[0],)),
+         "hand sizes, known cards and hands must have 2 entries each"),
+        (attrs.evolve(_FULL, hands=_FULL.hands[:1]),
+         "hand sizes, known cards and hands must have 2 entries each"),
+        (attrs.evolve(_O, players_out=frozenset({2})), "players out must be players of the game"),
+        (attrs.evolve(_O, knowledge=attrs.evolve(_O.knowledge, origins=((1,),) * 3)),
+         "origins must have 2 entries"),
+        (attrs.evolve(_O, talon_size=-1), "talon size -1 is not possible"),
+        (attrs.evolve(_O, talon_size=25), "talon size 25 is not possible"),
+        (attrs.evolve(_O, talon_order=_FULL.talon_order),
+         "a talon order needs every hand and talon_size cards"),
+        (attrs.evolve(_FULL, talon_order=_FULL.talon_order[1:]),
+         "a talon order needs every hand and talon_size cards"),
+        (attrs.evolve(_FULL, talon_order=_FULL.talon_order[::-1]),
+         f"the talon must end with the trump card {_FULL.trump_card}"),
+        (attrs.evolve(_O, hand_sizes=(_O.hand_sizes[0] + 1, _O.hand_sizes[1])),
+         f"the hand has {len(_O.hand)} cards; its size says {_O.hand_sizes[0] + 1}"),
+        (attrs.evolve(_O, known=(_O.known[0], CardSet.from_cards(list(_O.hidden_cards())[:5]))),
+         "player 1 is known to hold more cards than its hand size"),
+    ],
+)  # fmt: skip
+def test_a_forged_observation_is_refused_saying_what_is_wrong(
+    forged: Observation, message: str
+) -> None:
+    with pytest.raises(RulesError, match=f"^inconsistent observation: {message}$"):
+        sample_world(forged, random.Random(1))
+
+
+def test_a_trump_card_off_the_trump_suit_is_refused_naming_both() -> None:
+    wrong = next(c for c in _O.hidden_cards() if c.suit != _O.trump_suit)
+    forged = attrs.evolve(_O, trump_card=wrong)
+    message = f"the trump card {wrong} is not of the trump suit {_O.trump_suit}"
+    with pytest.raises(RulesError, match=f"^inconsistent observation: {message}$"):
+        sample_world(forged, random.Random(1))
+
+
+def test_without_a_record_every_unknown_card_may_be_a_talon_trump() -> None:
+    # No origins: the trumps known to have been in the talon are equally likely in any
+    # unknown card or talon slot.
+    o = attrs.evolve(_O, knowledge=attrs.evolve(_O.knowledge, origins=()))
+    slots = o.unknown_count(1) + o.talon_size - o.trump_in_talon
+    restricted = o.knowledge.from_talon & o.hidden_cards()
+    assert restricted
+    for card in restricted:
+        assert o.odds(card) == {
+            1: Fraction(o.unknown_count(1), slots),
+            "talon": Fraction(o.talon_size - o.trump_in_talon, slots),
+        }
