@@ -259,22 +259,27 @@ def _talon_rules_observation() -> Observation:
 
 _O = _talon_rules_observation()
 _FULL = observe(random_game(Rules(lowest_rank=9, hand_size=4), 2)[3], 0, open_world="full")
+assert _FULL.hands is not None and _FULL.talon_order is not None
+_HANDS, _ORDER = _FULL.hands, _FULL.talon_order
 
 
 @pytest.mark.parametrize(
     ("forged", "message"),
     [
-        (attrs.evolve(_O, rules="36"), "rules must be a Rules, got str"),
+        (attrs.evolve(_O, rules="36"),  # type: ignore[arg-type]
+         "rules must be a Rules, got str"),
         (attrs.evolve(_O, player=2), "player 2 is not a player of a 2-player game"),
-        (attrs.evolve(_O, attacker="0"), "attacker '0' is not a player of a 2-player game"),
+        (attrs.evolve(_O, attacker="0"),  # type: ignore[arg-type]
+         "attacker '0' is not a player of a 2-player game"),
         (attrs.evolve(_O, defender=-1), "defender -1 is not a player of a 2-player game"),
+        (attrs.evolve(_O, player=True), "player True is not a player of a 2-player game"),
         (attrs.evolve(_O, turn=2), r"turn 2 is not a player of a 2-player game \(or -1\)"),
         (attrs.evolve(_O, turn=True), r"turn True is not a player of a 2-player game \(or -1\)"),
         (attrs.evolve(_O, hand_sizes=(4,)),
          "hand sizes, known cards and hands must have 2 entries each"),
         (attrs.evolve(_O, known=(_O.known[0],)),
          "hand sizes, known cards and hands must have 2 entries each"),
-        (attrs.evolve(_FULL, hands=_FULL.hands[:1]),
+        (attrs.evolve(_FULL, hands=_HANDS[:1]),
          "hand sizes, known cards and hands must have 2 entries each"),
         (attrs.evolve(_O, players_out=frozenset({2})), "players out must be players of the game"),
         (attrs.evolve(_O, knowledge=attrs.evolve(_O.knowledge, origins=((1,),) * 3)),
@@ -283,9 +288,9 @@ _FULL = observe(random_game(Rules(lowest_rank=9, hand_size=4), 2)[3], 0, open_wo
         (attrs.evolve(_O, talon_size=25), "talon size 25 is not possible"),
         (attrs.evolve(_O, talon_order=_FULL.talon_order),
          "a talon order needs every hand and talon_size cards"),
-        (attrs.evolve(_FULL, talon_order=_FULL.talon_order[1:]),
+        (attrs.evolve(_FULL, talon_order=_ORDER[1:]),
          "a talon order needs every hand and talon_size cards"),
-        (attrs.evolve(_FULL, talon_order=_FULL.talon_order[::-1]),
+        (attrs.evolve(_FULL, talon_order=_ORDER[::-1]),
          f"the talon must end with the trump card {_FULL.trump_card}"),
         (attrs.evolve(_O, hand_sizes=(_O.hand_sizes[0] + 1, _O.hand_sizes[1])),
          f"the hand has {len(_O.hand)} cards; its size says {_O.hand_sizes[0] + 1}"),
