@@ -325,3 +325,29 @@ def test_without_a_record_every_unknown_card_may_be_a_talon_trump() -> None:
             1: Fraction(o.unknown_count(1), slots),
             "talon": Fraction(o.talon_size - o.trump_in_talon, slots),
         }
+
+
+def test_a_card_in_two_seen_places_is_refused_naming_both() -> None:
+    rules = Rules(lowest_rank=9, hand_size=4)
+    mid_bout = next(
+        observe(s, 0) for s in random_game(rules, 4) if s.table and s.discard and s.talon
+    )
+    on_table, trump = mid_bout.table[0][0], _O.trump_card
+    assert trump is not None
+    cases = [
+        (
+            attrs.evolve(mid_bout, discard=mid_bout.discard.add(on_table)),
+            f"{on_table} is both in the table and in the discard pile",
+        ),
+        (
+            _hand_plus(_O, trump),
+            f"{trump} is both in its own hand and in the talon \\(the face-up trump\\)",
+        ),
+        (
+            _hand_plus(_FULL, _ORDER[0]),
+            f"{_ORDER[0]} is both in its own hand and in the talon",
+        ),
+    ]
+    for forged, message in cases:
+        with pytest.raises(RulesError, match=f"^inconsistent observation: {message}$"):
+            sample_world(forged, random.Random(1))
