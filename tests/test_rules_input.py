@@ -6,6 +6,7 @@ module keeps no trace of the hands it has seen."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from fractions import Fraction
 from unittest import mock
@@ -62,22 +63,35 @@ def test_step_names_the_type_of_a_non_action() -> None:
             TypeError,
             "state must be a GameState, got NoneType",
         ),
-        (lambda: legal_actions(None), TypeError, "state must be a GameState"),  # type: ignore[arg-type]
-        (lambda: Card.parse(None), TypeError, "needs a string, got NoneType"),  # type: ignore[arg-type]
-        (lambda: Card.from_index(99), RulesError, "0..51, got 99"),
-        (lambda: Card.from_index(-1), RulesError, "0..51, got -1"),
-        (lambda: Card.from_index("3"), TypeError, "must be an int, got str"),  # type: ignore[arg-type]
-        (lambda: CardSet(-1), RulesError, "bits 0..51 only, got -1"),
-        (lambda: CardSet(1 << 52), RulesError, "bits 0..51 only"),
-        (lambda: CardSet("AS"), TypeError, "mask must be an int, got str"),  # type: ignore[arg-type]
-        (lambda: sample_world(_midgame(), None), TypeError, "rng must be a random.Random"),  # type: ignore[arg-type]
-        (lambda: sample_world(None, random.Random(1)), TypeError, "must be an Observation"),  # type: ignore[arg-type]
+        (lambda: legal_actions(None), TypeError, "state must be a GameState, got NoneType"),  # type: ignore[arg-type]
+        (lambda: Card.parse(None), TypeError, "Card.parse needs a string, got NoneType"),  # type: ignore[arg-type]
+        (lambda: Card.from_index(99), RulesError, "a card index must be in 0..51, got 99"),
+        (lambda: Card.from_index(-1), RulesError, "a card index must be in 0..51, got -1"),
+        (lambda: Card.from_index("3"), TypeError, "a card index must be an int, got str"),  # type: ignore[arg-type]
+        (lambda: CardSet(-1), RulesError, "a CardSet mask must hold bits 0..51 only, got -1"),
+        (
+            lambda: CardSet(1 << 52),
+            RulesError,
+            "a CardSet mask must hold bits 0..51 only, got 4503599627370496",
+        ),
+        (lambda: CardSet(True), TypeError, "a CardSet mask must be an int, got bool"),
+        (lambda: CardSet("AS"), TypeError, "a CardSet mask must be an int, got str"),  # type: ignore[arg-type]
+        (
+            lambda: sample_world(_midgame(), None),  # type: ignore[arg-type]
+            TypeError,
+            "rng must be a random.Random, got NoneType",
+        ),
+        (
+            lambda: sample_world(None, random.Random(1)),  # type: ignore[arg-type]
+            TypeError,
+            "observation must be an Observation, got NoneType",
+        ),
     ],
 )
 def test_bad_arguments_raise_a_named_error(
     call: Callable[[], object], error: type[Exception], words: str
 ) -> None:
-    with pytest.raises(error, match=words):
+    with pytest.raises(error, match=f"^{re.escape(words)}$"):
         call()
 
 
