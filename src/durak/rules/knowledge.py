@@ -281,8 +281,10 @@ class _Split:
         hidden = o.hidden_cards()
         if len(hidden) != sum(unknown) + talon:  # talon >= 0: talon_size >= trump_in_talon
             raise _inconsistent(f"{len(hidden)} hidden cards for {sum(unknown) + talon} places")
-        mask = o.knowledge.from_talon.mask & hidden.mask if o.hands is None else 0
-        origins = o.knowledge.origins if mask else ()
+        # In the open world every hand is shown, so where a card came from no longer matters.
+        closed = o.hands is None
+        mask = o.knowledge.from_talon.mask & hidden.mask if closed else 0
+        origins = o.knowledge.origins if closed else ()
         # Without a record, any unknown card may have come from the talon.
         weights = tuple(
             (origins[p] if origins else (0,) * unknown[i] + (1,), unknown[i])
