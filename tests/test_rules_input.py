@@ -299,7 +299,7 @@ _HANDS, _ORDER = _FULL.hands, _FULL.talon_order
         (attrs.evolve(_O, knowledge=attrs.evolve(_O.knowledge, origins=((1,),) * 3)),
          "origins must have 2 entries"),
         (attrs.evolve(_O, talon_size=-1), "talon size -1 is not possible"),
-        (attrs.evolve(_O, talon_size=25), "talon size 25 is not possible"),
+        (attrs.evolve(_O, talon_size=17), "talon size 17 is not possible"),
         (attrs.evolve(_O, talon_order=_FULL.talon_order),
          "a talon order needs every hand and talon_size cards"),
         (attrs.evolve(_FULL, talon_order=_ORDER[1:]),
@@ -365,3 +365,31 @@ def test_a_card_in_two_seen_places_is_refused_naming_both() -> None:
     for forged, message in cases:
         with pytest.raises(RulesError, match=f"^inconsistent observation: {message}$"):
             sample_world(forged, random.Random(1))
+
+
+def test_an_observation_at_the_deal_with_the_fullest_talon_is_accepted() -> None:
+    # 24 cards, 2 hands of 4: the talon holds 16, the most it ever holds.
+    rules = Rules(lowest_rank=9, hand_size=4)
+    o = observe(new_game(rules, 7), 0)
+    assert o.talon_size == 16
+    assert observe(sample_world(o, random.Random(1)), 0) == o
+
+
+def test_observe_refuses_a_seat_outside_the_game_naming_the_range() -> None:
+    state = new_game(Rules(players=3), 1)
+    for seat in (-1, 3):
+        with pytest.raises(RulesError, match=rf"^player must be 0\.\.2, got {seat}$"):
+            observe(state, seat)
+
+
+def test_a_drawn_game_with_every_player_out_is_observed_and_sampled() -> None:
+    rules = Rules(players=3, lowest_rank=12, hand_size=2)
+    final = next(
+        states[-1]
+        for seed in range(500)
+        for states in [random_game(rules, seed)]
+        if len(states[-1].players_out) == rules.players
+    )
+    o = observe(final, 0)
+    assert o.players_out == frozenset(range(3))
+    assert sample_world(o, random.Random(1)) == final

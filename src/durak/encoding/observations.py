@@ -93,7 +93,7 @@ def encode_observation(observation: Observation) -> NDArray[np.float32]:
             undefended |= 1 << a.index
         else:
             defences |= 1 << b.index
-    face_up = 1 << o.trump_card.index if o.trump_in_talon and o.trump_card is not None else 0
+    face_up = 0 if o.face_up_trump is None else 1 << o.face_up_trump.index
     masks = [o.hand.mask, attacks, undefended, defences, o.discard.mask, face_up]
     masks += [o.known_cards((me + s) % n).mask for s in range(1, n)]
     cards = [_card_bits(m, low, d) for m in masks]

@@ -91,7 +91,12 @@ class Observation:
     @property
     def trump_in_talon(self) -> bool:
         """Whether the face-up trump card still lies at the bottom of the talon."""
-        return self.talon_size > 0 and self.trump_card is not None
+        return self.face_up_trump is not None
+
+    @property
+    def face_up_trump(self) -> Card | None:
+        """The trump card while it lies face up at the bottom of the talon, else ``None``."""
+        return self.trump_card if self.talon_size else None
 
     def known_cards(self, p: int) -> CardSet:
         """The cards this player knows to be in ``p``'s hand (all of them for itself)."""
@@ -110,8 +115,8 @@ class Observation:
             mask &= ~self.known_cards(p).mask
         if self.talon_order is not None:
             return CardSet(mask & ~CardSet.from_cards(self.talon_order).mask)
-        if self.trump_in_talon and self.trump_card is not None:
-            mask &= ~(1 << self.trump_card.index)
+        if self.face_up_trump is not None:
+            mask &= ~(1 << self.face_up_trump.index)
         return CardSet(mask)
 
     def unknown_count(self, p: int) -> int:
@@ -142,7 +147,7 @@ class Observation:
         for p in range(self.rules.players):
             if card in self.known_cards(p):
                 return {p: Fraction(1)}
-        if card is self.trump_card and self.trump_in_talon:
+        if card is self.face_up_trump:
             return {"talon": Fraction(1)}
         if self.talon_order is not None and card in self.talon_order:
             return {"talon": Fraction(1)}
@@ -227,8 +232,8 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
     else:
         talon = restricted[r:] + free[f:]
         rng.shuffle(talon)  # top first
-        if o.trump_in_talon and o.trump_card is not None:
-            talon.append(o.trump_card)
+        if o.face_up_trump is not None:
+            talon.append(o.face_up_trump)
     # No check of the world is needed: _Split.of found the seen places disjoint and the
     # hidden cards as many as the places left, so the hands and talon partition the deck.
     return GameState(
@@ -328,7 +333,7 @@ def _check_shape(o: Observation) -> None:
         raise _inconsistent("players out must be players of the game")
     if o.knowledge.origins and len(o.knowledge.origins) != n:
         raise _inconsistent(f"origins must have {n} entries")
-    if o.talon_size < 0 or o.talon_size > o.rules.deck_size:
+    if not 0 <= o.talon_size <= o.rules.deck_size - n * o.rules.hand_size:
         raise _inconsistent(f"talon size {o.talon_size} is not possible")
     if o.talon_order is not None:
         if o.hands is None or len(o.talon_order) != o.talon_size:
@@ -383,6 +388,6 @@ def _seen_places(o: Observation) -> list[tuple[str, int]]:
     ]
     if o.talon_order is not None:
         places.append(("the talon", CardSet.from_cards(o.talon_order).mask))
-    elif o.trump_in_talon and o.trump_card is not None:
-        places.append(("the talon (the face-up trump)", 1 << o.trump_card.index))
+    elif o.face_up_trump is not None:
+        places.append(("the talon (the face-up trump)", 1 << o.face_up_trump.index))
     return places
