@@ -350,3 +350,12 @@ def test_distinct_histories_hash_apart_and_equal_ones_alike() -> None:
     assert len({hash(h) for h in histories}) == len(histories)
     grown = History([(1,)]).add((2,))
     assert hash(grown) == hash(History([(2,), (1,)])) == hash(grown)
+
+
+def test_only_the_player_to_act_sees_legal_actions() -> None:
+    state = new_game(Rules(players=3), 2)
+    for _ in range(30):
+        for seat in range(3):
+            seen = observe(state, seat).legal_actions
+            assert seen == (legal_actions(state) if seat == state.turn else ())
+        state = step(state, legal_actions(state)[0])
