@@ -299,7 +299,7 @@ STREAM_RULES = [
     Rules(players=3, transfer=True),
     Rules(players=4, lowest_rank=9, hand_size=4),
 ]
-STREAM_DIGESTS = ["4a94906c3c2b0ae1", "9d7042ecd0f8f967", "60e3430ed71bb9f1"]
+STREAM_DIGESTS = ["029aec643bbaeaab", "a4ff7608b6504ee3", "8a16a6d52eb3eba6"]
 
 
 def _stream_text(rules: Rules) -> str:
@@ -308,9 +308,10 @@ def _stream_text(rules: Rules) -> str:
         states, _ = play_random_game(rules, seed)
         lines.append(f"deal {seed}: {states[0].hands} {states[0].talon}")
         for i, state in enumerate(states[:-1:7]):
-            o = observe(state, state.turn)
-            world = sample_world(o, random.Random(1000 * seed + i))
-            lines.append(f"world {seed} {i}: {world.hands} {world.talon}")
+            for visibility in (False, True):
+                o = observe(state, state.turn, open_world=visibility)
+                world = sample_world(o, random.Random(1000 * seed + i))
+                lines.append(f"world {seed} {i} {visibility}: {world.hands} {world.talon}")
     return "\n".join(lines)
 
 
