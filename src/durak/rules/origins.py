@@ -45,12 +45,11 @@ Weights = tuple[int, ...]
 
 
 def _canonical(weights: list[int]) -> Weights:
-    while len(weights) > 1 and not weights[-1]:
+    # Never all zero: a player plays a card of from_talon only after drawing one.
+    while not weights[-1]:
         weights.pop()
-    g = 0
-    for x in weights:
-        g = gcd(g, x)
-    return tuple(x // g for x in weights) if g > 1 else tuple(weights)
+    g = gcd(*weights)
+    return tuple(x // g for x in weights)
 
 
 def after_play(weights: Weights, unknown: int, restricted: bool) -> Weights:
@@ -68,7 +67,7 @@ def after_play(weights: Weights, unknown: int, restricted: bool) -> Weights:
 
 def after_draw(weights: Weights, drawn: int) -> Weights:
     """The weights after the player draws ``drawn`` cards nobody else can see."""
-    return (0,) * drawn + weights if drawn else weights
+    return (0,) * drawn + weights
 
 
 def _split_weights(
