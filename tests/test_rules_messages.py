@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
 from typing import Any
 
 import pytest
@@ -28,6 +29,7 @@ from durak.rules import (
     deal,
     deck_cards,
     legal_actions,
+    loser,
     new_game,
     observe,
     parse_action,
@@ -359,3 +361,15 @@ def test_only_the_player_to_act_sees_legal_actions() -> None:
             seen = observe(state, seat).legal_actions
             assert seen == (legal_actions(state) if seat == state.turn else ())
         state = step(state, legal_actions(state)[0])
+
+
+@pytest.mark.parametrize("seed", [True, "1", 1.5, None])
+def test_a_seed_that_is_not_an_int_is_refused_showing_it(seed: object) -> None:
+    with pytest.raises(RulesError, match=f"^seed must be an int, got {re.escape(repr(seed))}$"):
+        new_game(Rules(), seed)  # type: ignore[arg-type]
+
+
+def test_loser_refuses_a_game_in_progress() -> None:
+    message = r"^loser\(\) needs a finished game; this state is not terminal$"
+    with pytest.raises(ValueError, match=message):
+        loser(new_game(Rules(), 1))

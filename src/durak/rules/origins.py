@@ -55,13 +55,12 @@ def _canonical(weights: list[int]) -> Weights:
 def after_play(weights: Weights, unknown: int, restricted: bool) -> Weights:
     """The weights after the player plays one of its ``unknown`` unknown cards
     (``restricted``: a card of ``from_talon``)."""
-    new = [0] * len(weights)
-    for j, x in enumerate(weights):
-        if x:
-            if j:
-                new[j - 1] += x * j
-            if not restricted:
-                new[j] += x * (unknown - j)
+    n = len(weights)
+    # With j unknown cards from the talon, the card played is one of them in j ways (then
+    # j - 1 are left) and one from the deal in unknown - j ways.
+    new = [(k + 1) * weights[k + 1] if k + 1 < n else 0 for k in range(n)]
+    if not restricted:
+        new = [new[k] + (unknown - k) * weights[k] for k in range(n)]
     return _canonical(new)
 
 
