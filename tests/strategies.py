@@ -249,6 +249,7 @@ def check_invariants(state: GameState) -> None:
     check_outcome(state)
     if terminal:
         assert not state.table, "the game ended during a bout"
+        assert state.cap == 0 and not state.taking, "a finished game keeps a bout's cap or take"
         return
 
     assert state.attacker != state.defender

@@ -373,3 +373,9 @@ def test_loser_refuses_a_game_in_progress() -> None:
     message = r"^loser\(\) needs a finished game; this state is not terminal$"
     with pytest.raises(ValueError, match=message):
         loser(new_game(Rules(), 1))
+
+
+def test_histories_are_equal_exactly_when_they_hold_the_same_keys() -> None:
+    assert History([(1,), (2,)]) == History([(2,), (1,)])
+    assert History([(1,)]) != History([(1,), (2,)]) and History([(1,), (2,)]) != History([(1,)])
+    assert History([(1,)]) != History([(2,)]) and History([]) == History([])

@@ -209,9 +209,7 @@ def _draw(
         order = drawing_order(rules.players, s.attacker, s.defender, s.players_out)
     hand_list = list(hands)
     for p in order:
-        need = size - hand_list[p].bit_count()
-        if need <= 0:
-            continue
+        need = max(0, size - hand_list[p].bit_count())
         mask = hand_list[p]
         for c in talon[:need]:
             mask |= 1 << c.index

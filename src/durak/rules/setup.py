@@ -11,7 +11,16 @@ import random
 from collections.abc import Iterable, Sequence
 
 from durak.rules.bout import base_cap, next_active, position_key
-from durak.rules.cards import EMPTY, Card, CardSet, Suit, deck_cards, deck_mask, suit_mask
+from durak.rules.cards import (
+    EMPTY,
+    Card,
+    CardSet,
+    Suit,
+    bit_indices,
+    deck_cards,
+    deck_mask,
+    suit_mask,
+)
 from durak.rules.config import Rules
 from durak.rules.errors import RulesError
 from durak.rules.origins import DEALT
@@ -97,7 +106,7 @@ def _deal_checked(rules: Rules, deck: list[Card], fallback_leader: int) -> GameS
     if trump_card is not None:
         exposed = 1 << trump_card.index  # face up, at the talon's bottom or dealt last
         trumps = suit_mask(trump_card.suit)
-        held = [(_lowest(h & trumps), p) for p, h in enumerate(hands) if h & trumps]
+        held = [(bit_indices(h & trumps)[0], p) for p, h in enumerate(hands) if h & trumps]
         below = trumps
         if held:
             low, leader = min(held)
@@ -109,10 +118,6 @@ def _deal_checked(rules: Rules, deck: list[Card], fallback_leader: int) -> GameS
     origins = (DEALT,) * n if from_talon else ()
     knowledge = Knowledge(CardSet(exposed), from_talon, origins)
     return _bout_start(rules, hands, talon, trump_card, EMPTY, leader, defender, knowledge)
-
-
-def _lowest(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
 
 
 def _bout_start(

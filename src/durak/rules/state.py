@@ -76,7 +76,7 @@ class GameState:
     * ``attacker`` / ``defender``: the main attacker and the defender of this bout.
     * ``turn``: the player to act, or ``-1`` once the game is over.
     * ``taking``: the defender has taken; attackers may still throw in.
-    * ``cap``: the most attack cards this bout may hold.
+    * ``cap``: the most attack cards this bout may hold (0 once the game is over).
     * ``players_out``: players who have left with no cards.
     * ``knowledge``: public facts about hidden cards (:class:`Knowledge`); :attr:`known`
       derives the cards known to be in each hand.
