@@ -379,3 +379,14 @@ def test_histories_are_equal_exactly_when_they_hold_the_same_keys() -> None:
     assert History([(1,), (2,)]) == History([(2,), (1,)])
     assert History([(1,)]) != History([(1,), (2,)]) and History([(1,), (2,)]) != History([(1,)])
     assert History([(1,)]) != History([(2,)]) and History([]) == History([])
+
+
+def test_the_trumps_below_the_one_shown_are_known_to_be_in_the_talon() -> None:
+    # Full deck, spades trump (A♠ at the bottom): the lowest trump dealt is 5♠, so 2♠, 3♠
+    # and 4♠, all in the talon, are known to have been there.
+    text = ["5S", "KH", "6S", "QH", "7D", "JH", "8D", "10H", "9D", "9H", "10D", "8H", "AS"]
+    named = [c(t) for t in text]
+    rest = [x for x in deck_cards(2) if x not in named]
+    state = deal(Rules(lowest_rank=2), [*named[:-1], *rest, named[-1]])
+    assert state.turn == 0 and state.knowledge.exposed == CardSet.of("5S", "AS")
+    assert state.knowledge.from_talon == CardSet.of("2S", "3S", "4S")
