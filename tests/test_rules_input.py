@@ -21,6 +21,7 @@ import durak.rules.engine
 from durak.rules import (
     Card,
     CardSet,
+    GameState,
     IllegalActionError,
     Observation,
     Rules,
@@ -211,13 +212,18 @@ def test_history_grows_at_its_tip_without_copying() -> None:
     assert list(tip.add((3,))) == [(0,), (1,), (3,)] and list(root) == [(0,)]
 
 
+#: 24 cards, 4 each: talons long enough to hold known trumps, games short enough to search.
+SHORT = Rules(lowest_rank=9, hand_size=4)
+
+
+def _first_view(seed: int, fits: Callable[[GameState], bool]) -> Observation:
+    """The view of the player to act at the first state of ``SHORT`` game ``seed`` that
+    ``fits`` (and is not over)."""
+    return next(observe(s, s.turn) for s in random_game(SHORT, seed) if s.turn >= 0 and fits(s))
+
+
 def test_a_forged_observation_is_refused_naming_the_card_and_its_places() -> None:
-    rules = Rules(lowest_rank=9, hand_size=4)
-    o = next(
-        observe(s, s.turn)
-        for s in random_game(rules, 3)
-        if s.discard and s.turn >= 0 and s.hands[s.turn]
-    )
+    o = _first_view(3, lambda s: bool(s.discard and s.hands[s.turn]))
     own = next(iter(o.hand))
     both = attrs.evolve(o, discard=o.discard.add(own))
     with pytest.raises(
@@ -234,14 +240,7 @@ def test_a_forged_observation_is_refused_naming_the_card_and_its_places() -> Non
 
 
 def test_forged_sizes_and_origins_are_refused_with_their_counts() -> None:
-    rules = Rules(lowest_rank=9, hand_size=4)
-    o = next(
-        observe(s, s.turn)
-        for s in random_game(rules, 2)
-        if s.turn >= 0
-        and s.knowledge.origins
-        and s.knowledge.from_talon & observe(s, s.turn).hidden_cards()
-    )
+    o = _first_view(2, lambda s: bool(s.knowledge.from_talon & observe(s, s.turn).hidden_cards()))
     other = 1 - o.player
     hidden = len(o.hidden_cards())
     sizes = list(o.hand_sizes)
@@ -261,18 +260,10 @@ def test_forged_sizes_and_origins_are_refused_with_their_counts() -> None:
         sample_world(attrs.evolve(o, knowledge=knowledge), random.Random(1))
 
 
-def _talon_rules_observation() -> Observation:
-    """Player 0's view early in a 2-player game with trumps known to be in the talon."""
-    rules = Rules(lowest_rank=9, hand_size=4)
-    return next(
-        observe(s, 0)
-        for s in random_game(rules, 2)
-        if s.turn >= 0 and s.talon and s.knowledge.origins
-    )
-
-
-_O = _talon_rules_observation()
-_FULL = observe(random_game(Rules(lowest_rank=9, hand_size=4), 2)[3], 0, open_world="full")
+# Player 0's view early in a game with trumps known to be in the talon, and a later state
+# in full information.
+_O = next(observe(s, 0) for s in random_game(SHORT, 2) if s.talon and s.knowledge.origins)
+_FULL = observe(random_game(SHORT, 2)[3], 0, open_world="full")
 assert _FULL.hands is not None and _FULL.talon_order is not None
 _HANDS, _ORDER = _FULL.hands, _FULL.talon_order
 
@@ -342,9 +333,8 @@ def test_without_a_record_every_unknown_card_may_be_a_talon_trump() -> None:
 
 
 def test_a_card_in_two_seen_places_is_refused_naming_both() -> None:
-    rules = Rules(lowest_rank=9, hand_size=4)
     mid_bout = next(
-        observe(s, 0) for s in random_game(rules, 4) if s.table and s.discard and s.talon
+        observe(s, 0) for s in random_game(SHORT, 4) if s.table and s.discard and s.talon
     )
     on_table, trump = mid_bout.table[0][0], _O.trump_card
     assert trump is not None
@@ -369,8 +359,7 @@ def test_a_card_in_two_seen_places_is_refused_naming_both() -> None:
 
 def test_an_observation_at_the_deal_with_the_fullest_talon_is_accepted() -> None:
     # 24 cards, 2 hands of 4: the talon holds 16, the most it ever holds.
-    rules = Rules(lowest_rank=9, hand_size=4)
-    o = observe(new_game(rules, 7), 0)
+    o = observe(new_game(SHORT, 7), 0)
     assert o.talon_size == 16
     assert observe(sample_world(o, random.Random(1)), 0) == o
 
