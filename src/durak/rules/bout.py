@@ -71,30 +71,30 @@ def drawing_order(n: int, attacker: int, defender: int, out: frozenset[int]) -> 
     return tuple(order)
 
 
-def first_asked(s: GameState, hands: tuple[int, ...]) -> int:
-    """The first attacker in priority order who holds cards, or -1."""
+def first_asked(s: GameState, hands: tuple[int, ...]) -> int | None:
+    """The first attacker in priority order who holds cards, or ``None``."""
     if len(hands) == 2:
-        return s.attacker if hands[s.attacker] else -1
+        return s.attacker if hands[s.attacker] else None
     r = s.rules
     for q in asking_order(r.players, r.throw_in == "neighbours", s.attacker, s.defender,
                           s.players_out):  # fmt: skip
         if hands[q]:
             return q
-    return -1
+    return None
 
 
-def next_asked(s: GameState, after: int) -> int:
-    """The next attacker after ``after`` in priority order who holds cards, or -1."""
+def next_asked(s: GameState, after: int) -> int | None:
+    """The next attacker after ``after`` in priority order who holds cards, or ``None``."""
     hands = s.hand_masks
     if len(hands) == 2:
-        return -1
+        return None
     r = s.rules
     order = asking_order(r.players, r.throw_in == "neighbours", s.attacker, s.defender,
                          s.players_out)  # fmt: skip
     for q in order[order.index(after) + 1 :]:
         if hands[q]:
             return q
-    return -1
+    return None
 
 
 def position_key(attacker: int, defender: int, hands: tuple[int, ...], exposed: int) -> PositionKey:

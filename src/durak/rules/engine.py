@@ -184,7 +184,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     p = s.turn
     if kind is Pass:
         nxt = next_asked(s, p)
-        if nxt < 0:
+        if nxt is None:
             return end_bout(s, s.hand_masks, s.table, s.knowledge, success=not s.taking)
         return GameState(
             s.rules, s.hand_masks, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
@@ -193,7 +193,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     if kind is Take:
         if len(s.table) < s.cap:
             nxt = first_asked(s, s.hand_masks)
-            if nxt >= 0:
+            if nxt is not None:
                 return GameState(
                     s.rules, s.hand_masks, s.talon, s.trump_suit, s.trump_card, s.table,
                     s.discard, s.attacker, s.defender, nxt, True, s.cap, s.players_out,
@@ -216,8 +216,10 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     if kind is Attack:
         if not s.taking:
             turn = s.defender
-        elif len(table) >= s.cap or (turn := first_asked(s, hands)) < 0:
+        elif len(table) >= s.cap or (asked := first_asked(s, hands)) is None:
             return end_bout(s, hands, table, k, success=False)
+        else:
+            turn = asked
         return GameState(
             s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
             s.attacker, s.defender, turn, s.taking, s.cap, s.players_out, k, s.history,
@@ -249,9 +251,10 @@ def _after_defence(
     else:
         if len(table) >= s.cap or not hands[turn]:
             return end_bout(s, hands, table, k, success=True)
-        turn = first_asked(s, hands)
-        if turn < 0:
+        asked = first_asked(s, hands)
+        if asked is None:
             return end_bout(s, hands, table, k, success=True)
+        turn = asked
     return GameState(
         s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
         s.attacker, s.defender, turn, False, s.cap, s.players_out, k, s.history,
