@@ -49,10 +49,19 @@ thorough: $(STAMP)
 	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest
 
 # Mutation testing of durak.rules (MODULE=search: durak.search on the toy games), with the
-# derandomized hypothesis profile; resumable (mutmut keeps its results in mutants/).  Not
-# part of `make test`: it takes up to two hours on two cores.  Report: docs/verification.md.
+# derandomized hypothesis profile.  Resumable: each module keeps its run in
+# .mutants/$(MODULE), which ./mutants (where mutmut works) points to, so that one module's
+# run never reuses the other's map of which tests reach which function.  Not part of
+# `make test`: it takes up to two hours on two cores.  Report: docs/verification.md.
 MODULE ?= rules
 mutation: $(STAMP)
+	@case "$(MODULE)" in rules|search) ;; \
+	  *) echo "MODULE must be rules or search, not '$(MODULE)'" >&2; exit 2;; esac
+	@if [ -d mutants ] && [ ! -L mutants ]; then \
+	  echo "mutants/ is a run from before .mutants/: move it to .mutants/<module> or remove it" >&2; \
+	  exit 2; fi
+	mkdir -p .mutants/$(MODULE)
+	ln -sfn .mutants/$(MODULE) mutants
 	DURAK_MUTATION_MODULE=$(MODULE) HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run "durak.$(MODULE).*"
 	$(BIN)/mutmut results
 
@@ -60,4 +69,4 @@ bench: $(STAMP)
 	$(BIN)/durak bench
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis mutants
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis mutants .mutants

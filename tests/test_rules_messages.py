@@ -37,7 +37,9 @@ from durak.rules import (
     sample_world,
     step,
 )
+from durak.rules.engine import is_legal
 from durak.rules.history import History
+from strategies import random_game
 
 SMALL = Rules(lowest_rank=12, hand_size=3)  # Q, K, A: 12 cards
 c = Card.parse
@@ -214,6 +216,8 @@ def test_type_errors_name_the_type_given() -> None:
         Card.parse(5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"^state must be a GameState, got int$"):
         step(5, Take())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^state must be a GameState, got int$"):
+        legal_actions(5)  # type: ignore[arg-type]
     o = observe(new_game(SMALL, 1), 0)
     with pytest.raises(TypeError, match=r"^observation must be an Observation, got str$"):
         sample_world("o", random.Random(1))  # type: ignore[arg-type]
@@ -390,3 +394,11 @@ def test_the_trumps_below_the_one_shown_are_known_to_be_in_the_talon() -> None:
     state = deal(Rules(lowest_rank=2), [*named[:-1], *rest, named[-1]])
     assert state.turn == 0 and state.knowledge.exposed == CardSet.of("5S", "AS")
     assert state.knowledge.from_talon == CardSet.of("2S", "3S", "4S")
+
+
+def test_a_finished_game_has_no_legal_action() -> None:
+    over = random_game(SMALL, 3)[-1]
+    assert legal_actions(over) == ()
+    assert not any(is_legal(over, a) for a in action_universe(deck_cards(SMALL.lowest_rank)))
+    with pytest.raises(IllegalActionError):
+        step(over, Pass())

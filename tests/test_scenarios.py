@@ -123,7 +123,7 @@ def test_worked_example() -> None:
     assert legal_actions(s) == (dfd("6H", "6S"), dfd("6H", "8H"), dfd("6H", "AH"), TAKE)
 
     s = step(s, dfd("6H", "8H"))
-    assert s.turn == 0
+    assert (s.attacker, s.defender, s.turn) == (0, 1, 0)  # a defence keeps the roles
     assert s.table == ((c("6H"), c("8H")),)
     assert legal_actions(s) == (att("8D"), att("8C"), PASS)
 
@@ -133,7 +133,7 @@ def test_worked_example() -> None:
 
     s = step(s, TAKE)
     assert s.taking
-    assert s.turn == 0
+    assert (s.attacker, s.defender, s.turn) == (0, 1, 0)  # so does a take
     assert legal_actions(s) == (att("8C"), PASS)
 
     s = step(s, att("8C"))
@@ -672,7 +672,7 @@ def test_transfer_then_take_recomputes_priority_order() -> None:
     assert s.turn == 1
     assert legal_actions(s) == (PASS,)
     s = step(s, PASS)
-    assert s.turn == 0
+    assert (s.attacker, s.defender, s.turn) == (1, 2, 0)  # a pass asks the next attacker
     assert legal_actions(s) == (PASS,)
     s = step(s, PASS)
     at_bout_start(s, attacker=0, defender=1)
@@ -705,6 +705,14 @@ def test_no_transfer_after_a_card_is_beaten() -> None:
     # Every attack card is a six, but one is beaten: no transfer with 6♣.
     assert s.table == ((c("6H"), c("7H")), (c("6D"), None))
     assert legal_actions(s) == (TAKE,)
+
+
+def test_no_transfer_with_card_index_0_after_a_card_is_beaten() -> None:
+    # 2♠ is card 0, the lowest bit of every mask: "no transfer" must be the empty mask.
+    hands = [["6H", "6D", "9D", "10D", "JD", "QD"], ["7H", "2S", "7C", "8C"]]
+    s = position(Rules(lowest_rank=2, transfer=True), hands, trump=Suit.S)
+    s = play(s, att("6H"), dfd("6H", "7H"), att("6D"))
+    assert legal_actions(s) == (dfd("6D", "2S"), TAKE)
 
 
 def test_no_transfer_after_a_card_is_beaten_different_rank() -> None:
@@ -830,6 +838,23 @@ def test_three_player_perpetual_take_is_a_draw() -> None:
     assert repeated in seen
     assert len(seen) == 12
     assert seen.index(repeated) == 6
+
+
+def test_a_return_to_the_first_position_of_the_game_is_a_draw() -> None:
+    # Every card is dealt (12 cards, 3 hands of 4), so the trump card A♠ (dealt last, to
+    # player 2) and the lowest trump Q♠ (player 0's, shown as it leads) are public from
+    # the start. Only those two move, so the first bout start can recur exactly.
+    deck = ["QS", "QH", "QD", "KH", "KD", "QC", "KC", "AH", "AD", "KS", "AC", "AS"]
+    s = deal(Rules(players=3, lowest_rank=12, hand_size=4), deck)
+    first = (s.attacker, s.defender, s.hands, s.known)
+    assert first[:2] == (0, 1) and s.known == (cs("QS"), EMPTY, cs("AS"))
+    for card in ["QS", "AS", "QS", "AS", "QS"]:  # each defender takes; the others pass
+        s = play(s, att(card), TAKE, PASS, PASS)
+        assert not is_terminal(s)
+        assert (s.attacker, s.defender, s.hands, s.known) != first
+    end = play(s, att("AS"), TAKE, PASS, PASS)
+    assert (end.hands, end.known) == first[2:]
+    assert is_terminal(end) and loser(end) is None
 
 
 def test_two_player_transfer_cycle_is_a_draw() -> None:

@@ -3,7 +3,11 @@ Durak adapter's conformance to the game protocol."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -21,13 +25,19 @@ from durak.rules import (
 from durak.search import (
     MCTS,
     Budget,
+    BudgetExhausted,
     Game,
     ImperfectGame,
     SearchError,
     SearchResult,
+    alphabeta,
     as_rng,
     ismcts,
+    maxn,
+    mcts,
+    pimc,
 )
+from toygames import CardObs, CardState, HiddenCardGame, Nim, NimAction, NimState
 
 GAME = DurakGame(Rules(lowest_rank=12))  # 12 cards, 2 players: the talon is empty at once
 
@@ -193,3 +203,232 @@ def test_stopping_early_never_changes_the_decision_and_saves_iterations() -> Non
             assert f.stats.iterations == 300 and e.stats.iterations <= 300
             saved += 300 - e.stats.iterations
     assert saved > 0
+
+
+# --------------------------------------------------------------------------------------
+# Every refusal says what is wrong, whole (a partial match would let a mangled message by)
+
+NIM = Nim((2, 3))
+NIM_OVER: NimState = ((0, 0), 1)
+CARDS = HiddenCardGame()
+CARDS_START = CARDS.deal(5)
+CARDS_OBS = CARDS.observe(CARDS_START, 0)
+
+
+def _nim_value(_: NimState) -> tuple[float, float]:
+    return (0.0, 0.0)
+
+
+def _first_move(s: NimState, _: random.Random) -> NimAction:
+    return NIM.legal_actions(s)[0]
+
+
+def _flip_worlds() -> Callable[[CardObs, random.Random], CardState]:
+    """A sampler alternating the two players' hands (their legal actions differ)."""
+    worlds = itertools.cycle([CARDS_START, CardState(CARDS_START.hands[::-1], (), 0)])
+    return lambda _obs, _rng: next(worlds)
+
+
+def _alphabeta_cards(s: CardState, rng: random.Random) -> SearchResult[int]:
+    return alphabeta(CARDS, s)
+
+
+def _mcts_cards(s: CardState, rng: random.Random) -> SearchResult[int]:
+    return mcts(CARDS, s, budget=Budget(iterations=2), rng=rng)
+
+
+def _unchecked(value: object) -> Any:
+    """``value``, typed to pass where the library must refuse it at run time."""
+    return value
+
+
+NOT_TERMINAL = "cannot search from a terminal state: it has no legal actions"
+REFUSALS: list[tuple[Callable[[], object], type[Exception], str]] = [
+    (
+        lambda: Budget(iterations=0),
+        SearchError,
+        "Budget.iterations must be a positive number, got 0",
+    ),
+    (lambda: Budget(nodes=True), SearchError, "Budget.nodes must be a positive number, got True"),
+    (
+        lambda: Budget(seconds=-1.5),
+        SearchError,
+        "Budget.seconds must be a positive number, got -1.5",
+    ),
+    (
+        lambda: Budget(iterations=_unchecked(2.5)),
+        SearchError,
+        "Budget.iterations must be a positive number, got 2.5",
+    ),
+    (
+        lambda: Budget(nodes=_unchecked("9")),
+        SearchError,
+        "Budget.nodes must be a positive number, got '9'",
+    ),
+    (
+        lambda: Budget().require_limit("PIMC"),
+        SearchError,
+        "PIMC needs a budget: set iterations, nodes or seconds",
+    ),
+    (
+        lambda: as_rng(_unchecked("7")),
+        SearchError,
+        "rng must be a random.Random or an int seed, got '7'",
+    ),
+    (lambda: as_rng(True), SearchError, "rng must be a random.Random or an int seed, got True"),
+    (lambda: alphabeta(NIM, NIM_OVER), SearchError, NOT_TERMINAL),
+    (lambda: maxn(NIM, NIM_OVER), SearchError, NOT_TERMINAL),
+    (lambda: mcts(NIM, NIM_OVER, budget=Budget(iterations=1), rng=0), SearchError, NOT_TERMINAL),
+    (
+        lambda: alphabeta(NIM, NIM.initial(), depth=0, evaluate=_nim_value),
+        SearchError,
+        "depth must be a positive int or None, got 0",
+    ),
+    (
+        lambda: alphabeta(NIM, NIM.initial(), depth=True, evaluate=_nim_value),
+        SearchError,
+        "depth must be a positive int or None, got True",
+    ),
+    (
+        lambda: maxn(NIM, NIM.initial(), depth=2),
+        SearchError,
+        "a depth limit needs an evaluate function for the frontier",
+    ),
+    (
+        lambda: alphabeta(NIM, NIM.initial(), iterative=False, budget=Budget(nodes=2)),
+        BudgetExhausted,
+        "the budget ran out before a search to terminals ended",
+    ),
+    (
+        lambda: alphabeta(
+            NIM,
+            NIM.initial(),
+            depth=3,
+            evaluate=_nim_value,
+            iterative=False,
+            budget=Budget(nodes=2),
+        ),
+        BudgetExhausted,
+        "the budget ran out before a search to depth 3 ended",
+    ),
+    (
+        lambda: maxn(NIM, NIM.initial(), bounds=_unchecked((-1.0,))),
+        SearchError,
+        "bounds must be (min_value, max_sum), two finite numbers; got (-1.0,)",
+    ),
+    (
+        lambda: maxn(NIM, NIM.initial(), bounds=(-1.0, math.inf)),
+        SearchError,
+        "bounds must be (min_value, max_sum), two finite numbers; got (-1.0, inf)",
+    ),
+    (
+        lambda: maxn(NIM, NIM.initial(), bounds=(-0.5, 0.0)),
+        SearchError,
+        "returns gave (1.0, -1.0) at ((0, 0), 1), outside the pruning bounds "
+        "(every payoff >= -0.5, sum <= 0.0)",
+    ),
+    (
+        lambda: maxn(
+            NIM, NIM.initial(), depth=1, evaluate=lambda s: (0.5, 0.5), bounds=(-1.0, 0.0)
+        ),
+        SearchError,
+        "evaluate gave (0.5, 0.5) at ((1, 3), 1), outside the pruning bounds "
+        "(every payoff >= -1.0, sum <= 0.0)",
+    ),
+    (
+        lambda: alphabeta(NIM, NIM.initial(), value_range=(1.0, -1.0)),
+        SearchError,
+        "value_range must be (lo, hi), finite with lo <= hi; got (1.0, -1.0)",
+    ),
+    (
+        lambda: alphabeta(NIM, NIM.initial(), value_range=(-0.5, 0.5)),
+        SearchError,
+        "returns gave 1.0 at ((0, 0), 1), outside value_range [-0.5, 0.5]",
+    ),
+    (lambda: MCTS(NIM, c=-1.0), SearchError, "the exploration constant c must be >= 0, got -1.0"),
+    (
+        lambda: MCTS(NIM, c=math.nan),
+        SearchError,
+        "the exploration constant c must be >= 0, got nan",
+    ),
+    (
+        lambda: MCTS(NIM, rollout=_first_move, evaluate=_nim_value),
+        SearchError,
+        "give a rollout policy or a value function, not both",
+    ),
+    (lambda: MCTS(NIM, bias=-0.5), SearchError, "the progressive bias must be >= 0, got -0.5"),
+    (lambda: MCTS(NIM, bias=0.5), SearchError, "a progressive bias needs a heuristic"),
+    (
+        lambda: MCTS(NIM, bias=0.5, heuristic=lambda s, a: a[0], prior=lambda s, a: [1.0] * len(a)),
+        SearchError,
+        "give a progressive bias or a prior, not both",
+    ),
+    (
+        lambda: mcts(
+            NIM, NIM.initial(), budget=Budget(iterations=1), rng=0, prior=lambda s, a: [0.5, 1.5]
+        ),
+        SearchError,
+        "a prior must give one probability in [0, 1] per action: 5 actions, got [0.5, 1.5]",
+    ),
+    (
+        lambda: ismcts(CARDS, CARDS_OBS, player=1, budget=Budget(iterations=1), rng=0),
+        SearchError,
+        "player 1 is not to move in this observation",
+    ),
+    (
+        lambda: ismcts(CARDS, CARDS_OBS, player=0, budget=Budget(), rng=0),
+        SearchError,
+        "ISMCTS needs a budget: set iterations, nodes or seconds",
+    ),
+    (
+        lambda: pimc(CARDS, CARDS_OBS, worlds=0, search=_alphabeta_cards, rng=0),
+        SearchError,
+        "worlds must be a positive int, got 0",
+    ),
+    (
+        lambda: pimc(
+            CARDS, CARDS_OBS, worlds=2, search=_alphabeta_cards, rng=0, combine=_unchecked("best")
+        ),
+        SearchError,
+        "combine must be 'vote', 'mean' or 'visits', got 'best'",
+    ),
+    (
+        lambda: pimc(
+            CARDS, CARDS_OBS, worlds=2, search=_alphabeta_cards, rng=0, sample=_flip_worlds()
+        ),
+        SearchError,
+        "sampled worlds disagree on the legal actions: the observation must determine the "
+        "searching player's options",
+    ),
+    (
+        lambda: pimc(CARDS, CARDS_OBS, worlds=2, search=_alphabeta_cards, rng=0, combine="mean"),
+        SearchError,
+        "combine='mean' needs a value for every legal action in every world; use a search "
+        "that values them all (e.g. alphabeta(..., root_values=True))",
+    ),
+    (
+        lambda: pimc(CARDS, CARDS_OBS, worlds=2, search=_alphabeta_cards, rng=0, combine="visits"),
+        SearchError,
+        "combine='visits' needs a search that reports root visits (e.g. mcts)",
+    ),
+    (
+        lambda: SearchResult("a", 0.5, 0, (("a", 0.5),)).value_of("c"),
+        KeyError,
+        "no value for action 'c'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("make", "error", "message"), REFUSALS)
+def test_every_refusal_says_what_is_wrong_whole(
+    make: Callable[[], object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error) as raised:
+        make()
+    assert raised.value.args == (message,)
+
+
+def test_pimc_with_mcts_in_each_world_combines_visits() -> None:
+    # The refusals above need a search without visits; this one has them.
+    result = pimc(CARDS, CARDS_OBS, worlds=2, search=_mcts_cards, rng=0, combine="visits")
+    assert sum(n for _, n in result.visits) == 4

@@ -4,7 +4,9 @@ world, across the rules variants), and on broken games, each of which it must re
 from __future__ import annotations
 
 import itertools
+import math
 import random
+import re
 from typing import Any
 
 import attrs
@@ -12,7 +14,7 @@ import pytest
 
 from durak.rules import DurakGame, Rules, new_game
 from durak.search.testing import GameContractError, check_game
-from toygames import HiddenCardGame, Nim, RandomTree, TicTacToe
+from toygames import CardState, HiddenCardGame, Nim, RandomTree, TicTacToe
 
 VARIANTS = [
     Rules(),
@@ -143,29 +145,136 @@ class Endless(Count):
         return (1,)
 
 
+class ListStates(Count):
+    """Its states are lists, which cannot be hashed."""
+
+    def legal_actions(self, s: Any) -> tuple[int, ...]:
+        return () if s[0] >= 5 else (1, 2)
+
+
+class NoPayoff(Count):
+    def returns(self, s: Box) -> tuple[float, ...]:
+        return ()
+
+
+class NanPayoff(Count):
+    def returns(self, s: Box) -> tuple[float, ...]:
+        return (math.nan,)
+
+
+class OutOfBounds(Count):
+    num_players = 2
+    payoff_bounds = (0.0, 0.0)
+
+    def returns(self, s: Box) -> tuple[float, ...]:
+        return (-1.0, 1.0)
+
+
+class ListObservations(HiddenCardGame):
+    def observe(self, state: Any, player: int) -> Any:
+        return list(super().observe(state, player))
+
+
+class FlipFlopWorlds(HiddenCardGame):
+    """Alternates between the first and last consistent world, whatever the generator."""
+
+    turns = itertools.cycle((0, -1))  # back at 0 after the two calls that catch it
+
+    def sample_world(self, obs: Any, rng: random.Random) -> Any:
+        return self.worlds(obs)[next(self.turns)]
+
+
+class HiddenLeader(HiddenCardGame):
+    """Its observation leaves out who led first, and its worlds always have player 1 lead."""
+
+    def observe(self, state: Any, player: int) -> Any:
+        return super().observe(state, player)[:3]
+
+    def sample_world(self, obs: Any, rng: random.Random) -> Any:
+        return super().sample_world((*obs, 1), rng)
+
+
+class ReorderedWorlds(HiddenCardGame):
+    """Its worlds hold the observer's hand in reverse order, which its observation hides."""
+
+    def observe(self, state: Any, player: int) -> Any:
+        p, hand, plays, leader = super().observe(state, player)
+        return (p, tuple(sorted(hand)), plays, leader)
+
+    def sample_world(self, obs: Any, rng: random.Random) -> Any:
+        world = super().sample_world(obs, rng)
+        hands = list(world.hands)
+        hands[obs[0]] = hands[obs[0]][::-1]
+        return CardState((hands[0], hands[1]), world.plays, world.leader)
+
+
+AT_START = "start state 0, step 0"
+AT_SOME_STEP = r"start state 0, step \d+"
+BROKEN = [
+    (Mutating(), Box(0), AT_START, "step changed its input state (action {1 or 2})"),
+    (Shuffled(), Box(0), AT_START, "legal_actions gives a different sequence when asked again"),
+    (Random(), Box(0), AT_START, "step is not deterministic (action {1 or 2})"),
+    (
+        ActsAfterTheEnd(),
+        Box(0),
+        AT_SOME_STEP,
+        "legal_actions must be empty exactly at terminal states (terminal: True, 1 legal actions)",
+    ),
+    (NoOne(), Box(0), AT_START, "current_player 1 is not in range(1)"),
+    (NotZeroSum(), Box(0), AT_SOME_STEP, "returns [1.0, 1.0] do not sum to zero"),
+    (
+        WrongWorlds(),
+        HiddenCardGame().deal(1),
+        AT_START,
+        "a world sampled from player 0's observation does not give that observation back",
+    ),
+    (ListStates(), [0], AT_START, "the state is not hashable (unhashable type: 'list')"),
+    (NoPayoff(), Box(0), AT_SOME_STEP, "returns [] must be 1 finite payoffs"),
+    (NanPayoff(), Box(0), AT_SOME_STEP, "returns [nan] must be 1 finite payoffs"),
+    (OutOfBounds(), Box(0), AT_SOME_STEP, "returns [-1.0, 1.0] break payoff_bounds (0.0, 0.0)"),
+    (
+        ListObservations(),
+        HiddenCardGame().deal(1),
+        AT_START,
+        "player 0's observation is not hashable (unhashable type: 'list')",
+    ),
+    (
+        FlipFlopWorlds(),
+        HiddenCardGame().deal(1),
+        AT_START,
+        "sample_world for player 0 is not a function of its generator's state",
+    ),
+    (
+        HiddenLeader(),
+        HiddenCardGame().deal(1),
+        AT_START,
+        "a world sampled for player 0 disagrees on whose turn it is or whether the game is over",
+    ),
+    (
+        ReorderedWorlds(),
+        HiddenCardGame().deal(1),
+        AT_START,
+        "a world sampled for player 0, the player to move, has other legal actions",
+    ),
+]
+
+
 @pytest.mark.parametrize(
-    ("game", "start", "words"),
-    [
-        (Mutating(), Box(0), "step changed its input"),
-        (Shuffled(), Box(0), "different sequence"),
-        (Random(), Box(0), "not deterministic"),
-        (ActsAfterTheEnd(), Box(0), "empty exactly at terminal"),
-        (NoOne(), Box(0), r"current_player 1 is not in range\(1\)"),
-        (NotZeroSum(), Box(0), "do not sum to zero"),
-        (WrongWorlds(), HiddenCardGame().deal(1), "does not give that observation back"),
-        (Endless(), Box(0), "did not end within 50 steps"),
-    ],
-    ids=[
-        "mutating",
-        "shuffled",
-        "random",
-        "acts after the end",
-        "no one",
-        "not zero-sum",
-        "wrong worlds",
-        "endless",
-    ],
+    ("game", "start", "where", "what"), BROKEN, ids=[type(b[0]).__name__ for b in BROKEN]
 )
-def test_a_broken_game_is_rejected(game: Any, start: Any, words: str) -> None:
-    with pytest.raises(GameContractError, match=words):
+def test_a_broken_game_is_rejected_saying_where_and_what(
+    game: Any, start: Any, where: str, what: str
+) -> None:
+    name = type(game).__name__
+    # Which action a random game takes first is the generator's choice.
+    said = re.escape(what).replace(re.escape("{1 or 2}"), "[12]")
+    pattern = rf"{name}, {where}: {said}"
+    with pytest.raises(GameContractError) as raised:
         check_game(game, [start], random.Random(3), games=3, zero_sum=True, max_steps=50)
+    assert re.fullmatch(pattern, str(raised.value)), str(raised.value)
+
+
+def test_a_game_that_never_ends_is_rejected_saying_after_how_many_steps() -> None:
+    with pytest.raises(GameContractError) as raised:
+        check_game(Endless(), [Box(0)], random.Random(3), max_steps=50)
+    assert str(raised.value) == "Endless: a game from start state 0 did not end within 50 steps"

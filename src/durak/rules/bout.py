@@ -111,16 +111,17 @@ def end_bout(
     hands: tuple[int, ...],
     table: tuple[TablePair, ...],
     knowledge: Knowledge,
-    *,
-    success: bool,
 ) -> GameState:
     """Finish the bout of ``s`` (with ``hands``, ``table`` and ``knowledge`` as they now are).
 
-    Discards or picks up the table, refills hands, removes players who are out, checks
-    the end of the game and the repetition rule, and sets up the next bout.
+    The bout succeeded if every table card is beaten; otherwise the defender takes them
+    (a take always leaves one unbeaten).  Discards or picks up the table, refills hands,
+    removes players who are out, checks the end of the game and the repetition rule, and
+    sets up the next bout.
     """
     rules = s.rules
     n = rules.players
+    success = all(d is not None for _, d in table)
     played = table_mask(table)
     discard = s.discard
     defender = s.defender
@@ -183,8 +184,6 @@ def _settle_knowledge(
     from_talon = k.from_talon.mask & ~played
     if not from_talon:
         origins = ()
-    if exposed == k.exposed.mask and from_talon == k.from_talon.mask and origins is k.origins:
-        return k
     return Knowledge(CardSet(exposed), CardSet(from_talon), origins)
 
 

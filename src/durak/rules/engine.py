@@ -185,7 +185,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     if kind is Pass:
         nxt = next_asked(s, p)
         if nxt is None:
-            return end_bout(s, s.hand_masks, s.table, s.knowledge, success=not s.taking)
+            return end_bout(s, s.hand_masks, s.table, s.knowledge)
         return GameState(
             s.rules, s.hand_masks, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
             s.attacker, s.defender, nxt, s.taking, s.cap, s.players_out, s.knowledge, s.history,
@@ -199,7 +199,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
                     s.discard, s.attacker, s.defender, nxt, True, s.cap, s.players_out,
                     s.knowledge, s.history,
                 )  # fmt: skip
-        return end_bout(s, s.hand_masks, s.table, s.knowledge, success=False)
+        return end_bout(s, s.hand_masks, s.table, s.knowledge)
 
     card = action.card  # type: ignore[union-attr]
     bit = 1 << card.index
@@ -217,7 +217,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
         if not s.taking:
             turn = s.defender
         elif len(table) >= s.cap or (asked := first_asked(s, hands)) is None:
-            return end_bout(s, hands, table, k, success=False)
+            return end_bout(s, hands, table, k)
         else:
             turn = asked
         return GameState(
@@ -249,11 +249,8 @@ def _after_defence(
         if d is None:
             break
     else:
-        if len(table) >= s.cap or not hands[turn]:
-            return end_bout(s, hands, table, k, success=True)
-        asked = first_asked(s, hands)
-        if asked is None:
-            return end_bout(s, hands, table, k, success=True)
+        if len(table) >= s.cap or not hands[turn] or (asked := first_asked(s, hands)) is None:
+            return end_bout(s, hands, table, k)
         turn = asked
     return GameState(
         s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
