@@ -6,9 +6,11 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 
 from durak.rules import (
@@ -386,6 +388,16 @@ REFUSALS: list[tuple[Callable[[], object], type[Exception], str]] = [
         "worlds must be a positive int, got 0",
     ),
     (
+        lambda: pimc(CARDS, CARDS_OBS, worlds=True, search=_alphabeta_cards, rng=0),
+        SearchError,
+        "worlds must be a positive int, got True",
+    ),
+    (
+        lambda: pimc(CARDS, CARDS_OBS, worlds=_unchecked(2.0), search=_alphabeta_cards, rng=0),
+        SearchError,
+        "worlds must be a positive int, got 2.0",
+    ),
+    (
         lambda: pimc(
             CARDS, CARDS_OBS, worlds=2, search=_alphabeta_cards, rng=0, combine=_unchecked("best")
         ),
@@ -432,3 +444,21 @@ def test_pimc_with_mcts_in_each_world_combines_visits() -> None:
     # The refusals above need a search without visits; this one has them.
     result = pimc(CARDS, CARDS_OBS, worlds=2, search=_mcts_cards, rng=0, combine="visits")
     assert sum(n for _, n in result.visits) == 4
+
+
+def test_every_search_times_itself_within_the_call() -> None:
+    root = NIM.initial()
+    searches: list[Callable[[], SearchResult[Any]]] = [
+        lambda: alphabeta(NIM, root),
+        lambda: maxn(NIM, root),
+        lambda: maxn(NIM, root, paranoid=True),
+        lambda: mcts(NIM, root, budget=Budget(iterations=20), rng=0),
+        lambda: ismcts(CARDS, CARDS_OBS, player=0, budget=Budget(iterations=20), rng=0),
+        lambda: pimc(CARDS, CARDS_OBS, worlds=2, search=_mcts_cards, rng=0),
+    ]
+    for search in searches:
+        before = time.perf_counter()
+        result = search()
+        assert 0.0 <= result.stats.seconds <= time.perf_counter() - before
+        assert result.stats.without_time() == attrs.evolve(result.stats, seconds=0.0)
+        assert result.stats.without_time().seconds == 0.0

@@ -208,6 +208,56 @@ class ReorderedWorlds(HiddenCardGame):
         return CardState((hands[0], hands[1]), world.plays, world.leader)
 
 
+class HalfZeroSum(Count):
+    num_players = 2
+
+    def returns(self, s: Box) -> tuple[float, ...]:
+        return (0.5, 0.0)
+
+
+class OverTheSum(Count):
+    num_players = 2
+    payoff_bounds = (-1.0, -0.5)
+
+    def returns(self, s: Box) -> tuple[float, ...]:
+        return (0.25, -0.25)
+
+
+@attrs.define(eq=False)
+class Bag:
+    """A state holding a list, compared and hashed by its contents."""
+
+    items: list[int]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Bag) and other.items == self.items
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.items))
+
+
+class MutatingDeep:
+    """Changes the list inside its input state (a shallow copy would not see it)."""
+
+    num_players = 1
+
+    def legal_actions(self, s: Bag) -> tuple[int, ...]:
+        return () if len(s.items) >= 3 else (1,)
+
+    def step(self, s: Bag, a: int) -> Bag:
+        s.items.append(a)
+        return Bag(list(s.items))
+
+    def current_player(self, s: Bag) -> int:
+        return 0
+
+    def is_terminal(self, s: Bag) -> bool:
+        return len(s.items) >= 3
+
+    def returns(self, s: Bag) -> tuple[float, ...]:
+        return (0.0,)
+
+
 AT_START = "start state 0, step 0"
 AT_SOME_STEP = r"start state 0, step \d+"
 BROKEN = [
@@ -232,6 +282,9 @@ BROKEN = [
     (NoPayoff(), Box(0), AT_SOME_STEP, "returns [] must be 1 finite payoffs"),
     (NanPayoff(), Box(0), AT_SOME_STEP, "returns [nan] must be 1 finite payoffs"),
     (OutOfBounds(), Box(0), AT_SOME_STEP, "returns [-1.0, 1.0] break payoff_bounds (0.0, 0.0)"),
+    (HalfZeroSum(), Box(0), AT_SOME_STEP, "returns [0.5, 0.0] do not sum to zero"),
+    (OverTheSum(), Box(0), AT_SOME_STEP, "returns [0.25, -0.25] break payoff_bounds (-1.0, -0.5)"),
+    (MutatingDeep(), Bag([]), AT_START, "step changed its input state (action 1)"),
     (
         ListObservations(),
         HiddenCardGame().deal(1),
@@ -278,3 +331,32 @@ def test_a_game_that_never_ends_is_rejected_saying_after_how_many_steps() -> Non
     with pytest.raises(GameContractError) as raised:
         check_game(Endless(), [Box(0)], random.Random(3), max_steps=50)
     assert str(raised.value) == "Endless: a game from start state 0 did not end within 50 steps"
+
+
+class FiveSteps(Count):
+    """Adds 1 until 5: every game takes exactly five steps."""
+
+    def legal_actions(self, s: Box) -> tuple[int, ...]:
+        return () if s.value >= 5 else (1,)
+
+
+class ObservedOnly(Count):
+    """Has ``observe`` but no ``sample_world``: not an imperfect-information game."""
+
+    def observe(self, s: Box, player: int) -> int:
+        return s.value
+
+
+def test_a_game_may_take_exactly_max_steps() -> None:
+    assert check_game(FiveSteps(), [Box(0)], random.Random(0), games=1, max_steps=5).states == 6
+    with pytest.raises(GameContractError) as raised:
+        check_game(FiveSteps(), [Box(0)], random.Random(0), max_steps=4)
+    assert str(raised.value) == "FiveSteps: a game from start state 0 did not end within 4 steps"
+
+
+def test_the_defaults_play_two_games_and_allow_any_sum() -> None:
+    game = RandomTree(7, players=3, width=4)
+    report = check_game(game, [game.initial(), game.initial()], random.Random(0))
+    assert report.games == 4 and report.observations == 0
+    perfect = check_game(ObservedOnly(), [Box(0)], random.Random(0))
+    assert perfect.games == 2 and perfect.observations == 0

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, Literal, TypeVar
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -37,12 +38,14 @@ from durak.search import (
     pimc,
     solve,
 )
+from durak.search.mcts import Node
 from toygames import (
     CardObs,
     CardState,
     HiddenCardGame,
     Nim,
     NimState,
+    OneShot,
     RandomTree,
     RTState,
     SpyGame,
@@ -415,6 +418,54 @@ def test_root_values_are_listed_in_legal_order() -> None:
                     assert [a for a, _ in result.action_values] == legal, kwargs
 
 
+def without_time(result: SearchResult[A]) -> SearchResult[A]:
+    """``result`` with its clock time zeroed, to compare two searches."""
+    return attrs.evolve(result, stats=result.stats.without_time())
+
+
+def test_alphabeta_reports_depths_table_size_and_breaks_ties_in_search_order() -> None:
+    evaluate = random_evaluator(3)
+    for game in NIMS:
+        bf: BruteForce[NimState, tuple[int, int]] = BruteForce(game)
+        for s in nonterminal(game, game.initial()):
+            high = height(game, s)
+            table = TranspositionTable()
+            kept = alphabeta(game, s, transpositions=table)
+            assert kept.stats.tree_size == len(table) > 0
+            assert alphabeta(game, s, transpositions=False).stats.tree_size == 0
+            for depth in (1, 3):
+                deep = alphabeta(game, s, depth=depth, evaluate=evaluate)
+                # Deepening stops at the limit, or sooner once a search is exact.
+                assert 1 <= deep.stats.iterations <= min(depth, high)
+                assert deep.exact or deep.stats.iterations == depth
+                assert deep.exact or high > depth
+            # Without a table or deepening, the hook's order alone decides among equals.
+            backwards = alphabeta(
+                game, s, order=lambda _, legal: legal[::-1], transpositions=False, iterative=False
+            )
+            best = bf.best_actions(s)
+            assert backwards.action == best[-1]
+
+
+def test_solve_is_alphabeta_to_the_end_with_its_settings() -> None:
+    game = RandomTree(5, zero_sum=True, depth=5, branching=3)
+    root = game.initial()
+    table = TranspositionTable()
+    grid: list[dict[str, Any]] = [
+        {},
+        {"order": shuffled_order(5)},
+        {"transpositions": False, "root_values": True},
+        {"transpositions": table, "value_range": (-1.0, 1.0)},
+        {"budget": Budget(nodes=10_000), "root_values": True, "order": shuffled_order(6)},
+    ]
+    for kwargs in grid:
+        table.clear()
+        solved = solve(game, root, **kwargs)
+        table.clear()
+        assert without_time(solved) == without_time(alphabeta(game, root, **kwargs)), kwargs
+    assert solve(game, root).stats.tree_size > 0  # a table by default
+
+
 # --------------------------------------------------------------------------------------
 # Max^n
 
@@ -511,6 +562,81 @@ def test_maxn_in_nim_and_tictactoe() -> None:
         check_maxn(TTT, board, (-1.0, 0.0), shuffled_order(1))
 
 
+def paths(game: Game[S, A], state: S) -> int:
+    """The number of nodes of the game tree below ``state`` (``state`` included)."""
+    return 1 + sum(paths(game, game.step(state, a)) for a in game.legal_actions(state))
+
+
+def check_maxn_report(
+    game: Game[S, A],
+    state: S,
+    bounds: tuple[float, float] | None,
+    depth: int | None = None,
+    evaluate: Callable[[S], Sequence[float]] | None = None,
+) -> None:
+    """What ``maxn`` reports besides its decision: the root values (every legal action's
+    brute-force max^n entry for the mover with ``root_values``, else the chosen action's
+    alone), whether it is exact, and its statistics (depths completed, deepest ply)."""
+    bf: BruteForce[S, A] = BruteForce(game, evaluate)
+    player = game.current_player(state)
+    below = None if depth is None else depth - 1
+    kwargs: dict[str, Any] = {"depth": depth, "evaluate": evaluate, "bounds": bounds}
+    full = maxn(game, state, root_values=True, **kwargs)
+    expected = [
+        (a, bf.maxn(game.step(state, a), below)[0][player]) for a in game.legal_actions(state)
+    ]
+    assert list(full.action_values) == expected
+    chosen = maxn(game, state, **kwargs)
+    assert chosen.action_values == ((chosen.action, chosen.value),)
+    high = height(game, state)
+    exact = depth is None or high <= depth
+    for result in (full, chosen):
+        assert result.exact == exact
+        assert result.stats.iterations == (1 if depth is None else min(depth, high))
+        assert result.stats.nodes >= len(game.legal_actions(state)) + 1
+        if bounds is None:  # nothing pruned: the deepest ply is the tree's or the limit
+            assert result.stats.depth == (high if depth is None else min(depth, high))
+    if bounds is None and depth is None:  # one search, nothing pruned: every path once
+        assert full.stats.nodes == chosen.stats.nodes == paths(game, state)
+    once = maxn(game, state, iterative=False, **kwargs)
+    assert once.stats.iterations == 1
+    assert (once.action, once.vector) == (chosen.action, chosen.vector)
+
+
+def test_maxn_reports_root_values_exactness_and_statistics() -> None:
+    for seed in range(12):
+        game = RandomTree(seed, players=3, depth=4, branching=3)
+        root = game.initial()
+        if game.is_terminal(root):
+            continue
+        evaluate = random_evaluator(seed, 3, zero_sum=False)
+        for bounds in (None, (0.0, 1.0)):
+            check_maxn_report(game, root, bounds)
+            for depth in (1, 2, 6):
+                check_maxn_report(game, root, bounds, depth, evaluate)
+
+
+def test_paranoid_maxn_passes_every_setting_to_alphabeta() -> None:
+    game = RandomTree(4, players=3, depth=5, branching=3)
+    root = game.initial()
+    evaluate = random_evaluator(4, 3, zero_sum=False)
+    order = shuffled_order(4)
+    grid: list[dict[str, Any]] = [
+        {},
+        {"depth": 2, "evaluate": evaluate},
+        {"depth": 3, "evaluate": evaluate, "iterative": False},
+        {"order": order, "root_values": True},
+        {"depth": 4, "evaluate": evaluate, "budget": Budget(nodes=40)},
+        {"depth": 4, "evaluate": evaluate, "budget": Budget(iterations=2), "order": order},
+    ]
+    for kwargs in grid:
+        paranoid = maxn(game, root, paranoid=True, **kwargs)
+        direct = alphabeta(game, root, **kwargs)
+        assert attrs.evolve(paranoid, stats=paranoid.stats.without_time()) == attrs.evolve(
+            direct, stats=direct.stats.without_time()
+        ), kwargs
+
+
 def test_maxn_refuses_payoffs_outside_its_pruning_bounds() -> None:
     game = Nim((2, 3))
     with pytest.raises(SearchError):
@@ -537,6 +663,57 @@ def test_shallow_pruning_visits_fewer_nodes() -> None:
         with_bounds += pruned
         without += full
     assert with_bounds < without
+
+
+@attrs.frozen
+class Shifted:
+    """``game`` with every payoff lowered by ``by`` (nothing else changes)."""
+
+    game: RandomTree
+    by: float
+
+    @property
+    def num_players(self) -> int:
+        """As ``game``."""
+        return self.game.num_players
+
+    def legal_actions(self, s: RTState) -> list[int]:
+        """As ``game``."""
+        return self.game.legal_actions(s)
+
+    def step(self, s: RTState, a: int) -> RTState:
+        """As ``game``."""
+        return self.game.step(s, a)
+
+    def current_player(self, s: RTState) -> int:
+        """As ``game``."""
+        return self.game.current_player(s)
+
+    def is_terminal(self, s: RTState) -> bool:
+        """As ``game``."""
+        return self.game.is_terminal(s)
+
+    def returns(self, s: RTState) -> tuple[float, ...]:
+        """``game``'s returns less ``by`` each."""
+        return tuple(x - self.by for x in self.game.returns(s))
+
+
+def test_shallow_pruning_is_the_same_after_shifting_every_payoff() -> None:
+    """Korf's bound moves with the payoffs: lowering every payoff of a 3-player game by
+    1/4 (bounds ``(0, 1)`` become ``(-1/4, 1/4)``) must prune exactly the same nodes."""
+    pruned = 0
+    for seed in range(30):
+        game = RandomTree(seed, players=3, depth=5, branching=3)
+        root = game.initial()
+        if game.is_terminal(root):
+            continue
+        plain = check_maxn(game, root, (0.0, 1.0))  # against brute force
+        shifted = maxn(Shifted(game, 0.25), root, bounds=(-0.25, 0.25))
+        assert shifted.stats.nodes == plain.stats.nodes
+        assert shifted.action == plain.action
+        assert shifted.vector == tuple(x - 0.25 for x in plain.vector or ())
+        pruned += maxn(game, root).stats.nodes - plain.stats.nodes
+    assert pruned > 0
 
 
 def test_transpositions_and_alphabeta_prune_in_nim() -> None:
@@ -1080,6 +1257,37 @@ def test_pimc_visits_picks_the_most_visited_over_all_worlds() -> None:
     assert decisive > 0
 
 
+def test_pimc_reports_the_searchers_player_and_its_worlds_statistics() -> None:
+    obs = next(o for w, o in card_positions() if CARDS.current_player(w) == 1)
+    per_world: list[SearchResult[int]] = []
+
+    def world_search(w: CardState, r: random.Random) -> SearchResult[int]:
+        result = mcts(CARDS, w, budget=Budget(iterations=r.randrange(5, 40)), rng=r)
+        per_world.append(result)
+        return result
+
+    result = pimc(CARDS, obs, worlds=6, search=world_search, rng=4)
+    assert result.player == 1
+    assert result.stats.iterations == len(per_world) == 6
+    assert result.stats.nodes == sum(r.stats.nodes for r in per_world)
+    assert result.stats.depth == max(r.stats.depth for r in per_world)
+    assert result.stats.tree_size == max(r.stats.tree_size for r in per_world)
+    assert len({r.stats.tree_size for r in per_world}) > 1  # so the maximum is a choice
+    single = pimc(CARDS, obs, worlds=1, search=world_search, rng=4)
+    assert single.stats.iterations == 1 and single.stats.nodes == per_world[-1].stats.nodes
+
+
+def test_pimc_gives_nan_for_a_choice_no_world_valued() -> None:
+    _, obs = card_positions()[0]
+
+    def unvalued(w: CardState, r: random.Random) -> SearchResult[int]:
+        return SearchResult(CARDS.legal_actions(w)[-1], 0.0, CARDS.current_player(w))
+
+    result = pimc(CARDS, obs, worlds=3, search=unvalued, rng=0)
+    assert math.isnan(result.value) and result.action_values == ()
+    assert result.visits[-1][1] == 3
+
+
 def forced_after(s: CardState) -> bool:
     """Whether every move after the mover's next one is forced, in every world."""
     p = CARDS.current_player(s)
@@ -1225,6 +1433,82 @@ def test_ismcts_with_a_uniform_prior_decides_as_plain_ismcts() -> None:
         assert plain.action == guided.action == means[0][1], (obs, means)
         tried += 1
     assert tried >= 10
+
+
+def test_mcts_is_a_fresh_tree_search_with_every_setting() -> None:
+    root = (1, 1, 0, 2, 2, 0, 0, 0, 0)  # X to move wins at 2: stopping early pays
+    budget = Budget(iterations=200)
+
+    def first(state: tuple[int, ...], _: random.Random) -> int:
+        return TTT.legal_actions(state)[0]
+
+    def centre(state: tuple[int, ...], legal: Sequence[int]) -> int:
+        return 4 if 4 in legal else legal[0]
+
+    grid: list[dict[str, Any]] = [
+        {"c": 0.3},
+        {"rollout": first},
+        {"evaluate": lambda s: (0.0, 0.0)},
+        {"heuristic": centre, "bias": 2.0},
+        {"prior": lambda s, legal: [1 / len(legal)] * len(legal), "c": 2.0},
+        {"stop_early": True},
+    ]
+    for kwargs in grid:
+        fresh = MCTS(TTT, reuse_depth=0, **kwargs).search(root, budget=budget, rng=7)
+        assert without_time(mcts(TTT, root, budget=budget, rng=7, **kwargs)) == without_time(
+            fresh
+        ), kwargs
+    assert mcts(TTT, root, budget=budget, rng=7, stop_early=True).stats.iterations < 200
+
+
+def puct_visits(payoffs: Sequence[float], prior: Sequence[float], c: float, n: int) -> list[int]:
+    """The root visits of ``n`` PUCT simulations of a one-shot choice, from the rule alone:
+    each simulation takes the first action with the best ``mean + c * P * sqrt(N) / (1 +
+    visits)``, where an untried action's mean is the mean payoff of the tried ones (0 before
+    any) and ``sqrt(N)`` is taken as 1 before the first simulation."""
+    visits = [0] * len(payoffs)
+    for done in range(n):
+        total = sum(v * x for v, x in zip(visits, payoffs, strict=True))
+        untried = total / done if done else 0.0
+        scale = math.sqrt(done) if done else 1.0
+        scores = [
+            (payoffs[a] if visits[a] else untried) + c * prior[a] * scale / (1 + visits[a])
+            for a in range(len(payoffs))
+        ]
+        visits[scores.index(max(scores))] += 1
+    return visits
+
+
+ONE_SHOTS = [
+    ((0.5, -0.25, 0.75, 0.0), (0.1, 0.5, 0.25, 0.15), 1.5),
+    ((-0.5, 0.25, 0.125, 1.0), (0.4, 0.3, 0.2, 0.1), 0.75),
+    ((0.25, 0.25, -1.0), (0.2, 0.2, 0.6), 3.0),  # equal scores: the first action wins
+]
+
+
+@pytest.mark.parametrize(("payoffs", "prior", "c"), ONE_SHOTS)
+def test_puct_root_visits_follow_the_rule(
+    payoffs: tuple[float, ...], prior: tuple[float, ...], c: float
+) -> None:
+    game = OneShot(payoffs)
+    expected = list(enumerate(puct_visits(payoffs, prior, c, 40)))
+    budget = Budget(iterations=40)
+
+    def policy(_: int, legal: Sequence[int]) -> list[float]:
+        return [prior[a] for a in legal]
+
+    searcher = MCTS(game, c=c, prior=policy)
+    tree = searcher.search(game.initial(), budget=budget, rng=0)
+    info = ismcts(game, game.initial(), player=0, budget=budget, rng=0, c=c, prior=policy)
+    for result in (tree, info):
+        assert list(result.visits) == expected
+        assert dict(result.action_values) == {a: payoffs[a] for a, n in expected if n}
+        assert result.action == max(expected, key=lambda an: an[1])[0]
+    assert searcher.root is not None
+    assert {a: child.mean() for a, child in searcher.root.children} == {
+        a: payoffs[a] for a, n in expected if n
+    }
+    assert Node(game.initial(), -1, [0]).mean() == 0.0  # before any visit
 
 
 def perfect_guides(

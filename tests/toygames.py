@@ -12,6 +12,8 @@ annotated module-level assignments at the bottom):
   be reached at several ply depths.
 * :class:`HiddenCardGame`: a two-player trick game with hidden hands where suit must be
   followed, an ``ImperfectGame``.
+* :class:`OneShot`: one choice among fixed payoffs, where a search's root statistics
+  follow from its selection rule alone.
 
 Helpers: :func:`random_evaluator` (a seeded, deliberately arbitrary value function),
 :func:`shuffled_order` (a seeded move-ordering hook) and :class:`SpyGame` (a wrapper that
@@ -434,6 +436,60 @@ class HiddenCardGame:
 
 
 # --------------------------------------------------------------------------------------
+# One choice
+
+
+@attrs.frozen
+class OneShot:
+    """Player 0 picks action ``a`` once and gets ``payoffs[a]`` (player 1 the negative).
+
+    The state is ``-1`` before the choice and ``a`` after it.  Public, so it is also an
+    ``ImperfectGame`` whose only world is the state itself: the root statistics of MCTS and
+    ISMCTS on it follow from their selection rule alone.
+    """
+
+    payoffs: tuple[float, ...]
+
+    @property
+    def num_players(self) -> int:
+        """Two."""
+        return 2
+
+    def initial(self) -> int:
+        """Before the choice."""
+        return -1
+
+    def legal_actions(self, state: int) -> list[int]:
+        """Every action before the choice, none after."""
+        return list(range(len(self.payoffs))) if state < 0 else []
+
+    def step(self, state: int, action: int) -> int:
+        """The choice made."""
+        return action
+
+    def current_player(self, state: int) -> int:
+        """Player 0."""
+        return 0
+
+    def is_terminal(self, state: int) -> bool:
+        """After the choice."""
+        return state >= 0
+
+    def returns(self, state: int) -> tuple[float, float]:
+        """``payoffs[state]`` to player 0, its negative to player 1 (0 before the end)."""
+        p = self.payoffs[state] if state >= 0 else 0.0
+        return (p, -p)
+
+    def observe(self, state: int, player: int) -> int:
+        """The state (nothing is hidden)."""
+        return state
+
+    def sample_world(self, obs: int, rng: random.Random) -> int:
+        """The observed state."""
+        return obs
+
+
+# --------------------------------------------------------------------------------------
 # A spy for imperfect-information searches
 
 
@@ -519,6 +575,7 @@ _nim: Game[NimState, NimAction] = Nim((1, 2))
 _ttt: Game[TTTState, int] = TicTacToe()
 _tree: Game[RTState, int] = RandomTree(0)
 _cards: ImperfectGame[CardState, int, CardObs] = HiddenCardGame()
+_oneshot: ImperfectGame[int, int, int] = OneShot((0.0,))
 _spy: ImperfectGame[CardState, int, CardObs] = SpyGame(
     HiddenCardGame(), HiddenCardGame().deal(0), []
 )

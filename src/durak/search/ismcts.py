@@ -146,17 +146,14 @@ class _Search(Generic[S, A, O]):
         its edge (created if new) and whether it is new."""
         assert self.prior is not None
         priors = prior_of(self.prior, state, actions)
-        n = tried = 0
+        n = 0  # visits of the actions available here; PUCT reads no availability counts
         total = 0.0
         for a in actions:
             e = edges.get(a)
             if e is not None:
-                e.available += 1
                 n += e.visits
-                if e.visits:
-                    tried += e.visits
-                    total += e.value
-        first = total / tried if tried else 0.0
+                total += e.value
+        first = total / n if n else 0.0
         sqrt_n = math.sqrt(n) if n else 1.0
         best_score, best = -math.inf, actions[0]
         for a, p in zip(actions, priors, strict=True):
@@ -170,7 +167,6 @@ class _Search(Generic[S, A, O]):
         edge = edges.get(best)
         if edge is None:
             edge = edges[best] = _Edge(self.game.current_player(state))
-            edge.available = 1
             return best, edge, True
         return best, edge, False
 

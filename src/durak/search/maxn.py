@@ -43,7 +43,6 @@ class _MaxN(DepthFirst[S, A]):
         start: float,
     ) -> None:
         super().__init__(game, player, evaluate, order, budget, start)
-        self.bounds = bounds
         self.prune = bounds is not None
         self.min_value, self.max_sum = bounds if bounds is not None else (-math.inf, math.inf)
         self.slack = (game.num_players - 2) * self.min_value

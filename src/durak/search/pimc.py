@@ -58,8 +58,9 @@ def pimc(
       opponents' moves) must still return worlds consistent with ``observation``.
 
     The result lists mean values (over the worlds that valued the action) and, per legal
-    action, its votes (summed visits with ``"visits"``); ``stats`` adds up the per-world
-    searches, ``iterations`` is ``worlds``.
+    action, its votes (summed visits with ``"visits"``); ``value`` is NaN if no world's
+    search valued the chosen action.  In ``stats``, ``iterations`` is ``worlds``, ``nodes``
+    the sum over the per-world searches, and ``depth`` and ``tree_size`` their maxima.
     """
     if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
         raise SearchError(f"worlds must be a positive int, got {worlds!r}")
@@ -67,8 +68,7 @@ def pimc(
         raise SearchError(f"combine must be 'vote', 'mean' or 'visits', got {combine!r}")
     rng = as_rng(rng)
     start = now()
-    legal: list[A] = []
-    player = -1
+    legal: list[A] | None = None  # the first world's, which every world must repeat
     votes: dict[A, int] = {}
     sums: dict[A, float] = {}
     counts: dict[A, int] = {}
@@ -77,10 +77,10 @@ def pimc(
     for _ in range(worlds):
         world = draw(observation, rng)
         result = search(world, random.Random(rng.getrandbits(64)))
-        actions = game.legal_actions(world)
-        if not legal:
-            legal, player = list(actions), result.player
-        elif list(actions) != legal:
+        actions = list(game.legal_actions(world))
+        if legal is None:
+            legal = actions
+        elif actions != legal:
             raise SearchError(
                 "sampled worlds disagree on the legal actions: the observation must "
                 "determine the searching player's options"
@@ -106,6 +106,7 @@ def pimc(
         nodes += result.stats.nodes
         depth = max(depth, result.stats.depth)
         tree_size = max(tree_size, result.stats.tree_size)
+    assert legal is not None  # worlds >= 1
     means = {a: sums[a] / counts[a] for a in sums}
     listed = [a for a in legal if a in means]
 
@@ -120,7 +121,7 @@ def pimc(
     return SearchResult(
         action,
         means.get(action, float("nan")),
-        player,
+        result.player,
         tuple((a, means[a]) for a in listed),
         tuple((a, votes.get(a, 0)) for a in legal),
         stats=stats,
