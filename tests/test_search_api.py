@@ -39,7 +39,7 @@ from durak.search import (
     mcts,
     pimc,
 )
-from toygames import CardObs, CardState, HiddenCardGame, Nim, NimAction, NimState
+from toygames import CardObs, CardState, HiddenCardGame, Nim, NimAction, NimState, TicTacToe
 
 GAME = DurakGame(Rules(lowest_rank=12))  # 12 cards, 2 players: the talon is empty at once
 
@@ -244,6 +244,7 @@ def _unchecked(value: object) -> Any:
     return value
 
 
+TTT = TicTacToe()
 NOT_TERMINAL = "cannot search from a terminal state: it has no legal actions"
 REFUSALS: list[tuple[Callable[[], object], type[Exception], str]] = [
     (
@@ -373,6 +374,18 @@ REFUSALS: list[tuple[Callable[[], object], type[Exception], str]] = [
         "a prior must give one probability in [0, 1] per action: 5 actions, got [0.5, 1.5]",
     ),
     (
+        lambda: mcts(
+            TTT,
+            TTT.initial(),
+            budget=Budget(iterations=1),
+            rng=0,
+            prior=lambda s, a: [0.1] * 8 + [1.5],
+        ),
+        SearchError,
+        "a prior must give one probability in [0, 1] per action: 9 actions, "
+        "got [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]",
+    ),
+    (
         lambda: ismcts(CARDS, CARDS_OBS, player=1, budget=Budget(iterations=1), rng=0),
         SearchError,
         "player 1 is not to move in this observation",
@@ -459,6 +472,6 @@ def test_every_search_times_itself_within_the_call() -> None:
     for search in searches:
         before = time.perf_counter()
         result = search()
-        assert 0.0 <= result.stats.seconds <= time.perf_counter() - before
+        assert 0.0 < result.stats.seconds <= time.perf_counter() - before  # ns clock
         assert result.stats.without_time() == attrs.evolve(result.stats, seconds=0.0)
         assert result.stats.without_time().seconds == 0.0

@@ -439,6 +439,10 @@ def test_alphabeta_reports_depths_table_size_and_breaks_ties_in_search_order() -
                 assert 1 <= deep.stats.iterations <= min(depth, high)
                 assert deep.exact or deep.stats.iterations == depth
                 assert deep.exact or high > depth
+            capped = alphabeta(game, s, depth=3, evaluate=evaluate, budget=Budget(iterations=1))
+            assert capped.stats.iterations == 1
+            timed = alphabeta(game, s, budget=Budget(seconds=3600.0))  # a limit never met
+            assert without_time(timed) == without_time(kept)
             # Without a table or deepening, the hook's order alone decides among equals.
             backwards = alphabeta(
                 game, s, order=lambda _, legal: legal[::-1], transpositions=False, iterative=False
@@ -598,6 +602,11 @@ def check_maxn_report(
             assert result.stats.depth == (high if depth is None else min(depth, high))
     if bounds is None and depth is None:  # one search, nothing pruned: every path once
         assert full.stats.nodes == chosen.stats.nodes == paths(game, state)
+    if depth is not None:
+        capped = maxn(game, state, budget=Budget(iterations=1), **kwargs)
+        assert capped.stats.iterations == 1
+    timed = maxn(game, state, budget=Budget(seconds=3600.0), **kwargs)  # a limit never met
+    assert without_time(timed) == without_time(chosen)
     once = maxn(game, state, iterative=False, **kwargs)
     assert once.stats.iterations == 1
     assert (once.action, once.vector) == (chosen.action, chosen.vector)
@@ -1433,6 +1442,39 @@ def test_ismcts_with_a_uniform_prior_decides_as_plain_ismcts() -> None:
         assert plain.action == guided.action == means[0][1], (obs, means)
         tried += 1
     assert tried >= 10
+
+
+def test_ismcts_uses_the_guides_it_is_given() -> None:
+    calls: Counter[str] = Counter()
+
+    def rollout(s: CardState, r: random.Random) -> int:
+        calls["rollout"] += 1
+        return CARDS.legal_actions(s)[0]
+
+    def value(s: CardState) -> tuple[float, float]:
+        calls["evaluate"] += 1
+        return (0.0, 0.0)
+
+    w0, obs = card_positions()[0]
+    p = CARDS.current_player(w0)
+    budget = Budget(iterations=5)
+    ismcts(CARDS, obs, player=p, budget=budget, rng=1, rollout=rollout)
+    assert calls["rollout"] > 0 and calls["evaluate"] == 0
+    calls.clear()
+    ismcts(CARDS, obs, player=p, budget=budget, rng=1, evaluate=value)
+    assert calls["evaluate"] > 0 and calls["rollout"] == 0
+    # One simulation: the preferred action is expanded first, even with a small bias.
+    game = OneShot((0.25, -0.5, 0.75))
+
+    def last(s: int, legal: Sequence[int]) -> int:
+        return legal[-1]
+
+    hinted = ismcts(
+        game, -1, player=0, budget=Budget(iterations=1), rng=0, heuristic=last, bias=0.5
+    )
+    assert hinted.visits == ((0, 0), (1, 0), (2, 1))
+    # Each simulation of a one-shot game visits the root and one leaf.
+    assert ismcts(game, -1, player=0, budget=Budget(iterations=9), rng=1).stats.nodes == 18
 
 
 def test_mcts_is_a_fresh_tree_search_with_every_setting() -> None:

@@ -29,8 +29,12 @@ class DepthFirst(Generic[S, A]):
     """One depth-first search: the game, the searching player and the counters.
 
     ``nodes`` counts visited states; ``frontier`` counts uses of the depth limit (directly
-    or through stored results); ``lowest`` is the least remaining depth reached.
+    or through stored results); ``lowest`` is the least remaining depth reached.  The last
+    two are reset by :func:`deepen` before each depth.
     """
+
+    frontier: int
+    lowest: int
 
     def __init__(
         self,
@@ -49,8 +53,6 @@ class DepthFirst(Generic[S, A]):
         self.max_iterations = budget.iterations if budget.iterations is not None else UNLIMITED
         self.deadline = budget.deadline(start)
         self.nodes = 0
-        self.frontier = 0
-        self.lowest = 0
 
     def spent(self) -> bool:
         """Count a node; whether the budget is now spent (time is read every 1024 nodes)."""
