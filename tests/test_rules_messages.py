@@ -216,8 +216,6 @@ def test_type_errors_name_the_type_given() -> None:
         Card.parse(5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"^state must be a GameState, got int$"):
         step(5, Take())  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match=r"^state must be a GameState, got int$"):
-        legal_actions(5)  # type: ignore[arg-type]
     o = observe(new_game(SMALL, 1), 0)
     with pytest.raises(TypeError, match=r"^observation must be an Observation, got str$"):
         sample_world("o", random.Random(1))  # type: ignore[arg-type]
@@ -402,3 +400,8 @@ def test_a_finished_game_has_no_legal_action() -> None:
     assert not any(is_legal(over, a) for a in action_universe(deck_cards(SMALL.lowest_rank)))
     with pytest.raises(IllegalActionError):
         step(over, Pass())
+
+
+def test_legal_actions_names_the_type_given() -> None:
+    with pytest.raises(TypeError, match=r"^state must be a GameState, got int$"):
+        legal_actions(5)  # type: ignore[arg-type]
