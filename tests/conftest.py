@@ -46,7 +46,12 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 #: The test files of ``durak.search``'s mutation run; the rules run takes the others.
-SEARCH_SUITES = ("test_search_toys.py", "test_search_api.py", "test_search_contract.py")
+SEARCH_SUITES = (
+    "test_search_toys.py",
+    "test_search_api.py",
+    "test_search_contract.py",
+    "test_search_reference.py",
+)
 #: Left out of mutation runs: the largest cases of checks whose smaller cases stay (each
 #: takes 10-20 s, and a surviving mutant runs every test that reaches its function).
 HEAVY_CASES = frozenset(

@@ -14,6 +14,8 @@ annotated module-level assignments at the bottom):
   followed, an ``ImperfectGame``.
 * :class:`OneShot`: one choice among fixed payoffs, where a search's root statistics
   follow from its selection rule alone.
+* :class:`SecretGame`: a move one player never sees, so the other's information sets merge
+  (or repeat along a path), an ``ImperfectGame``.
 
 Helpers: :func:`random_evaluator` (a seeded, deliberately arbitrary value function),
 :func:`shuffled_order` (a seeded move-ordering hook) and :class:`SpyGame` (a wrapper that
@@ -490,6 +492,89 @@ class OneShot:
 
 
 # --------------------------------------------------------------------------------------
+# Secret moves
+
+
+#: ``(announce, secret, secret, guess)`` so far: player 0 announces ``0`` or ``1``, player 1
+#: picks two secrets from ``SECRETS``, player 0 guesses ``5..7`` (numbers apart, so one
+#: information set can hold both players' actions without a clash).
+SecretState = tuple[int, ...]
+#: ``(player, *view)``; player 0's view shows secrets as ``HIDDEN``.
+SecretObs = tuple[int, ...]
+HIDDEN = -1
+SECRETS = (2, 3, 4)
+
+
+@attrs.frozen
+class SecretGame:
+    """Player 0 announces, player 1 picks two secrets, player 0 guesses; a seeded zero-sum
+    payoff of the four.
+
+    Player 0 never sees a secret.  With ``mark`` it sees each one picked (``HIDDEN`` in its
+    place), so the three secrets lead to one information set; without it, it sees one
+    ``HIDDEN`` once both are picked, so the information set after the first secret is the
+    one before it.  These are the two places where SO-ISMCTS (Cowling et al. 2012) stops a
+    descent: a new action into an information set already in the tree, and an information
+    set already on the path.  Both keep the contract: a view fixes whose turn it is.
+    """
+
+    seed: int
+    mark: bool = True
+
+    @property
+    def num_players(self) -> int:
+        """Two."""
+        return 2
+
+    def initial(self) -> SecretState:
+        """Nothing done."""
+        return ()
+
+    def legal_actions(self, state: SecretState) -> list[int]:
+        """``0, 1``, then ``SECRETS`` twice, then ``5, 6, 7``, then none."""
+        return [[0, 1], list(SECRETS), list(SECRETS), [5, 6, 7], []][len(state)]
+
+    def step(self, state: SecretState, action: int) -> SecretState:
+        """The action appended."""
+        return (*state, action)
+
+    def current_player(self, state: SecretState) -> int:
+        """Player 1 picks the secrets; player 0 does the rest."""
+        return 1 if len(state) in (1, 2) else 0
+
+    def is_terminal(self, state: SecretState) -> bool:
+        """After the guess."""
+        return len(state) == 4
+
+    def returns(self, state: SecretState) -> tuple[float, float]:
+        """A seeded payoff ``(x, -x)`` at the end (multiples of 1/4), zeros before."""
+        if len(state) < 4:
+            return (0.0, 0.0)
+        x = random.Random(f"secret/{self.seed}/{state}").randint(-4, 4) / 4
+        return (x, 0.0 - x)
+
+    def observe(self, state: SecretState, player: int) -> SecretObs:
+        """``(player, *view)``: player 1 sees the state; player 0 sees each secret as
+        ``HIDDEN`` (``mark``), or one ``HIDDEN`` once both are picked."""
+        if player == 1 or len(state) < 2:
+            return (player, *state)
+        picked = len(state[1:3])
+        shown = picked if self.mark else picked // 2
+        return (player, state[0], *(HIDDEN,) * shown, *state[3:])
+
+    def sample_world(self, obs: SecretObs, rng: random.Random) -> SecretState:
+        """Player 1's view is the state; for player 0 the picked secrets are drawn
+        uniformly (an unmarked view without ``HIDDEN`` is before the first secret)."""
+        player, view = obs[0], obs[1:]
+        shown = view.count(HIDDEN)
+        if player == 1 or not shown:
+            return view
+        picked = shown if self.mark else 2
+        secrets = tuple(rng.choice(SECRETS) for _ in range(picked))
+        return (view[0], *secrets, *view[1 + shown :])
+
+
+# --------------------------------------------------------------------------------------
 # A spy for imperfect-information searches
 
 
@@ -576,6 +661,7 @@ _ttt: Game[TTTState, int] = TicTacToe()
 _tree: Game[RTState, int] = RandomTree(0)
 _cards: ImperfectGame[CardState, int, CardObs] = HiddenCardGame()
 _oneshot: ImperfectGame[int, int, int] = OneShot((0.0,))
+_secret: ImperfectGame[SecretState, int, SecretObs] = SecretGame(0)
 _spy: ImperfectGame[CardState, int, CardObs] = SpyGame(
     HiddenCardGame(), HiddenCardGame().deal(0), []
 )

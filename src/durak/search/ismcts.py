@@ -153,12 +153,12 @@ class _Search(Generic[S, A, O]):
             if e is not None:
                 n += e.visits
                 total += e.value
-        first = total / n if n else 0.0
-        sqrt_n = math.sqrt(n) if n else 1.0
+        first = total / max(n, 1)
+        sqrt_n = math.sqrt(max(n, 1))  # 1 before any visit: the priors order
         best_score, best = -math.inf, actions[0]
         for a, p in zip(actions, priors, strict=True):
             e = edges.get(a)
-            if e is None or not e.visits:
+            if e is None:  # an edge is backed up in the simulation that makes it
                 score = puct(first, p, sqrt_n, 0, self.c)
             else:
                 score = puct(e.value / e.visits, p, sqrt_n, e.visits, self.c)

@@ -230,9 +230,9 @@ class MCTS(Generic[S, A]):
         while node.untried or node.children:
             priors = node.priors
             assert priors is not None
-            sqrt_n = math.sqrt(node.visits) if node.visits else 1.0
+            sqrt_n = math.sqrt(max(node.visits, 1))  # 1 before any visit: the priors order
             tried = sum(child.visits for _, child in node.children)
-            first = sum(child.value for _, child in node.children) / tried if tried else 0.0
+            first = sum(child.value for _, child in node.children) / max(tried, 1)
             best_score, best, untried_at = -math.inf, node, -1
             for i, a in enumerate(node.untried):
                 score = puct(first, priors[a], sqrt_n, 0, c)
@@ -338,7 +338,6 @@ def mcts(
         heuristic=heuristic,
         bias=bias,
         prior=prior,
-        reuse_depth=0,
         stop_early=stop_early,
     )
     return tree.search(state, budget=budget, rng=rng)
