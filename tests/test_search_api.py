@@ -7,8 +7,8 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Generic
 
 import attrs
 import pytest
@@ -32,6 +32,7 @@ from durak.search import (
     ImperfectGame,
     SearchError,
     SearchResult,
+    TranspositionTable,
     alphabeta,
     as_rng,
     ismcts,
@@ -39,7 +40,20 @@ from durak.search import (
     mcts,
     pimc,
 )
-from toygames import CardObs, CardState, HiddenCardGame, Nim, NimAction, NimState, TicTacToe
+from durak.search.protocol import A, S
+from durak.search.simulation import settled
+from toygames import (
+    CardObs,
+    CardState,
+    HiddenCardGame,
+    Nim,
+    NimAction,
+    NimState,
+    RandomTree,
+    RTState,
+    TicTacToe,
+    random_evaluator,
+)
 
 GAME = DurakGame(Rules(lowest_rank=12))  # 12 cards, 2 players: the talon is empty at once
 
@@ -475,3 +489,113 @@ def test_every_search_times_itself_within_the_call() -> None:
         assert 0.0 < result.stats.seconds <= time.perf_counter() - before  # ns clock
         assert result.stats.without_time() == attrs.evolve(result.stats, seconds=0.0)
         assert result.stats.without_time().seconds == 0.0
+
+
+def test_settled_means_a_lead_greater_than_the_simulations_left() -> None:
+    for k in (1, 2, 3):
+        for visits in itertools.product(range(5), repeat=k):
+            first, second = [*sorted(visits, reverse=True), 0][:2]  # no runner-up: 0 visits
+            for remaining in range(6):
+                assert settled(visits, remaining) == (first - second > remaining), (
+                    visits,
+                    remaining,
+                )
+    assert not settled([100, 0], math.inf)
+
+
+def test_a_time_limit_already_past_stops_each_search_at_its_first_look_at_the_clock() -> None:
+    # 1 ns is over before one simulation, or 1024 nodes, is done.
+    budget = Budget(seconds=1e-9)
+    game = TicTacToe()
+    assert mcts(game, game.initial(), budget=budget, rng=0).stats.iterations == 1
+    cards = HiddenCardGame()
+    deal = cards.deal(0)
+    seen = cards.observe(deal, 0)
+    assert ismcts(cards, seen, player=0, budget=budget, rng=0).stats.iterations == 1
+    for search in (alphabeta, maxn):
+        with pytest.raises(BudgetExhausted, match="before a search to terminals ended"):
+            search(game, game.initial(), budget=budget)
+
+
+def test_stop_early_without_an_iteration_budget_never_stops_early() -> None:
+    game = TicTacToe()
+    results = [
+        MCTS(game, stop_early=stop).search(game.initial(), budget=Budget(nodes=2000), rng=3)
+        for stop in (False, True)
+    ]
+    assert results[0].visits == results[1].visits
+    assert results[0].stats.iterations == results[1].stats.iterations > 100
+
+
+class StepSpy(Generic[S, A]):
+    """``game``, recording every ``(state, action)`` it is asked to step."""
+
+    def __init__(self, game: Game[S, A]) -> None:
+        self.game = game
+        self.num_players = game.num_players
+        self.steps: list[tuple[S, A]] = []
+
+    def legal_actions(self, state: S) -> Sequence[A]:
+        return self.game.legal_actions(state)
+
+    def step(self, state: S, action: A) -> S:
+        self.steps.append((state, action))
+        return self.game.step(state, action)
+
+    def current_player(self, state: S) -> int:
+        return self.game.current_player(state)
+
+    def is_terminal(self, state: S) -> bool:
+        return self.game.is_terminal(state)
+
+    def returns(self, state: S) -> Sequence[float]:
+        return self.game.returns(state)
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_alphabeta_tries_the_best_move_a_kept_table_names_first(seed: int) -> None:
+    game = RandomTree(seed, players=2, depth=6, branching=3, zero_sum=True, early_stop=0.0)
+    root = game.initial()
+    evaluate = random_evaluator(seed)
+    table = TranspositionTable()
+    shallow = alphabeta(
+        game, root, depth=2, evaluate=evaluate, iterative=False, transpositions=table
+    )
+    stored = dict(table.for_player(game.current_player(root)))
+    spy = StepSpy(game)
+    alphabeta(spy, root, depth=3, evaluate=evaluate, iterative=False, transpositions=table)
+    first_tried: dict[RTState, int] = {}
+    for state, action in spy.steps:
+        first_tried.setdefault(state, action)
+    assert first_tried[root] == shallow.action == stored[root][4]
+    # Inner states whose entry (depth 1) does not settle them at depth 2 are searched again.
+    again = [s for s, entry in stored.items() if s in first_tried and not entry[1]]
+    assert {first_tried[s] for s in again} and all(first_tried[s] == stored[s][4] for s in again)
+    assert any(stored[s][4] != game.legal_actions(s)[0] for s in again), "no case where it shows"
+
+
+class EdgePayoffs:
+    """Three players, one move: the least payoff exactly the tolerance below -1, or the sum
+    exactly the tolerance above 1."""
+
+    num_players = 3
+
+    def legal_actions(self, state: int) -> list[int]:
+        return [0, 1] if state < 0 else []
+
+    def step(self, state: int, action: int) -> int:
+        return action
+
+    def current_player(self, state: int) -> int:
+        return 0
+
+    def is_terminal(self, state: int) -> bool:
+        return state >= 0
+
+    def returns(self, state: int) -> tuple[float, ...]:
+        return [(-1.0 - 1e-9, 0.5, 0.5), (1.0, 1e-9, 0.0), (0.0, 0.0, 0.0)][state]
+
+
+def test_maxn_accepts_payoffs_exactly_at_the_tolerance_of_its_bounds() -> None:
+    result = maxn(EdgePayoffs(), -1, bounds=(-1.0, 1.0), root_values=True)
+    assert dict(result.action_values) == {0: -1.0 - 1e-9, 1: 1.0}

@@ -360,3 +360,80 @@ def test_the_defaults_play_two_games_and_allow_any_sum() -> None:
     assert report.games == 4 and report.observations == 0
     perfect = check_game(ObservedOnly(), [Box(0)], random.Random(0))
     assert perfect.games == 2 and perfect.observations == 0
+
+
+@attrs.define(eq=False)
+class SameHash(Box):
+    """A ``Box`` whose hash never changes, so only equality can tell two apart."""
+
+    def __hash__(self) -> int:
+        return 0
+
+
+class MutatingSameHash(Count):
+    def step(self, s: Box, a: int) -> Box:
+        s.value += a
+        return SameHash(s.value)
+
+
+class RandomSameHash(Count):
+    calls = itertools.count()
+
+    def step(self, s: Box, a: int) -> Box:
+        return SameHash(s.value + a + next(self.calls) % 2)
+
+
+def test_a_change_that_keeps_the_hash_is_caught_by_equality() -> None:
+    with pytest.raises(GameContractError) as raised:
+        check_game(MutatingSameHash(), [SameHash(0)], random.Random(0))
+    assert re.search(r"step changed its input state \(action [12]\)$", str(raised.value))
+    with pytest.raises(GameContractError) as raised:
+        check_game(RandomSameHash(), [SameHash(0)], random.Random(0))
+    assert re.search(r"step is not deterministic \(action [12]\)$", str(raised.value))
+
+
+class OnTheEdges(Count):
+    """Payoffs summing to exactly 1e-9: the tolerance above zero and above ``max_sum``."""
+
+    num_players = 3
+    payoff_bounds = (-1.0, 0.0)
+
+    def returns(self, s: Box) -> tuple[float, ...]:
+        return (1e-9, 0.0, 0.0)
+
+
+class LowestOnTheEdge(Count):
+    """A payoff exactly 1e-9 (the tolerance) below ``min_value``."""
+
+    num_players = 2
+    payoff_bounds = (-1.0, 1.0)
+
+    def returns(self, s: Box) -> tuple[float, ...]:
+        return (-1.0 - 1e-9, 0.5)
+
+
+def test_payoffs_exactly_at_the_tolerance_are_accepted() -> None:
+    for game in (OnTheEdges(), LowestOnTheEdge()):
+        assert check_game(game, [Box(0)], random.Random(0), games=1).states >= 4
+    assert check_game(OnTheEdges(), [Box(0)], random.Random(0), games=1, zero_sum=True).games == 1
+
+
+class NoMoverAtTheEnd(Count):
+    """An imperfect-information game whose ``current_player`` refuses a finished game (the
+    protocol asks it only of a game in play)."""
+
+    def current_player(self, s: Box) -> int:
+        if s.value >= 5:
+            raise ValueError("nobody moves in a finished game")
+        return 0
+
+    def observe(self, s: Box, player: int) -> int:
+        return s.value
+
+    def sample_world(self, obs: int, rng: random.Random) -> Box:
+        return Box(obs)
+
+
+def test_check_game_never_asks_who_moves_in_a_finished_game() -> None:
+    report = check_game(NoMoverAtTheEnd(), [Box(0)], random.Random(0), games=3)
+    assert report.games == 3 and report.observations == report.states

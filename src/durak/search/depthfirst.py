@@ -62,11 +62,12 @@ class DepthFirst(Generic[S, A]):
         )
 
     def ordered(self, s: S, first: object = None) -> Sequence[A]:
-        """The legal actions of ``s`` in search order: ``first`` (if legal), then ``order``'s."""
+        """The legal actions of ``s`` in search order: ``first`` (the best action a stored
+        result of ``s`` names, so legal), then ``order``'s."""
         actions = self.game.legal_actions(s)
         if self.order is not None:
             actions = self.order(s, actions)
-        if first is not None and actions[0] != first and first in actions:
+        if first is not None:
             actions = [first, *(a for a in actions if a != first)]  # type: ignore[list-item]
         return actions
 

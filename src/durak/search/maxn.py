@@ -30,7 +30,13 @@ _TOLERANCE = 1e-9
 
 
 class _MaxN(DepthFirst[S, A]):
-    """One max^n search; ``slack`` is ``(n - 2) * min_value`` (``None``: no pruning)."""
+    """One max^n search.  With pruning (``prune``), every payoff is at least ``min_value``
+    and sums to at most ``max_sum``, and ``slack`` is ``(n - 2) * min_value``; without it,
+    the three are not set."""
+
+    min_value: float
+    max_sum: float
+    slack: float
 
     def __init__(
         self,
@@ -44,8 +50,9 @@ class _MaxN(DepthFirst[S, A]):
     ) -> None:
         super().__init__(game, player, evaluate, order, budget, start)
         self.prune = bounds is not None
-        self.min_value, self.max_sum = bounds if bounds is not None else (-math.inf, math.inf)
-        self.slack = (game.num_players - 2) * self.min_value
+        if bounds is not None:  # read only when pruning
+            self.min_value, self.max_sum = bounds
+            self.slack = (game.num_players - 2) * self.min_value
 
     def payoff(self, s: S, vector: Sequence[float], source: str) -> _Vector:
         """``vector`` as a tuple, checked against the pruning bounds when pruning."""

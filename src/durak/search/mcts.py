@@ -43,11 +43,12 @@ SQRT2 = math.sqrt(2.0)
 class Node(Generic[S, A]):
     """One tree node: a state, its untried actions and its expanded children.
 
-    ``mover`` is the player who moved into this node (-1 at the root); ``value`` sums that
-    player's payoffs over the ``visits`` simulations through the node.  With progressive
-    bias, ``preferred`` is the heuristic's action here and ``bonus`` the bias of the action
-    into this node (0 unless the parent preferred it).  With a prior, ``priors`` maps each
-    legal action to its probability and ``p`` is that of the action into this node.
+    ``mover`` is the player who moved into this node (-1 at a new root); ``value`` sums that
+    player's payoffs over the ``visits`` simulations through the node (unused at a root).
+    With progressive bias, ``preferred`` is the heuristic's action here and ``bonus`` the
+    bias of the action into this node (0 unless the parent preferred it).  With a prior,
+    ``priors`` maps each legal action to its probability and ``p`` is that of the action
+    into this node.
     """
 
     __slots__ = (
@@ -159,10 +160,10 @@ class MCTS(Generic[S, A]):
         """One simulation: its returns, the states it visited and its tree depth."""
         path = self._select_expand(root, rng)
         payoff, steps = self._simulate(path[-1], rng)
-        for node in path:
+        root.visits += 1  # a root's value is never read
+        for node in path[1:]:
             node.visits += 1
-            if node.mover >= 0:
-                node.value += payoff[node.mover]
+            node.value += payoff[node.mover]
         return payoff, len(path) + steps, len(path) - 1
 
     def _root_for(self, state: S) -> Node[S, A]:
@@ -173,7 +174,6 @@ class MCTS(Generic[S, A]):
             while queue:
                 node, d = queue.popleft()
                 if node.state == state:
-                    node.mover = -1
                     self.root = node
                     return node
                 if d < self.reuse_depth:

@@ -9,6 +9,8 @@ never changes the decision.
 
 from __future__ import annotations
 
+import heapq
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from durak.search.budget import Budget, SearchError, now
@@ -23,20 +25,16 @@ RootVisits = Callable[[], Iterable[int]]
 CHECK_EVERY = 8
 
 
-def settled(visits: Iterable[int], remaining: int) -> bool:
+def settled(visits: Iterable[int], remaining: float) -> bool:
     """Whether the most visited action is fixed: its lead over every other action exceeds
-    the ``remaining`` simulations (a tie could still go either way, so it must exceed).
+    the ``remaining`` simulations (a tie could still go either way, so it must exceed); a
+    lone action leads by its own visits.  ``visits`` holds at least one count.
 
-    >>> settled([40, 10, 5], 29), settled([40, 10, 5], 30)
-    (True, False)
+    >>> settled([40, 10, 5], 29), settled([40, 10, 5], 30), settled([3], 2)
+    (True, False, True)
     """
-    first = second = 0
-    for n in visits:
-        if n > first:
-            first, second = n, first
-        elif n > second:
-            second = n
-    return first - second > remaining
+    first, *second = heapq.nlargest(2, visits)
+    return first - sum(second) > remaining
 
 
 def check_settings(
@@ -96,14 +94,14 @@ class Tally:
         """Call ``simulate`` until ``budget`` is spent (at least once); return ``self``.
 
         With ``stop_early`` (the root visit counts) and an iteration budget, it also stops
-        once the most visited root action is :func:`settled`.
+        once the most visited root action is :func:`settled` (never without one: infinitely
+        many simulations remain).
         """
-        max_iterations = budget.iterations or -1
-        max_nodes = budget.nodes or float("inf")
+        max_iterations = budget.iterations or math.inf
+        max_nodes = budget.nodes or math.inf
         deadline = budget.deadline(self.start)
         totals = self.totals
-        check = stop_early if max_iterations > 0 else None
-        while self.iterations != max_iterations and self.nodes < max_nodes:
+        while self.iterations < max_iterations and self.nodes < max_nodes:
             payoff, visited, depth = simulate()
             for p in range(len(totals)):
                 totals[p] += payoff[p]
@@ -113,9 +111,9 @@ class Tally:
             if now() > deadline:
                 break
             if (
-                check is not None
+                stop_early is not None
                 and self.iterations % CHECK_EVERY == 0
-                and settled(check(), max_iterations - self.iterations)
+                and settled(stop_early(), max_iterations - self.iterations)
             ):
                 break
         return self
