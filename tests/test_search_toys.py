@@ -612,6 +612,36 @@ def check_maxn_report(
     assert (once.action, once.vector) == (chosen.action, chosen.vector)
 
 
+def paths_within(game: Game[S, A], state: S, depth: int) -> int:
+    """The number of nodes at most ``depth`` plies below ``state`` (``state`` included)."""
+    if depth == 0:
+        return 1
+    return 1 + sum(
+        paths_within(game, game.step(state, a), depth - 1) for a in game.legal_actions(state)
+    )
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7, 8])
+def test_maxn_counts_the_nodes_of_every_depth_it_deepens_through(seed: int) -> None:
+    game = RandomTree(seed, players=3, depth=5, branching=3)
+    root = game.initial()
+    assert height(game, root) == 5
+    evaluate = random_evaluator(seed, 3, zero_sum=False)
+    for depth in (1, 2, 3):
+        result = maxn(game, root, depth=depth, evaluate=evaluate)  # no bounds: nothing pruned
+        assert result.stats.iterations == depth
+        assert result.stats.nodes == sum(paths_within(game, root, d) for d in range(1, depth + 1))
+
+
+def test_a_frontier_value_outside_the_range_names_the_state() -> None:
+    game = Nim((2, 3))
+    root = game.initial()
+    first = game.step(root, game.legal_actions(root)[0])
+    with pytest.raises(SearchError) as raised:
+        alphabeta(game, root, depth=1, evaluate=lambda s: (2.0, -2.0), value_range=(-1.0, 1.0))
+    assert str(raised.value) == f"evaluate gave 2.0 at {first!r}, outside value_range [-1.0, 1.0]"
+
+
 def test_maxn_reports_root_values_exactness_and_statistics() -> None:
     for seed in range(12):
         game = RandomTree(seed, players=3, depth=4, branching=3)
@@ -626,10 +656,12 @@ def test_maxn_reports_root_values_exactness_and_statistics() -> None:
 
 
 def test_paranoid_maxn_passes_every_setting_to_alphabeta() -> None:
-    game = RandomTree(4, players=3, depth=5, branching=3)
+    game = RandomTree(6, players=3, depth=5, branching=3)
     root = game.initial()
-    evaluate = random_evaluator(4, 3, zero_sum=False)
-    order = shuffled_order(4)
+    # Deeper than every depth below, with a choice at the root: each setting shows.
+    assert height(game, root) == 5 and len(game.legal_actions(root)) == 3
+    evaluate = random_evaluator(6, 3, zero_sum=False)
+    order = shuffled_order(6)
     grid: list[dict[str, Any]] = [
         {},
         {"depth": 2, "evaluate": evaluate},
@@ -949,7 +981,7 @@ def card_position() -> tuple[CardState, CardObs]:
 def searches() -> Iterator[tuple[str, Callable[[int | random.Random], SearchResult[Any]]]]:
     """Every algorithm, as a function of its rng."""
     nim = Nim((3, 4, 5))
-    tree = RandomTree(4, players=3, depth=5, branching=3)
+    tree = RandomTree(6, players=3, depth=5, branching=3)  # 5 plies, 3 root actions
     ev = random_evaluator(1)
     budget = Budget(iterations=300)
     s, obs = card_position()
@@ -1295,6 +1327,27 @@ def test_pimc_gives_nan_for_a_choice_no_world_valued() -> None:
     result = pimc(CARDS, obs, worlds=3, search=unvalued, rng=0)
     assert math.isnan(result.value) and result.action_values == ()
     assert result.visits[-1][1] == 3
+
+
+def test_pimc_vote_ranks_an_action_no_world_chose_below_every_chosen_one() -> None:
+    _, obs = card_positions()[0]
+    calls = itertools.count()
+
+    def scripted(w: CardState, r: random.Random) -> SearchResult[int]:
+        # World 0 chooses the last action, valuing only the first one (and that highly);
+        # world 1 chooses the first action, valuing nothing.
+        first, *_, last = CARDS.legal_actions(w)
+        player = CARDS.current_player(w)
+        if next(calls) % 2 == 0:
+            return SearchResult(last, 0.0, player, ((first, 0.9),))
+        return SearchResult(first, 0.0, player)
+
+    result = pimc(CARDS, obs, worlds=1, search=scripted, rng=0)
+    assert result.action == CARDS.legal_actions(CARDS.sample_world(obs, random.Random(0)))[-1]
+    tied = pimc(CARDS, obs, worlds=2, search=scripted, rng=0)
+    # One vote each: the valued action wins the tie over the unvalued one.
+    assert tied.action == CARDS.legal_actions(CARDS.sample_world(obs, random.Random(0)))[0]
+    assert tied.value == 0.9
 
 
 def forced_after(s: CardState) -> bool:
