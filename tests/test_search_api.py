@@ -41,7 +41,7 @@ from durak.search import (
     pimc,
 )
 from durak.search.protocol import A, S
-from durak.search.simulation import settled
+from durak.search.simulation import CHECK_EVERY, settled
 from toygames import (
     CardObs,
     CardState,
@@ -49,6 +49,7 @@ from toygames import (
     Nim,
     NimAction,
     NimState,
+    OneShot,
     RandomTree,
     RTState,
     TicTacToe,
@@ -599,3 +600,73 @@ class EdgePayoffs:
 def test_maxn_accepts_payoffs_exactly_at_the_tolerance_of_its_bounds() -> None:
     result = maxn(EdgePayoffs(), -1, bounds=(-1.0, 1.0), root_values=True)
     assert dict(result.action_values) == {0: -1.0 - 1e-9, 1: 1.0}
+
+
+def test_mcts_and_ismcts_name_themselves_and_the_terminal_root_they_refuse() -> None:
+    end = CARDS_START
+    while not CARDS.is_terminal(end):
+        end = CARDS.step(end, CARDS.legal_actions(end)[0])
+    cases: list[tuple[Callable[[], object], str]] = [
+        (
+            lambda: MCTS(NIM).search(NIM.initial(), budget=Budget(), rng=0),
+            "MCTS needs a budget: set iterations, nodes or seconds",
+        ),
+        (
+            lambda: ismcts(CARDS, CARDS_OBS, player=0, budget=Budget(), rng=0),
+            "ISMCTS needs a budget: set iterations, nodes or seconds",
+        ),
+        (
+            lambda: ismcts(
+                CARDS, CARDS.observe(end, 0), player=0, budget=Budget(iterations=5), rng=0
+            ),
+            "cannot search from a terminal state: it has no legal actions",
+        ),
+        (
+            lambda: ismcts(
+                CARDS,
+                CARDS_OBS,
+                player=0,
+                budget=Budget(iterations=5),
+                rng=0,
+                heuristic=lambda s, legal: legal[0],
+                bias=0.5,
+                prior=lambda s, legal: [1.0 / len(legal)] * len(legal),
+            ),
+            "give a progressive bias or a prior, not both",
+        ),
+    ]
+    for call, message in cases:
+        with pytest.raises(SearchError) as raised:
+            call()
+        assert str(raised.value) == message
+
+
+def visits_of(result: SearchResult[Any]) -> list[int]:
+    return [n for _, n in result.visits]
+
+
+@pytest.mark.parametrize("algorithm", ["mcts", "ismcts"])
+def test_stop_early_stops_at_the_first_check_where_the_lead_is_settled(algorithm: str) -> None:
+    # OneShot-like choice with one clearly best action among eight: the lead builds fast.
+    game = OneShot((0.1, 0.2, 0.9, 0.0, 0.3, -0.5, 0.25, 0.15))
+    total = 400
+
+    def run(iterations: int, stop_early: bool) -> SearchResult[int]:
+        budget = Budget(iterations=iterations)
+        if algorithm == "mcts":
+            tree = MCTS(game, c=0.3, stop_early=stop_early)
+            return tree.search(game.initial(), budget=budget, rng=7)
+        return ismcts(
+            game, game.initial(), player=0, budget=budget, rng=7, c=0.3, stop_early=stop_early
+        )
+
+    # The same seed runs the same first simulations, so a shorter budget is a prefix.
+    stop = next(
+        n
+        for n in range(CHECK_EVERY, total, CHECK_EVERY)
+        if settled(visits_of(run(n, False)), total - n)
+    )
+    early = run(total, True)
+    assert early.stats.iterations == stop < total
+    assert visits_of(early) == visits_of(run(stop, False))
+    assert early.action == run(total, False).action

@@ -95,6 +95,27 @@ def rollout_returns(game: Any, state: Hashable, rng: random.Random) -> tuple[Ret
     return game.returns(state), steps
 
 
+def policy_returns(
+    game: Any, state: Hashable, policy: Callable[[Any, random.Random], Any], rng: random.Random
+) -> tuple[Returns, int]:
+    """A playout by ``policy(state, rng)``."""
+    steps = 0
+    while not game.is_terminal(state):
+        state = game.step(state, policy(state, rng))
+        steps += 1
+    return game.returns(state), steps
+
+
+def last_move_policy(game: Any) -> Callable[[Any, random.Random], Any]:
+    """A rollout policy that draws its move from the generator (the last, when scripted)."""
+
+    def policy(state: Any, rng: random.Random) -> Any:
+        actions = game.legal_actions(state)
+        return actions[rng.randrange(len(actions))]
+
+    return policy
+
+
 # --------------------------------------------------------------------------------------
 # UCT
 
@@ -124,9 +145,11 @@ class RefUCT:
         heuristic: Callable[[Hashable, Sequence[int]], int] | None = None,
         bias: float = 0.0,
         prior: Callable[[Hashable, Sequence[int]], Sequence[float]] | None = None,
+        rollout: Callable[[Any, random.Random], Any] | None = None,
     ) -> None:
         self.game, self.c, self.evaluate = game, c, evaluate
         self.heuristic, self.bias, self.prior = heuristic, bias, prior
+        self.rollout = rollout
 
     def node(self, state: Hashable, mover: int) -> RefNode:
         actions = self.game.legal_actions(state)  # type: ignore[arg-type]
@@ -195,6 +218,8 @@ class RefUCT:
                 payoff, steps = game.returns(leaf), 0  # type: ignore[arg-type]
             elif self.evaluate is not None:
                 payoff, steps = self.evaluate(leaf), 0
+            elif self.rollout is not None:
+                payoff, steps = policy_returns(game, leaf, self.rollout, rng)
             else:
                 payoff, steps = rollout_returns(game, leaf, rng)
             for node in path:
@@ -257,6 +282,19 @@ def test_mcts_reports_what_a_reference_uct_computes(
     reference.search(root, iterations, Scripted(seed), figures)
     budget = Budget(iterations=iterations)
     result = MCTS(game, c=c, **settings).search(state, budget=budget, rng=Scripted(seed))
+    check_uct(result, game, root, figures)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 5])
+def test_mcts_rolls_out_with_the_policy_it_is_given(seed: int) -> None:
+    game = RandomTree(seed, players=3, depth=6, branching=3, early_stop=0.1)
+    policy = last_move_policy(game)
+    reference = RefUCT(game, 0.9, rollout=policy)
+    root = reference.node(game.initial(), -1)
+    figures = Figures(3)
+    reference.search(root, 50, Scripted(seed), figures)
+    searcher = MCTS(game, c=0.9, rollout=policy)
+    result = searcher.search(game.initial(), budget=Budget(iterations=50), rng=Scripted(seed))
     check_uct(result, game, root, figures)
 
 
@@ -331,31 +369,41 @@ class RefISMCTS:
         player: int,
         c: float,
         prior: Callable[[Hashable, Sequence[int]], Sequence[float]] | None = None,
+        *,
+        evaluate: Callable[[Hashable], Returns] | None = None,
+        heuristic: Callable[[Hashable, Sequence[int]], int] | None = None,
+        bias: float = 0.0,
     ) -> None:
         self.game, self.player, self.c, self.prior = game, player, c, prior
+        self.evaluate, self.heuristic, self.bias = evaluate, heuristic, bias
         self.tree: dict[Hashable, dict[int, RefEdge]] = {}
 
     def ucb(
         self, state: Hashable, actions: list[int], edges: dict[int, RefEdge], rng: random.Random
     ) -> tuple[int, bool]:
-        """UCB1 with availability counts; an untried action first (drawn), then new."""
+        """UCB1 with availability counts (plus ``bias / (n + 1)`` for the action the
+        heuristic prefers in this world); an untried action first (the preferred one, else
+        drawn), then new."""
         for a in actions:
             if a in edges:
                 edges[a].available += 1
+        preferred = None if self.heuristic is None else self.heuristic(state, actions)
         untried = [a for a in actions if a not in edges]
         if untried:
-            action = untried[rng.randrange(len(untried))]
+            drawn = untried[rng.randrange(len(untried))] if preferred not in untried else None
+            action = preferred if drawn is None else drawn
+            assert action is not None
             edges[action] = RefEdge(self.game.current_player(state))
             edges[action].available = 1
             return action, True
-        c = self.c
-        return max(
-            actions,
-            key=lambda a: (
-                edges[a].value / edges[a].visits
-                + c * math.sqrt(math.log(edges[a].available) / edges[a].visits)
-            ),
-        ), False
+        c, bias = self.c, self.bias
+
+        def score(a: int) -> float:
+            e = edges[a]
+            bonus = bias / (e.visits + 1) if a == preferred else 0.0
+            return e.value / e.visits + c * math.sqrt(math.log(e.available) / e.visits) + bonus
+
+        return max(actions, key=score), False
 
     def puct(
         self, state: Hashable, actions: list[int], edges: dict[int, RefEdge]
@@ -405,7 +453,10 @@ class RefISMCTS:
             fresh = key not in self.tree
             child = self.tree.setdefault(key, {})
             if fresh or new or any(child is s for s in seen):
-                payoff, steps = rollout_returns(game, state, rng)
+                if self.evaluate is not None and not game.is_terminal(state):
+                    payoff, steps = self.evaluate(state), 0
+                else:
+                    payoff, steps = rollout_returns(game, state, rng)
                 break
             seen.append(child)
             edges = child
@@ -421,11 +472,13 @@ def check_ismcts(
     iterations: int,
     seed: int,
     prior: Callable[[Hashable, Sequence[int]], Sequence[float]] | None = None,
+    **guides: Any,
 ) -> None:
-    """ISMCTS and the reference, from ``observation`` of the player to move, agree."""
+    """ISMCTS and the reference, from ``observation`` of the player to move, agree (with
+    the same ``prior`` and ``guides``: ``evaluate``, or ``heuristic`` and ``bias``)."""
     legal = game.legal_actions(game.sample_world(observation, random.Random(0)))
     player = game.current_player(game.sample_world(observation, random.Random(0)))
-    reference = RefISMCTS(game, player, 0.7, prior)
+    reference = RefISMCTS(game, player, 0.7, prior, **guides)
     reference.tree[observation] = {}
     rng = Scripted(seed)
     game.sample_world(observation, rng)  # the library's first world, which checks the mover
@@ -434,7 +487,14 @@ def check_ismcts(
         reference.iterate(observation, rng, figures)
     budget = Budget(iterations=iterations)
     result = ismcts(
-        game, observation, player=player, budget=budget, rng=Scripted(seed), c=0.7, prior=prior
+        game,
+        observation,
+        player=player,
+        budget=budget,
+        rng=Scripted(seed),
+        c=0.7,
+        prior=prior,
+        **guides,
     )
     root = reference.tree[observation]
     visits = {a: e.visits for a, e in root.items()}
@@ -471,3 +531,23 @@ def test_the_secret_game_passes_the_contract() -> None:
         game = SecretGame(0, mark=mark)
         report = check_game(game, [game.initial()], random.Random(0), games=20, zero_sum=True)
         assert (report.games, report.states, report.observations) == (20, 100, 200)
+
+
+def first_card(state: Hashable, actions: Sequence[int]) -> int:
+    """The lowest card: a fixed preference that is often neither first drawn nor best."""
+    return min(actions)
+
+
+@pytest.mark.parametrize("seed", [0, 3, 6, 11])
+@pytest.mark.parametrize(
+    "guides",
+    [{"evaluate": random_evaluator(5)}, {"heuristic": first_card, "bias": 0.6}],
+    ids=["value function", "progressive bias"],
+)
+def test_ismcts_follows_the_guides_it_is_given_as_the_reference_does(
+    seed: int, guides: dict[str, Any]
+) -> None:
+    game = HiddenCardGame(suits=3, ranks=4, hand_size=4)
+    true_state = game.deal(seed, leader=seed % 2)
+    observation = game.observe(true_state, game.current_player(true_state))
+    check_ismcts(game, observation, 120, seed, **guides)
