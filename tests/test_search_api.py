@@ -670,3 +670,22 @@ def test_stop_early_stops_at_the_first_check_where_the_lead_is_settled(algorithm
     assert early.stats.iterations == stop < total
     assert visits_of(early) == visits_of(run(stop, False))
     assert early.action == run(total, False).action
+
+
+def test_a_time_limit_never_met_leaves_mcts_and_ismcts_to_their_iterations() -> None:
+    budget = Budget(iterations=50, seconds=3600.0)
+    assert mcts(NIM, NIM.initial(), budget=budget, rng=0).stats.iterations == 50
+    result = ismcts(CARDS, CARDS_OBS, player=0, budget=budget, rng=0)
+    assert result.stats.iterations == 50
+
+
+def test_no_exploration_and_a_single_value_range_are_allowed() -> None:
+    # c = 0 is greedy selection; a range (v, v) suits a game whose every value is v.
+    greedy = MCTS(NIM, c=0.0).search(NIM.initial(), budget=Budget(iterations=30), rng=0)
+    assert greedy.stats.iterations == 30
+    greedy_info = ismcts(CARDS, CARDS_OBS, player=0, budget=Budget(iterations=30), rng=0, c=0.0)
+    assert greedy_info.stats.iterations == 30
+    flat = TicTacToe()
+    evaluate = lambda s: (0.0, 0.0)  # noqa: E731
+    result = alphabeta(flat, flat.initial(), depth=1, evaluate=evaluate, value_range=(0.0, 0.0))
+    assert result.value == 0.0

@@ -633,6 +633,24 @@ def test_maxn_counts_the_nodes_of_every_depth_it_deepens_through(seed: int) -> N
         assert result.stats.nodes == sum(paths_within(game, root, d) for d in range(1, depth + 1))
 
 
+def test_maxn_root_values_are_exact_under_shallow_pruning() -> None:
+    # Pruning below one root action must not cut another's value short: root_values
+    # searches each root action with a full window.
+    for seed in range(60):
+        for depth in (3, 4):
+            game = RandomTree(seed, players=3, depth=depth, branching=3)
+            root = game.initial()
+            if game.is_terminal(root):
+                continue
+            bf: BruteForce[RTState, int] = BruteForce(game, None)
+            player = game.current_player(root)
+            expected = [
+                (a, bf.maxn(game.step(root, a), None)[0][player]) for a in game.legal_actions(root)
+            ]
+            result = maxn(game, root, bounds=(0.0, 1.0), root_values=True)
+            assert list(result.action_values) == expected, (seed, depth)
+
+
 def test_a_frontier_value_outside_the_range_names_the_state() -> None:
     game = Nim((2, 3))
     root = game.initial()

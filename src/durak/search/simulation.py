@@ -38,12 +38,7 @@ def settled(visits: Iterable[int], remaining: float) -> bool:
 
 
 def check_settings(
-    c: float,
-    rollout: object,
-    evaluate: object,
-    heuristic: object = None,
-    bias: float = 0.0,
-    prior: object = None,
+    c: float, rollout: object, evaluate: object, heuristic: object, bias: float, prior: object
 ) -> None:
     """Raise :class:`SearchError` for a bad exploration constant, for both a rollout policy
     and a value function (only one can score a new leaf), for a negative progressive
