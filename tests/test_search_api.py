@@ -689,3 +689,11 @@ def test_no_exploration_and_a_single_value_range_are_allowed() -> None:
     evaluate = lambda s: (0.0, 0.0)  # noqa: E731
     result = alphabeta(flat, flat.initial(), depth=1, evaluate=evaluate, value_range=(0.0, 0.0))
     assert result.value == 0.0
+
+
+def test_ismcts_reports_the_searching_player() -> None:
+    for leader in (0, 1):
+        start = CARDS.deal(5, leader=leader)
+        seen = CARDS.observe(start, leader)
+        result = ismcts(CARDS, seen, player=leader, budget=Budget(iterations=20), rng=0)
+        assert result.player == leader
