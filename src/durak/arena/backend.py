@@ -103,8 +103,8 @@ class Backend(Protocol):
     """Plays games of match plans somewhere; a context manager that releases what it holds.
 
     Invariants: :meth:`play` yields every task it was handed exactly once (never twice, even
-    when a worker dies and its games are played again), and stops its workers when the
-    generator is closed early or raises (Ctrl-C included), losing only unfinished games.
+    when a worker dies and its games are played again); closed early or raising (Ctrl-C
+    included), it loses only unfinished games, and its workers stop by the backend's close.
     """
 
     @property

@@ -14,8 +14,15 @@ is imported only when this backend is opened; ``pip install 'durak-lab[ray]'`` p
   process or node dies; the batch's result arrives once, whichever attempt made it, and the
   run skips a game it already has.  A game that raises (no referee) raises its own error
   in the driver, as on the local backend.
-* **Stopping.**  Closing the generator (Ctrl-C, SIGTERM, an error) cancels the batches in
-  flight; their workers are stopped, and the finished games are kept.
+* **Stopping.**  Closing the generator (Ctrl-C, SIGTERM, an error) keeps the finished
+  games and abandons the batches in flight, without ``ray.cancel``: cancelling a task
+  whose reply is on its way can abort the driver inside Ray 2.60 (a failed check, "Tried
+  to complete task that was not pending", the race of a cancel with a task's reply that
+  ray-project/ray#54798 fixed for retries; 8 of 40 interrupted runs on this machine).
+  The workers stop when the driver disconnects (the local instance is shut down, and a
+  cluster ends the tasks of a finished job); a process that stays connected lets each
+  abandoned batch finish, about :data:`~durak.arena.backend.TASK_SECONDS` of play, and
+  drops its games.
 * **Agents** are built once per plan in each worker and kept for the rest of the run; a
   token names the run, so a long-lived cluster worker never reuses another run's agents
   (a model file may have changed in between).
@@ -29,7 +36,6 @@ import socket
 import uuid
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Sequence
-from contextlib import suppress
 from itertools import islice
 from types import ModuleType
 from typing import Any
@@ -42,8 +48,6 @@ from durak.arena.match import MatchPlan
 
 #: How often Ray plays a batch again after its worker or node died.
 MAX_RETRIES = 3
-#: Seconds to wait for cancelled tasks to stop when a run ends early.
-CANCEL_SECONDS = 5.0
 #: Seconds to wait for a cluster's address to answer before giving up.
 CONNECT_SECONDS = 5.0
 
@@ -185,24 +189,15 @@ class RayCluster(Closing):
                     return
                 pending[self._remote.remote(token, plans_ref, batch)] = batch
 
-        try:
+        fill()
+        while pending:  # stopped early, the batches left in flight are abandoned
+            [ref], _ = ray.wait(list(pending), num_returns=1)
+            batch = pending.pop(ref)
+            result = self._result(ref, batch)
+            batches.record(len(batch), result.seconds)
+            self.games_by_node[result.node] += len(result.games)
             fill()
-            while pending:
-                [ref], _ = ray.wait(list(pending), num_returns=1)
-                batch = pending.pop(ref)
-                result = self._result(ref, batch)
-                batches.record(len(batch), result.seconds)
-                self.games_by_node[result.node] += len(result.games)
-                fill()
-                yield result.games
-        finally:
-            for ref in pending:  # left only when stopped early
-                ray.cancel(ref, force=True)
-            if pending:  # collect what the cancelled tasks left, so Ray does not report it
-                ray.wait(list(pending), num_returns=len(pending), timeout=CANCEL_SECONDS)
-                for ref in pending:
-                    with suppress(Exception):
-                        ray.get(ref, timeout=0)
+            yield result.games
 
     def start(self, fn: Callable[[A], R], args: Sequence[A]) -> Callable[[], list[R]]:
         """See :meth:`~durak.arena.backend.Backend.start`: one Ray task per argument,
