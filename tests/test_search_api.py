@@ -575,25 +575,18 @@ def test_alphabeta_tries_the_best_move_a_kept_table_names_first(seed: int) -> No
     assert any(stored[s][4] != game.legal_actions(s)[0] for s in again), "no case where it shows"
 
 
-class EdgePayoffs:
+class EdgePayoffs(OneShot):
     """Three players, one move: the least payoff exactly the tolerance below -1, or the sum
     exactly the tolerance above 1."""
 
-    num_players = 3
+    def __init__(self) -> None:
+        super().__init__((0.0, 0.0))
 
-    def legal_actions(self, state: int) -> list[int]:
-        return [0, 1] if state < 0 else []
+    @property
+    def num_players(self) -> int:
+        return 3
 
-    def step(self, state: int, action: int) -> int:
-        return action
-
-    def current_player(self, state: int) -> int:
-        return 0
-
-    def is_terminal(self, state: int) -> bool:
-        return state >= 0
-
-    def returns(self, state: int) -> tuple[float, ...]:
+    def returns(self, state: int) -> tuple[float, ...]:  # type: ignore[override]  # 3 players
         return [(-1.0 - 1e-9, 0.5, 0.5), (1.0, 1e-9, 0.0), (0.0, 0.0, 0.0)][state]
 
 
