@@ -18,7 +18,8 @@ is imported only when this backend is opened; ``pip install 'durak-lab[ray]'`` p
   games and abandons the batches in flight, without ``ray.cancel``: cancelling a task
   whose reply is on its way can abort the driver inside Ray 2.60 (a failed check, "Tried
   to complete task that was not pending", the race of a cancel with a task's reply that
-  ray-project/ray#54798 fixed for retries; 8 of 40 interrupted runs on this machine).
+  ray-project/ray#54798 fixed for retries; 9 of 40 interrupted runs on this machine,
+  ``benchmarks/ray_interrupts.py``).
   The workers stop when the driver disconnects (the local instance is shut down, and a
   cluster ends the tasks of a finished job); a process that stays connected lets each
   abandoned batch finish, about :data:`~durak.arena.backend.TASK_SECONDS` of play, and
