@@ -69,15 +69,16 @@ class Box:
 
 
 class Count:
-    """Add 1 or 2 until 5 or more; one player."""
+    """Add 1 or 2 until 5 or more; one player.  States are ``box`` instances."""
 
     num_players = 1
+    box: type[Box] = Box
 
     def legal_actions(self, s: Box) -> tuple[int, ...]:
         return () if s.value >= 5 else (1, 2)
 
     def step(self, s: Box, a: int) -> Box:
-        return Box(s.value + a)
+        return self.box(s.value + a)
 
     def current_player(self, s: Box) -> int:
         return 0
@@ -92,7 +93,7 @@ class Count:
 class Mutating(Count):
     def step(self, s: Box, a: int) -> Box:
         s.value += a
-        return Box(s.value)
+        return self.box(s.value)
 
 
 class Shuffled(Count):
@@ -112,7 +113,7 @@ class Random(Count):
     calls = itertools.count()
 
     def step(self, s: Box, a: int) -> Box:
-        return Box(s.value + a + next(self.calls) % 2)
+        return self.box(s.value + a + next(self.calls) % 2)
 
 
 class ActsAfterTheEnd(Count):
@@ -370,17 +371,12 @@ class SameHash(Box):
         return 0
 
 
-class MutatingSameHash(Count):
-    def step(self, s: Box, a: int) -> Box:
-        s.value += a
-        return SameHash(s.value)
+class MutatingSameHash(Mutating):
+    box = SameHash
 
 
-class RandomSameHash(Count):
-    calls = itertools.count()
-
-    def step(self, s: Box, a: int) -> Box:
-        return SameHash(s.value + a + next(self.calls) % 2)
+class RandomSameHash(Random):
+    box = SameHash
 
 
 def test_a_change_that_keeps_the_hash_is_caught_by_equality() -> None:
