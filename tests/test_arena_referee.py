@@ -6,13 +6,21 @@ import math
 import random
 import signal
 import threading
+import time
 
 import attrs
 import pytest
 
 from durak.agents import Agent, GreedyAgent, RandomAgent, make_agent
 from durak.arena.game import GameRecord, play_game
-from durak.arena.referee import MAX_MOVE_TIMEOUT, MoveTimeout, Referee, time_limit
+from durak.arena.referee import (
+    MAX_MOVE_TIMEOUT,
+    GameStopped,
+    MoveTimeout,
+    Referee,
+    Stop,
+    time_limit,
+)
 from durak.rules import Action, IllegalActionError, Observation, Rules, is_terminal, legal_actions
 from faulty_agents import CrashAgent, HangAgent, HookCrashAgent, IllegalAgent, InterruptAgent
 
@@ -75,18 +83,81 @@ def test_a_stuck_agent_is_interrupted_by_the_move_timer() -> None:
     assert len(HangAgent.finished) == finished  # the loop never ran to its end
 
 
-def test_off_the_main_thread_a_slow_move_is_judged_when_it_returns() -> None:
+def _in_a_thread(agents: list[Agent], referee: Referee) -> GameRecord:
     records: list[GameRecord] = []
-    agents: list[Agent] = [HangAgent(seconds=0.15), GreedyAgent()]
     thread = threading.Thread(
-        target=lambda: records.append(
-            play_game(RULES, agents, seed=2, referee=Referee(move_timeout=0.05))
-        )
+        target=lambda: records.append(play_game(RULES, agents, seed=2, referee=referee))
     )
     thread.start()
     thread.join()
-    _check_forfeit(records[0], 0, "timeout")
-    assert records[0].forfeit is not None and "took" in records[0].forfeit.message
+    return records[0]
+
+
+def test_off_the_main_thread_a_stuck_agent_is_interrupted_by_the_watchdog() -> None:
+    finished = len(HangAgent.finished)
+    record = _in_a_thread([HangAgent(seconds=60), GreedyAgent()], Referee(move_timeout=0.05))
+    _check_forfeit(record, 0, "timeout")
+    assert record.forfeit is not None
+    assert record.forfeit.message == "no answer within the 0.05 s move limit"
+    assert len(HangAgent.finished) == finished  # the loop never ran to its end
+
+
+@attrs.frozen
+class SleepAgent:
+    """Sleeps in C code (``time.sleep``), where no watchdog can interrupt it."""
+
+    seconds: float
+    name: str = "test-sleep"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        time.sleep(self.seconds)
+        return observation.legal_actions[0]
+
+
+def test_off_the_main_thread_a_move_in_c_code_is_judged_when_it_returns() -> None:
+    record = _in_a_thread([SleepAgent(0.15), GreedyAgent()], Referee(move_timeout=0.05))
+    _check_forfeit(record, 0, "timeout")
+    assert record.think_time[0] >= 0.15  # the sleep ran to its end
+
+
+@attrs.frozen
+class Spinner:
+    """Says it has begun its move, then never ends it."""
+
+    begun: threading.Event
+    name: str = "test-spin"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        self.begun.set()
+        while True:
+            pass
+
+
+def test_a_stop_calls_the_game_off_in_the_middle_of_a_move() -> None:
+    """A stop thrown from another thread interrupts the move in progress (no time limit)
+    and refuses every later call; nobody forfeits."""
+    stop, begun = Stop(), threading.Event()
+    stopped: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            play_game(RULES, [Spinner(begun), GreedyAgent()], seed=2, referee=Referee(stop=stop))
+        except GameStopped as e:
+            stopped.append(e)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert begun.wait(60)
+    stop.set()
+    thread.join(60)
+    assert not thread.is_alive() and len(stopped) == 1
+    with pytest.raises(GameStopped):
+        Referee(stop=stop).call(lambda: 1)
+
+
+def test_untimed_seats_are_waited_for() -> None:
+    record = _in_a_thread([SleepAgent(0.1), GreedyAgent()], Referee(0.05, frozenset({0})))
+    assert record.forfeit is None and is_terminal(record.replay())
 
 
 def test_the_move_timer_restores_the_callers_timer_and_handler() -> None:

@@ -31,7 +31,7 @@ from durak.rules import (  # noqa: E402
 )
 from durak.seeding import derive_seed  # noqa: E402
 from durak.web.server import create_app  # noqa: E402
-from durak.web.tables import GameSettings, RequestError, Tables  # noqa: E402
+from durak.web.tables import GameSettings, Limits, RequestError, Tables  # noqa: E402
 from durak.web.views import Move, table_view  # noqa: E402
 
 #: A test waits this long for an agent's move before failing (never reached when all is well).
@@ -51,7 +51,7 @@ class Clock:
 @pytest.fixture
 def server(tmp_path: Path) -> Any:
     clock = Clock()
-    tables = Tables(tmp_path / "web.jsonl", idle_seconds=600, clock=clock)
+    tables = Tables(tmp_path / "web.jsonl", Limits(idle_seconds=600), clock=clock)
     with TestClient(create_app(tables)) as client:
         yield client, tables, clock, tmp_path / "web.jsonl"
 
@@ -180,7 +180,7 @@ def test_idle_games_are_closed_and_logged_as_interrupted(server: Any) -> None:
     client, tables, clock, log = server
     view = my_turn(client, start(client))
     table = tables.get(view["game"])
-    clock.now += tables.idle_seconds + 1
+    clock.now += tables.limits.idle_seconds + 1
     assert client.get(f"/api/games/{view['game']}").status_code == 404
     table.join(PATIENCE)
     entries = read_log(log).entries

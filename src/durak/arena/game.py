@@ -79,7 +79,7 @@ def _call(referee: Referee | None, seat: int, fn: Callable[[], T]) -> T:
     if referee is None:
         return fn()
     try:
-        return referee.call(fn)
+        return referee.call(fn, seat)
     except AgentFaultError as e:
         raise _ForfeitError(Forfeit(seat, e.kind, e.message)) from None
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from durak.arena.entry import Ending, LogEntry
 from durak.arena.game import GameRecord
-from durak.rules import Action, Rules, Visibility, new_game, step
+from durak.rules import Action, Rules, Visibility, is_terminal, loser, new_game, step
 from durak.seeding import derive_seed
 
 __all__ = ["PlayerLeft", "play_entry"]
@@ -31,10 +31,12 @@ def play_entry(
     game: int,
     actions: Sequence[Action],
     record: GameRecord | None,
+    move_timeout: float | None = None,
 ) -> LogEntry:
-    """The log entry of a game with a person: finished or forfeited (``record``), or
-    interrupted after ``actions`` (``record`` is ``None``), with its bouts and decisions
-    counted from the actions."""
+    """The log entry of a game with a person, played under ``move_timeout``: finished or
+    forfeited (``record``), or stopped after ``actions`` (``record`` is ``None``), with its
+    bouts and decisions counted from the actions: interrupted, or finished if they end the
+    game (it was stopped as it ended)."""
     n = rules.players
     deal = derive_seed(seed, game)
     if record is None:
@@ -43,10 +45,18 @@ def play_entry(
             bouts += not state.table
             decisions[state.turn] += 1
             state = step(state, action)
+        over = is_terminal(state)
         record = GameRecord(
-            rules, deal, tuple(actions), None, bouts, (0.0,) * n, tuple(decisions), (0.0,) * n
+            rules,
+            deal,
+            tuple(actions),
+            loser(state) if over else None,
+            bouts,
+            (0.0,) * n,
+            tuple(decisions),
+            (0.0,) * n,
         )
-        end: Ending = "interrupted"
+        end: Ending = "finished" if over else "interrupted"
     else:
         end = "finished" if record.forfeit is None else "forfeit"
     return LogEntry(
@@ -55,7 +65,7 @@ def play_entry(
         names,
         seed,
         open_world,
-        None,
+        move_timeout,
         game,
         deal,
         tuple(range(n)),

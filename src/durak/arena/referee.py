@@ -5,15 +5,23 @@ it returns an action that is not legal.  :class:`Referee` is the policy that
 :func:`~durak.arena.game.play_game` applies when it is given one; without a referee the
 runner is strict and lets every error propagate (``IllegalActionError`` included).
 
-The time limit is enforced with ``signal.setitimer(ITIMER_REAL)``: an agent stuck in a
-Python loop is interrupted by :class:`MoveTimeout`.  That needs the main thread of a POSIX
-process (the CLI's games and the pool workers' games run there); elsewhere the limit is
-checked after the call returns.  A signal cannot interrupt a long call inside C code until
-it returns to the interpreter.
+The time limit is enforced with ``signal.setitimer(ITIMER_REAL)`` on the main thread of a
+POSIX process (the CLI's games and the pool workers' games run there): an agent stuck in a
+Python loop is interrupted by :class:`MoveTimeout`.  On any other thread (a web table's
+game) one watchdog thread raises it in the agent's thread instead (CPython's
+``PyThreadState_SetAsyncExc``).  Neither can interrupt a long call inside C code (a
+``time.sleep`` included, off the main thread) until it returns to the interpreter; the
+limit is then checked when it does.
+
+A :class:`Stop` calls a game off from another thread (a web table closing): the refereed
+call in progress is interrupted, and every later one refused, with :class:`GameStopped`,
+which is nobody's fault.
 """
 
 from __future__ import annotations
 
+import ctypes
+import math
 import signal
 import threading
 import time
@@ -35,6 +43,28 @@ class MoveTimeout(BaseException):
 
     A ``BaseException``, so that an agent's own ``except Exception`` cannot swallow it.
     """
+
+
+class GameStopped(BaseException):
+    """Raised inside a refereed call, or at the next one, once the game's :class:`Stop` is
+    set: the game was called off.  A ``BaseException``, so that no agent swallows it and
+    the referee does not take it for a fault."""
+
+
+class Stop:
+    """A game's off switch, thrown from any thread (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def set(self) -> None:
+        """Call the game off: interrupt the refereed call in progress, refuse the next."""
+        self._event.set()
+        _WATCHDOG.wake()
+
+    def is_set(self) -> bool:
+        """Whether the game was called off."""
+        return self._event.is_set()
 
 
 class AgentFaultError(Exception):
@@ -83,20 +113,27 @@ class Referee:
     """The fault policy of a game: every fault forfeits, and moves may have a time limit.
 
     ``move_timeout``: seconds allowed for each call into an agent (``act`` and the watcher
-    hooks), or ``None`` for no limit.
+    hooks), or ``None`` for no limit; ``untimed``: the seats it does not apply to (a
+    person's, who is waited for); ``stop``: the game's off switch, if it has one.
     """
 
     move_timeout: float | None = attrs.field(default=None, validator=_check_timeout)
+    untimed: frozenset[int] = frozenset()
+    stop: Stop | None = attrs.field(default=None, eq=False, repr=False)
 
-    def call(self, fn: Callable[[], T]) -> T:
-        """``fn()``, or :class:`AgentFaultError` if it raised an ``Exception`` or
-        ``SystemExit`` (an agent may not end the run) or ran past the time limit.
-        ``KeyboardInterrupt`` passes through untouched, and so does an error of the timer
-        itself, which is never the agent's fault."""
-        limit = self.move_timeout
+    def call(self, fn: Callable[[], T], seat: int | None = None) -> T:
+        """``fn()`` on behalf of ``seat``, or :class:`AgentFaultError` if it raised an
+        ``Exception`` or ``SystemExit`` (an agent may not end the run) or ran past the time
+        limit.  ``KeyboardInterrupt`` passes through untouched, and so does an error of the
+        timer itself, which is never the agent's fault; :class:`GameStopped` once ``stop``
+        is set, before the call, during it or when it returns."""
+        stop = self.stop
+        if stop is not None and stop.is_set():
+            raise GameStopped
+        limit = None if seat in self.untimed else self.move_timeout
         started = time.perf_counter()
         try:
-            with time_limit(limit):
+            with time_limit(limit, stop):
                 try:
                     result = fn()
                 except (Exception, SystemExit) as e:
@@ -104,26 +141,40 @@ class Referee:
         except MoveTimeout:
             message = f"no answer within the {limit:g} s move limit"
             raise AgentFaultError("timeout", message) from None
+        if stop is not None and stop.is_set():
+            raise GameStopped
         spent = time.perf_counter() - started
         if limit is not None and spent > limit:  # where no timer could interrupt it
             raise AgentFaultError("timeout", f"took {spent:.3g} s, over the {limit:g} s move limit")
         return result
 
 
-def can_interrupt() -> bool:
-    """Whether :func:`time_limit` can interrupt a call here (POSIX, main thread)."""
+def _by_signal() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`MoveTimeout` in the body once ``seconds`` have passed.
+def can_interrupt() -> bool:
+    """Whether :func:`time_limit` can interrupt a call here: by a signal on the main thread
+    (POSIX), by the watchdog on any thread (CPython)."""
+    return _by_signal() or _ASYNC_RAISE is not None
 
-    Does nothing for ``None`` or where :func:`can_interrupt` is false.  A timer the caller
-    had running (e.g. a test timeout) is restored, minus the time spent here.
+
+@contextmanager
+def time_limit(seconds: float | None, stop: Stop | None = None) -> Iterator[None]:
+    """Raise :class:`MoveTimeout` in the body once ``seconds`` have passed, and
+    :class:`GameStopped` once ``stop`` is set.
+
+    Does nothing for ``None`` (and no ``stop``) or where :func:`can_interrupt` is false.
+    On the main thread without ``stop`` the timer is a signal; a timer the caller had
+    running (e.g. a test timeout) is restored, minus the time spent here.  Elsewhere the
+    watchdog thread raises the exception in the body's thread.
     """
-    if seconds is None or not can_interrupt():
-        yield
+    if seconds is None or stop is not None or not _by_signal():
+        if (seconds is None and stop is None) or _ASYNC_RAISE is None:
+            yield
+        else:
+            with _WATCHDOG.watch(math.inf if seconds is None else seconds, stop):
+                yield
         return
 
     def expire(signum: int, frame: object) -> None:
@@ -142,3 +193,88 @@ def time_limit(seconds: float | None) -> Iterator[None]:
             if outer_delay:
                 left = max(1e-6, outer_delay - (time.monotonic() - started))
                 signal.setitimer(signal.ITIMER_REAL, left, outer_interval)
+
+
+def _async_raiser() -> Callable[[int, type[BaseException] | None], None] | None:
+    """CPython's way to raise an exception in another thread (``None`` clears a pending
+    one), or ``None`` where there is none."""
+    api = getattr(ctypes, "pythonapi", None)
+    setter = getattr(api, "PyThreadState_SetAsyncExc", None)
+    if setter is None:
+        return None
+
+    def raise_in(thread: int, exc: type[BaseException] | None) -> None:
+        setter(ctypes.c_ulong(thread), None if exc is None else ctypes.py_object(exc))
+
+    return raise_in
+
+
+_ASYNC_RAISE = _async_raiser()
+
+
+@attrs.define(eq=False)
+class _Watch:
+    """One call being watched: its thread, deadline (``time.monotonic``) and off switch."""
+
+    thread: int
+    deadline: float
+    stop: Stop | None
+
+
+class _Watchdog:
+    """One daemon thread for every watched call: at a call's deadline, or once its
+    :class:`Stop` is set, it raises :class:`MoveTimeout` or :class:`GameStopped` in the
+    call's thread, once, and forgets the call.  The call forgets itself when it ends under
+    the same lock, so the exception never lands outside :func:`time_limit`: one raised
+    but not yet delivered when the call ends is cleared, and the referee judges by the
+    clock and the switch instead."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._watches: set[_Watch] = set()
+        self._thread: threading.Thread | None = None
+
+    def wake(self) -> None:
+        """Look at every call again (an off switch was thrown)."""
+        with self._cond:
+            self._cond.notify()
+
+    @contextmanager
+    def watch(self, seconds: float, stop: Stop | None) -> Iterator[None]:
+        """Watch the body: ``seconds`` from now (``inf``: no limit) and ``stop``."""
+        assert _ASYNC_RAISE is not None
+        watch = _Watch(threading.get_ident(), time.monotonic() + seconds, stop)
+        with self._cond:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="move-timer", daemon=True)
+                self._thread.start()
+            self._watches.add(watch)
+            self._cond.notify()
+        try:
+            yield
+        finally:
+            with self._cond:
+                fired = watch not in self._watches
+                self._watches.discard(watch)
+            if fired:
+                _ASYNC_RAISE(watch.thread, None)
+
+    def _run(self) -> None:
+        assert _ASYNC_RAISE is not None
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                for w in list(self._watches):
+                    if w.stop is not None and w.stop.is_set():
+                        exc: type[BaseException] = GameStopped
+                    elif w.deadline <= now:
+                        exc = MoveTimeout
+                    else:
+                        continue
+                    self._watches.discard(w)
+                    _ASYNC_RAISE(w.thread, exc)
+                nearest = min((w.deadline for w in self._watches), default=math.inf)
+                self._cond.wait(None if math.isinf(nearest) else nearest - now)
+
+
+_WATCHDOG = _Watchdog()

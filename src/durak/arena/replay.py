@@ -77,12 +77,16 @@ def replay_entry(entry: LogEntry, path: Path | str = "log") -> Replay:
 
 
 def check_unique(entries: Iterable[LogEntry], path: Path | str = "log") -> None:
-    """Raise :class:`LogError` at the first game logged twice: the same run (rules, specs,
-    seed, open world, move limit and kind) and game index on two lines, as when two runs
-    wrote one log."""
-    seen: dict[tuple[str, str, int], int] = {}
+    """Raise :class:`LogError` at the first match game logged twice: the same run (rules,
+    specs, seed, open world and move limit) and game index on two lines, as when two runs
+    wrote one log.  Games with a person (kind ``play``) are each a session of their own:
+    a rematch, or two people choosing one seed, plays a logged deal again, and a log of
+    sessions holds both games."""
+    seen: dict[tuple[str, int], int] = {}
     for e in entries:
-        key = (e.kind, repr(e.identity()), e.game)
+        if e.kind != "match":
+            continue
+        key = (repr(e.identity()), e.game)
         if key in seen:
             raise LogError(
                 path,

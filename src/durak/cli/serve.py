@@ -2,6 +2,8 @@
 
 It binds to 127.0.0.1 by default and warns when told to bind elsewhere: the server has no
 accounts, so anyone who reaches it can play (see ``docs/web.md`` for a reverse proxy).
+Web clients choose agents from an allow-list (``durak.web.policy``); ``--allow-agent``
+grants more, each grant checked by building its agent before the server starts.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from typing import Annotated
 
 import typer
 
+from durak.agents import make_agent
+from durak.arena.referee import MAX_MOVE_TIMEOUT
 from durak.cli.driver import stderr_console
 from durak.cli.errors import fail, user_errors
 
@@ -40,18 +44,43 @@ def serve(
     idle_minutes: Annotated[
         float, typer.Option(help="Close a game nobody has looked at for this long.", min=0.1)
     ] = 30.0,
+    move_timeout: Annotated[
+        float,
+        typer.Option(
+            help="Seconds for each decision of an agent; over it, the agent forfeits.",
+            min=0.001,
+            max=MAX_MOVE_TIMEOUT,
+        ),
+    ] = 5.0,
+    max_tables: Annotated[
+        int, typer.Option(help="Games held at once; beyond it a new game gets 503.", min=1)
+    ] = 1000,
+    allow_agent: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Let web clients use this agent spec, e.g. 'dmc:path=model.pt' (the only "
+            "way a spec may name a file; repeatable; see docs/web.md).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser: a web table for people against any agent."""
     try:
         import uvicorn  # noqa: PLC0415 - optional dependency
 
+        from durak.web.policy import AgentPolicy, Grant  # noqa: PLC0415
         from durak.web.server import create_app  # noqa: PLC0415
-        from durak.web.tables import Tables  # noqa: PLC0415
+        from durak.web.tables import Limits, Tables  # noqa: PLC0415
     except ImportError:
         raise fail(MISSING_WEB) from None
     with user_errors():
+        grants = []
+        for spec in allow_agent or ():
+            grants.append(Grant.parse(spec))
+            make_agent(spec)  # the operator's spec must build (its file must load)
+        limits = Limits(move_timeout, idle_minutes * 60, max_tables)
         listener = _listen(host, port)
-        tables = Tables(log, idle_minutes * 60)
+        tables = Tables(log, limits, AgentPolicy(tuple(grants)))
     port = listener.getsockname()[1]
     notes = stderr_console()
     if not _loopback(host):
@@ -62,7 +91,9 @@ def serve(
     notes.print(
         f"serve: http://{host}:{port}/ · log {log} · idle games close after {idle_minutes:g} min"
     )
-    server = uvicorn.Server(uvicorn.Config(create_app(tables), log_level="warning"))
+    # Long polls still open at shutdown are dropped after a second, then the tables close.
+    config = uvicorn.Config(create_app(tables), log_level="warning", timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
     server.run(sockets=[listener])
 
 

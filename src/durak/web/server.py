@@ -4,16 +4,19 @@ Plain HTTP with JSON; the page polls its table.  Routes:
 
 * ``GET /``: the page; ``GET /static/...``: its files (only those of the package's
   ``static`` folder);
-* ``GET /api/agents``: the registered agents, for the opponent lists;
+* ``GET /api/agents``: the agents a client may choose (the server's
+  :class:`~durak.web.policy.AgentPolicy`), for the opponent lists;
 * ``POST /api/games``: start a game (:class:`GameRequest`); the answer is the table view;
 * ``GET /api/games/{id}[?after=V]``: the table view (a reconnecting page asks again with
   its id); with ``after``, the answer waits up to :data:`LONG_POLL` seconds for a version
-  newer than ``V``;
+  newer than ``V``, on the event loop (no thread is held, however many wait);
 * ``POST /api/games/{id}/actions``: ``{"action": "Attack(6♠)", "version": 7}``;
 * ``POST /api/games/{id}/rematch``: the same deal, seats turned; ``.../next``: the next
   deal.
 
-A bad or stale request gets a 4xx answer ``{"detail": "one line"}`` and changes nothing.
+A bad or stale request gets a short 4xx answer ``{"detail": "one line"}`` and changes
+nothing: request bodies are read strictly (no ``"12"`` for a number) up to
+:data:`MAX_BODY` bytes (then 413); a full server answers 503.
 """
 
 from __future__ import annotations
@@ -22,19 +25,20 @@ import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from durak.agents.base import SpecError, registry
 from durak.rules import Rules, RulesError
+from durak.web.policy import QUOTE, cut
 from durak.web.tables import GameSettings, RequestError, Tables
 
-__all__ = ["STATIC", "ActionRequest", "GameRequest", "create_app"]
+__all__ = ["MAX_BODY", "STATIC", "ActionRequest", "GameRequest", "create_app"]
 
 #: The page's files, served as they are (no build step).
 STATIC = Path(__file__).parent / "static"
@@ -45,12 +49,25 @@ LONG_POLL = 20.0
 #: The largest seed a person may give (the engine's seeds are 64-bit).
 MAX_SEED = 2**63 - 1
 
+#: The longest agent spec a request may hold, in characters.
+MAX_SPEC = 200
+
+#: The largest request body, in bytes.
+MAX_BODY = 16 * 1024
+
+#: The longest error text.
+MAX_DETAIL = 300
+
+_STRICT = ConfigDict(strict=True, extra="forbid")
+
 
 class GameRequest(BaseModel):
     """A new game: the opponents' agent specs (one per other seat, in seat order), the
     person's seat, the variant and deck, and an optional seed."""
 
-    opponents: list[str] = Field(min_length=1, max_length=5)
+    model_config = _STRICT
+
+    opponents: list[Annotated[str, Field(max_length=MAX_SPEC)]] = Field(min_length=1, max_length=5)
     seat: int = Field(0, ge=0, le=5)
     variant: Literal["podkidnoy", "perevodnoy"] = "podkidnoy"
     deck: int = Field(36, ge=8, le=52)
@@ -86,8 +103,50 @@ class ActionRequest(BaseModel):
     """The person's action (the engine's notation) and the version of the view it was
     chosen on."""
 
+    model_config = _STRICT
+
     action: str = Field(max_length=64)
     version: int = Field(ge=0)
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``limit`` bytes gets 413 before the app reads
+    it (the body is read at most ``limit`` bytes and a chunk far)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client has gone
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                too_big = JSONResponse(
+                    {"detail": f"the request body is over {self.limit} bytes"}, status_code=413
+                )
+                await too_big(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        body: Message | None = {"type": "http.request", "body": b"".join(chunks)}
+
+        async def replay() -> Message:
+            nonlocal body
+            if body is None:
+                return await receive()
+            message, body = body, None
+            return message
+
+        await self.app(scope, replay, send)
 
 
 def create_app(tables: Tables) -> FastAPI:
@@ -99,17 +158,19 @@ def create_app(tables: Tables) -> FastAPI:
         tables.close()
 
     app = FastAPI(title="durak", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(RequestError)
     async def request_error(_: Request, e: RequestError) -> JSONResponse:
-        return JSONResponse({"detail": e.message}, status_code=e.status)
+        return JSONResponse({"detail": cut(e.message, MAX_DETAIL)}, status_code=e.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
         first = e.errors()[0] if e.errors() else {"loc": (), "msg": "invalid request"}
         where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
-        return JSONResponse({"detail": f"{where}: {first.get('msg')}"}, status_code=422)
+        detail = f"{cut(where, QUOTE)}: {first.get('msg')}"
+        return JSONResponse({"detail": cut(detail, MAX_DETAIL)}, status_code=422)
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
@@ -118,38 +179,34 @@ def create_app(tables: Tables) -> FastAPI:
     @app.get("/api/agents")
     async def agents() -> list[dict[str, Any]]:
         return [
-            {"name": name, "description": info.description}
-            for name, info in sorted(registry().items())
-            if name not in ("human", "faulty")
+            {"name": name, "description": description}
+            for name, description in tables.policy.agents().items()
         ]
 
+    # Opening a table builds its agents (a model may load): on a worker thread.
     @app.post("/api/games")
     def start(request: GameRequest) -> dict[str, Any]:
-        return _open(tables, request.settings())
+        return tables.open(request.settings()).view()
 
     @app.get("/api/games/{game_id}")
-    def view(game_id: str, after: int | None = None) -> dict[str, Any]:
-        return tables.get(game_id).view(after, LONG_POLL)
+    async def view(game_id: str, after: int | None = None) -> dict[str, Any]:
+        table = tables.get(game_id)
+        if after is not None:
+            await table.newer_than(after, LONG_POLL)
+        return table.view()
 
     @app.post("/api/games/{game_id}/actions")
-    def act(game_id: str, request: ActionRequest) -> dict[str, Any]:
+    async def act(game_id: str, request: ActionRequest) -> dict[str, Any]:
         table = tables.get(game_id)
-        table.submit(request.action, request.version)
+        await table.submit(request.action, request.version)
         return table.view()
 
     @app.post("/api/games/{game_id}/rematch")
     def rematch(game_id: str) -> dict[str, Any]:
-        return _open(tables, tables.get(game_id).settings.rematch())
+        return tables.open(tables.get(game_id).settings.rematch()).view()
 
     @app.post("/api/games/{game_id}/next")
     def next_game(game_id: str) -> dict[str, Any]:
-        return _open(tables, tables.get(game_id).settings.next_game())
+        return tables.open(tables.get(game_id).settings.next_game()).view()
 
     return app
-
-
-def _open(tables: Tables, settings: GameSettings) -> dict[str, Any]:
-    try:
-        return tables.open(settings).view()
-    except SpecError as e:
-        raise RequestError(400, str(e)) from None

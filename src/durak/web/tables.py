@@ -1,38 +1,47 @@
 """The games of a web server: one table per game, its game on its own thread.
 
 A :class:`Table` runs :func:`~durak.arena.game.play_game` on a thread of its own, so the
-agents think off the server's event loop.  The person's seat is a :class:`RemoteSeat`: when
-it must act it publishes the person's observation and waits for the browser's choice; as a
-watcher it hears every action.  Requests change a table only through :meth:`Table.submit`,
-which accepts the person's legal action on the view they saw (its ``version``) and nothing
-else.  :class:`Tables` creates tables under unguessable ids, closes idle ones, and appends
-every finished (or abandoned) game to one JSONL log that ``durak replay`` reads.
+agents think off the server's event loop, under a :class:`~durak.arena.referee.Referee`
+with the server's move time limit (the person's seat is untimed) and an off switch.  The
+person's seat is a :class:`RemoteSeat`: when it must act it publishes the person's
+observation and waits for the browser's choice; as a watcher it hears every action.
+Requests change a table only through :meth:`Table.submit`, which accepts the person's legal
+action on the view they saw (its ``version``) and nothing else; a request that waits for a
+change (a long poll, an action being played) awaits it on the event loop and holds no
+thread.  :class:`Tables` checks every spec against the server's
+:class:`~durak.web.policy.AgentPolicy`, creates tables under unguessable ids up to a cap,
+closes idle ones (stopping their agents), and appends every game, finished or not, to one
+JSONL log that ``durak replay`` reads.
 """
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import random
 import secrets
 import threading
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import attrs
 
 from durak.agents import make_agent
-from durak.agents.base import Agent
-from durak.arena.game import play_game
+from durak.agents.base import Agent, SpecError
+from durak.arena.entry import LogEntry
+from durak.arena.game import GameRecord, play_game
 from durak.arena.logs import LogWriter
 from durak.arena.person import PlayerLeft, play_entry
-from durak.arena.referee import Referee
+from durak.arena.referee import GameStopped, Referee, Stop, check_move_timeout
 from durak.rules import Action, Observation, Rules, new_game, observe
 from durak.seeding import derive_seed
+from durak.web.policy import AgentPolicy, short
 from durak.web.views import Move, Outcome, table_view
 
-__all__ = ["GameSettings", "RequestError", "Table", "Tables"]
+__all__ = ["GameSettings", "Limits", "RequestError", "Table", "Tables"]
 
 #: How long a request waits for the game's thread to play the person's action, in seconds.
 APPLY_WAIT = 10.0
@@ -42,12 +51,35 @@ Clock = Callable[[], float]
 
 
 class RequestError(Exception):
-    """A request that cannot be served: ``status`` (a 4xx code) and a one-line message."""
+    """A request that cannot be served: ``status`` (a 4xx or 503 code) and a one-line
+    message."""
 
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+def _positive(_: object, attribute: attrs.Attribute[Any], value: float) -> None:
+    if not value > 0:
+        raise ValueError(f"{attribute.name} must be positive, got {value}")
+
+
+def _move_timeout(_: object, __: attrs.Attribute[Any], value: float) -> None:
+    check_move_timeout(value)
+
+
+@attrs.frozen
+class Limits:
+    """What a server grants its clients: ``move_timeout`` seconds for each decision of an
+    agent (over it, the agent forfeits), ``idle_seconds`` before a table nobody asks about
+    is closed, ``max_tables`` tables held at once (then 503) and ``max_polls`` long polls
+    waiting on one table (then 429)."""
+
+    move_timeout: float = attrs.field(default=5.0, validator=_move_timeout)
+    idle_seconds: float = attrs.field(default=1800.0, validator=_positive)
+    max_tables: int = attrs.field(default=1000, validator=_positive)
+    max_polls: int = attrs.field(default=8, validator=_positive)
 
 
 @attrs.frozen
@@ -68,9 +100,6 @@ class GameSettings:
             )
         if not 0 <= self.seat < self.rules.players:
             raise RequestError(400, f"seat {self.seat} is not a seat of this game")
-        for spec in self.opponents:
-            if spec.split(":", 1)[0].strip() == "human":
-                raise RequestError(400, "human asks at the server's terminal: choose an agent")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -124,24 +153,45 @@ class RemoteSeat:
         return choice
 
 
+@attrs.define(eq=False)
+class _Waiter:
+    """A request waiting on the event loop for a table to change; woken from any thread."""
+
+    loop: asyncio.AbstractEventLoop = attrs.field(factory=asyncio.get_running_loop)
+    event: asyncio.Event = attrs.field(factory=asyncio.Event)
+    poll: bool = False
+
+    def wake(self) -> None:
+        with suppress(RuntimeError):  # the loop has closed: nobody waits any more
+            self.loop.call_soon_threadsafe(self.event.set)
+
+
 class Table:
     """One game with a person, played on its own thread (see the module doc)."""
 
     def __init__(
-        self, game_id: str, settings: GameSettings, log: Callable[[Any], None], clock: Clock
+        self,
+        game_id: str,
+        settings: GameSettings,
+        log: Callable[[LogEntry], None],
+        clock: Clock,
+        limits: Limits,
     ) -> None:
         self.id = game_id
         self.settings = settings
         self._log = log
         self._clock = clock
+        self._limits = limits
         self.touched = clock()
         rules = settings.rules
         agents: list[Agent] = [make_agent(spec, rules) for spec in settings.opponents]
         self._seat = RemoteSeat(self)
         agents.insert(settings.seat, self._seat)
         self._agents = agents
+        self._stop = Stop()
+        self._referee = Referee(limits.move_timeout, frozenset({settings.seat}), self._stop)
         self._lock = threading.Lock()
-        self._changed = threading.Condition(self._lock)
+        self._waiters: set[_Waiter] = set()
         self._choices: queue.Queue[object] = queue.Queue()
         deal = derive_seed(settings.seed, settings.game)
         self._observation = observe(new_game(rules, deal), settings.seat)
@@ -150,6 +200,8 @@ class Table:
         self._version = 0
         self._outcome: Outcome | None = None
         self._pending = False  # an action submitted, not yet played
+        self._logging = threading.Lock()  # held while the game is logged, once
+        self._logged = False
         self._thread = threading.Thread(target=self._run, name=f"table-{game_id}", daemon=True)
 
     def start(self) -> None:
@@ -159,16 +211,41 @@ class Table:
     def _run(self) -> None:
         s = self.settings
         try:
-            record = play_game(s.rules, self._agents, derive_seed(s.seed, s.game), False, Referee())
-        except PlayerLeft:
-            self._log(play_entry(s.rules, s.names, s.seed, False, s.game, self._actions, None))
+            deal = derive_seed(s.seed, s.game)
+            record = play_game(s.rules, self._agents, deal, False, self._referee)
+        except (PlayerLeft, GameStopped):
+            self.log_unfinished()
             return
+        finally:
+            self._agents = []  # free the agents' memory (search trees, models)
         forfeit = None if record.forfeit is None else record.forfeit.message
         with self._lock:
             self._outcome = Outcome(record.loser, forfeit)
-            self._version += 1
-            self._changed.notify_all()
-        self._log(play_entry(s.rules, s.names, s.seed, False, s.game, record.actions, record))
+            self._changed()
+        self._log_once(record)
+
+    def _log_once(self, record: GameRecord | None) -> None:
+        """Log the game, finished (``record``) or as far as it went, unless it is logged."""
+        s = self.settings
+        with self._logging:
+            if self._logged:
+                return
+            with self._lock:
+                actions = list(self._actions)
+            limit = self._limits.move_timeout
+            self._log(play_entry(s.rules, s.names, s.seed, False, s.game, actions, record, limit))
+            self._logged = True
+
+    def log_unfinished(self) -> None:
+        """Log the game as far as it went, as interrupted, unless it is logged already (for
+        a table whose thread is stuck past the server's shutdown)."""
+        self._log_once(None)
+
+    def _changed(self) -> None:
+        """A new version (called under the lock): wake every waiting request."""
+        self._version += 1
+        for waiter in self._waiters:
+            waiter.wake()
 
     def _show(self, observation: Observation, move: Move | None) -> None:
         with self._lock:
@@ -180,17 +257,12 @@ class Table:
                 self._actions.append(move.action)
                 if move.seat == self.settings.seat:
                     self._pending = False
-            self._version += 1
-            self._changed.notify_all()
+            self._changed()
 
-    def view(self, after: int | None = None, wait: float = 0.0) -> dict[str, Any]:
-        """The person's table now; with ``after``, first wait up to ``wait`` seconds for a
-        version newer than ``after`` (a long poll: the page learns of an agent's move as
-        soon as it is made)."""
+    def view(self) -> dict[str, Any]:
+        """The person's table now."""
         self.touched = self._clock()
         with self._lock:
-            if after is not None:
-                self._changed.wait_for(lambda: self._version > after, timeout=wait)
             return table_view(
                 self._observation,
                 self.settings.names,
@@ -201,10 +273,42 @@ class Table:
                 outcome=self._outcome,
             )
 
-    def submit(self, text: str, version: int) -> None:
+    async def newer_than(self, version: int, wait: float) -> None:
+        """Return once the table is newer than ``version``, or after ``wait`` seconds (a
+        long poll: the page learns of an agent's move as soon as it is made);
+        :class:`RequestError` (429) if ``max_polls`` requests wait on this table already."""
+        await self._until(lambda: self._version > version, wait, poll=True)
+
+    async def _until(self, ready: Callable[[], bool], wait: float, *, poll: bool) -> None:
+        """Wait on the event loop, holding no thread, until ``ready()`` (read under the
+        lock at each change) or ``wait`` seconds have passed."""
+        waiter = _Waiter(poll=poll)
+        with self._lock:
+            if ready():
+                return
+            if poll and sum(w.poll for w in self._waiters) >= self._limits.max_polls:
+                raise RequestError(
+                    429, f"{self._limits.max_polls} requests wait on this game already"
+                )
+            self._waiters.add(waiter)
+        deadline = waiter.loop.time() + wait
+        try:
+            while True:
+                with suppress(TimeoutError):
+                    await asyncio.wait_for(waiter.event.wait(), deadline - waiter.loop.time())
+                waiter.event.clear()
+                with self._lock:
+                    if ready() or waiter.loop.time() >= deadline:
+                        return
+        finally:
+            with self._lock:
+                self._waiters.discard(waiter)
+
+    async def submit(self, text: str, version: int) -> None:
         """Play the person's action ``text`` (the engine's notation, as the view lists it),
-        chosen on the view of ``version``; :class:`RequestError` (409) if the game has
-        moved on or it is not the person's turn, (422) if it is not a legal action."""
+        chosen on the view of ``version``, and wait (up to :data:`APPLY_WAIT` s) until it
+        is played; :class:`RequestError` (409) if the game has moved on or it is not the
+        person's turn, (422) if it is not a legal action."""
         self.touched = self._clock()
         with self._lock:
             o = self._observation
@@ -221,15 +325,17 @@ class Table:
             legal = {str(a): a for a in o.legal_actions}
             if text not in legal:
                 raise RequestError(422, f"not a legal action: {text!r}; legal: {', '.join(legal)}")
-            self._version += 1  # the same view cannot send a second action
+            self._changed()  # the same view cannot send a second action
             self._pending = True
             self._choices.put(legal[text])
-            # Answer with the action played, so the answer's view is never the one it was
-            # chosen on (its legal actions are gone).
-            self._changed.wait_for(lambda: not self._pending, timeout=APPLY_WAIT)
+        # Answer with the action played, so the answer's view is never the one it was
+        # chosen on (its legal actions are gone).
+        await self._until(lambda: not self._pending, APPLY_WAIT, poll=False)
 
     def close(self) -> None:
-        """End the game (the person left); its thread logs it as interrupted."""
+        """End the game (the person left): its agents are stopped and its thread logs it
+        as interrupted."""
+        self._stop.set()
         self._choices.put(_LEFT)
 
     @property
@@ -242,27 +348,60 @@ class Table:
         """Wait for the game's thread."""
         self._thread.join(timeout)
 
+    def alive(self) -> bool:
+        """Whether the game's thread still runs."""
+        return self._thread.is_alive()
+
 
 class Tables:
-    """Every table of a server, by id; idle ones are closed after ``idle_seconds``."""
+    """Every table of a server, by id, under ``limits``; specs are checked against
+    ``policy``.  Idle tables are closed after ``limits.idle_seconds``."""
 
-    def __init__(self, log_path: Path, idle_seconds: float, clock: Clock = time.monotonic) -> None:
-        self.idle_seconds = idle_seconds
+    def __init__(
+        self,
+        log_path: Path,
+        limits: Limits | None = None,
+        policy: AgentPolicy | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.limits = Limits() if limits is None else limits
+        self.policy = AgentPolicy() if policy is None else policy
         self._clock = clock
         self._tables: dict[str, Table] = {}
+        self._closing: list[Table] = []  # closed, their threads not yet ended
         self._lock = threading.Lock()
         self._writer = LogWriter(log_path)
         self._log_lock = threading.Lock()
 
-    def _log(self, entry: Any) -> None:
+    def _log(self, entry: LogEntry) -> None:
         with self._log_lock:
             self._writer.write(entry)
 
+    def _held(self) -> int:
+        """Tables held (under the lock): open ones and closed ones still stopping."""
+        self._closing = [t for t in self._closing if t.alive()]
+        return len(self._tables) + len(self._closing)
+
+    def _room(self) -> None:
+        if self._held() >= self.limits.max_tables:
+            raise RequestError(
+                503, f"the server holds {self.limits.max_tables} games, its limit; try later"
+            )
+
     def open(self, settings: GameSettings) -> Table:
-        """A new table playing ``settings``, started."""
+        """A new table playing ``settings``, started; :class:`RequestError` (400) for a
+        spec the policy refuses or that does not build, (503) when the server is full."""
         self.sweep()
-        table = Table(secrets.token_urlsafe(12), settings, self._log, self._clock)
+        try:
+            for spec in settings.opponents:
+                self.policy.check(spec)
+            with self._lock:
+                self._room()
+            table = Table(secrets.token_urlsafe(12), settings, self._log, self._clock, self.limits)
+        except SpecError as e:
+            raise RequestError(400, str(e)) from None
         with self._lock:
+            self._room()
             self._tables[table.id] = table
         table.start()
         return table
@@ -273,29 +412,36 @@ class Tables:
         with self._lock:
             table = self._tables.get(game_id)
         if table is None:
-            raise RequestError(404, f"no game {game_id!r} (it may have been closed after idling)")
+            closed = "it may have been closed after idling"
+            raise RequestError(404, f"no game {short(game_id)} ({closed})")
         return table
 
     def sweep(self) -> list[str]:
         """Close and forget the tables idle for longer than ``idle_seconds``; their ids."""
         now = self._clock()
         with self._lock:
-            idle = [t for t in self._tables.values() if now - t.touched > self.idle_seconds]
+            idle = [t for t in self._tables.values() if now - t.touched > self.limits.idle_seconds]
             for t in idle:
                 del self._tables[t.id]
+            self._closing += idle
         for t in idle:
             t.close()
         return [t.id for t in idle]
 
-    def close(self) -> None:
-        """Close every table, wait for their threads, and close the log."""
+    def close(self, patience: float = 2.0) -> None:
+        """Close every table, wait up to ``patience`` seconds in all for their threads,
+        log the games of those still running as interrupted, and close the log."""
         with self._lock:
-            tables = list(self._tables.values())
+            tables = [*self._tables.values(), *self._closing]
             self._tables.clear()
+            self._closing.clear()
         for t in tables:
             t.close()
+        deadline = time.monotonic() + patience
         for t in tables:
-            t.join(5)
+            t.join(max(0.0, deadline - time.monotonic()))
+        for t in tables:
+            t.log_unfinished()
         with self._log_lock:
             self._writer.close()
 

@@ -1,0 +1,126 @@
+"""Which agents a web client may choose: every spec from the web is checked against an
+allow-list before anything is built, at every nesting depth.
+
+Web clients choose agents, never files.  An :class:`AgentPolicy` allows
+
+* the registered agents except ``human`` (it would read the server's terminal; refused
+  everywhere, even by the operator) and ``faulty`` (a testing agent);
+* their numeric, true/false and multiple-choice parameters;
+* the free-text parameters whose meaning the server knows: agent specs
+  (``solver:fallback=``, ``;`` for ``,``; checked in turn) and guide names
+  (``ismcts:prior=``, ``value=``: a registered guide or the parameter's default).
+
+Every other free-text parameter is refused, ``path=`` of the learned agents among them, so
+no request can make the server open a file, and no answer can tell which paths exist.  The
+operator grants more with ``durak serve --allow-agent SPEC`` (a :class:`Grant`): a spec
+naming the same agent and giving every parameter of the grant, at the same value, is
+allowed, its other parameters being checked as above.  So ``--allow-agent
+dmc:path=mine.pt`` offers that model and no other file, and ``--allow-agent faulty``
+offers the testing agent.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from durak.agents.base import AgentInfo, SpecError, parse_spec, registry
+from durak.agents.guides import guide_names
+
+__all__ = ["QUOTE", "AgentPolicy", "Grant", "cut", "short"]
+
+#: Parameters whose value is an agent spec with ``;`` for ``,`` (as the agent builds it).
+SPEC_PARAMS = frozenset({("solver", "fallback")})
+#: Parameters whose value is a guide's name or the parameter's default (no guide).
+GUIDE_PARAMS = frozenset({("ismcts", "prior"), ("ismcts", "value")})
+#: Never allowed: ``human`` asks at the server's terminal.
+NEVER = frozenset({"human"})
+#: Allowed only by a grant: ``faulty`` breaks on purpose.
+GRANTED_ONLY = frozenset({"faulty"})
+#: The deepest nesting of specs in specs (``solver:fallback=solver:fallback=...``).
+MAX_DEPTH = 4
+#: The longest piece of a request quoted back in an error.
+QUOTE = 40
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def short(text: str) -> str:
+    """``text`` quoted, cut to :data:`QUOTE` characters: a piece of a request in an error."""
+    return repr(cut(text, QUOTE))
+
+
+@attrs.frozen
+class Grant:
+    """An agent spec the operator allows (``--allow-agent``): its agent's name and the
+    parameters it fixes."""
+
+    name: str
+    params: frozenset[tuple[str, str]]
+
+    @classmethod
+    def parse(cls, spec: str) -> Grant:
+        """The grant of ``spec``; :class:`SpecError` for ``human`` or a malformed spec (the
+        operator checks that it builds, with :func:`~durak.agents.make_agent`)."""
+        name, raw = parse_spec(spec)
+        if name in NEVER:
+            raise SpecError(f"{name} asks at the server's terminal: it cannot be allowed")
+        return cls(name, frozenset(raw.items()))
+
+    def covers(self, name: str, raw: dict[str, str]) -> bool:
+        """Whether a spec of agent ``name`` with parameters ``raw`` gives every one of
+        this grant's parameters, at its value."""
+        return name == self.name and self.params <= raw.items()
+
+
+@attrs.frozen
+class AgentPolicy:
+    """The agent specs a web client may use (see the module docstring)."""
+
+    grants: tuple[Grant, ...] = ()
+
+    def agents(self) -> dict[str, str]:
+        """The agents a client may name, with their descriptions, for the page's list."""
+        granted = {g.name for g in self.grants}
+        return {
+            name: info.description
+            for name, info in registry().items()
+            if name not in NEVER and (name not in GRANTED_ONLY or name in granted)
+        }
+
+    def check(self, spec: str) -> None:
+        """Raise :class:`SpecError` (a short line) unless a web client may use ``spec``;
+        nothing is built and no file is touched."""
+        self._check(spec, 0)
+
+    def _check(self, spec: str, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise SpecError(f"agent specs nest more than {MAX_DEPTH} deep")
+        try:
+            name, raw = parse_spec(spec)
+        except SpecError:
+            raise SpecError(f"bad agent spec {short(spec)}: expected name:key=value,...") from None
+        if name in NEVER:
+            raise SpecError(f"{name} asks at the server's terminal: choose an agent")
+        info = registry().get(name)
+        covering = [g for g in self.grants if g.covers(name, raw)]
+        if info is None or (name in GRANTED_ONLY and not covering):
+            raise SpecError(f"unknown agent {short(name)}; the agents are at /api/agents")
+        fixed = {key for g in covering for key, _ in g.params}
+        for key, value in raw.items():
+            if key not in fixed:
+                self._check_param(info, key, value, depth)
+
+    def _check_param(self, info: AgentInfo, key: str, value: str, depth: int) -> None:
+        param = next((p for p in info.params if p.name == key), None)
+        if param is None:
+            raise SpecError(f"{info.name}: unknown parameter {short(key)}")
+        if (info.name, key) in SPEC_PARAMS:
+            self._check(value.replace(";", ","), depth + 1)
+        elif (info.name, key) in GUIDE_PARAMS:
+            if value != param.default and value not in guide_names():
+                raise SpecError(f"{info.name}: {key} must be {param.default} or a guide's name")
+        elif param.kind is str and not param.choices:
+            raise SpecError(f"{info.name}: parameter {key!r} is not allowed on this server")
