@@ -21,8 +21,9 @@ nothing: request bodies are read strictly (no ``"12"`` for a number) up to
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -149,6 +150,26 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+async def _unless_gone(request: Request, waiting: Coroutine[Any, Any, None]) -> None:
+    """Await ``waiting``, or stop once the client has gone: an abandoned long poll frees
+    its place at once."""
+    wait = asyncio.ensure_future(waiting)
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait((wait, gone), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        wait.cancel()
+        gone.cancel()
+    if wait.done() and not wait.cancelled():
+        wait.result()  # its RequestError, if it had one
+
+
+async def _disconnected(request: Request) -> None:
+    """Return once the client has closed the connection (the body is read already)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
 def create_app(tables: Tables) -> FastAPI:
     """The server's app over ``tables`` (closed when the app shuts down)."""
 
@@ -189,10 +210,10 @@ def create_app(tables: Tables) -> FastAPI:
         return tables.open(request.settings()).view()
 
     @app.get("/api/games/{game_id}")
-    async def view(game_id: str, after: int | None = None) -> dict[str, Any]:
+    async def view(request: Request, game_id: str, after: int | None = None) -> dict[str, Any]:
         table = tables.get(game_id)
         if after is not None:
-            await table.newer_than(after, LONG_POLL)
+            await _unless_gone(request, table.newer_than(after, LONG_POLL))
         return table.view()
 
     @app.post("/api/games/{game_id}/actions")

@@ -273,6 +273,15 @@ class Table:
                 outcome=self._outcome,
             )
 
+    def _polls(self) -> int:
+        return sum(w.poll for w in self._waiters)
+
+    @property
+    def polls(self) -> int:
+        """How many long polls wait on this table now."""
+        with self._lock:
+            return self._polls()
+
     async def newer_than(self, version: int, wait: float) -> None:
         """Return once the table is newer than ``version``, or after ``wait`` seconds (a
         long poll: the page learns of an agent's move as soon as it is made);
@@ -286,7 +295,7 @@ class Table:
         with self._lock:
             if ready():
                 return
-            if poll and sum(w.poll for w in self._waiters) >= self._limits.max_polls:
+            if poll and self._polls() >= self._limits.max_polls:
                 raise RequestError(
                     429, f"{self._limits.max_polls} requests wait on this game already"
                 )

@@ -1,0 +1,186 @@
+"""``durak serve`` under load: the figures behind the web server's hardening (issue 36;
+``docs/web.md``, "Limits").
+
+    .venv/bin/python benchmarks/web_load.py --tables 1000 --polls 200 --special 100
+
+Starts ``durak serve --port 0`` on loopback (a free port) and opens ``--tables`` games
+against ``random``, leaves ``--polls`` long polls open on them (raw connections, half of
+them then abandoned), and sends ``--special`` game requests whose agent specs name special
+files (``/dev/zero``, a FIFO, ``/dev/stdin``, ``/proc/self/mem``, directories, at every
+nesting depth).  Meanwhile it times every other game route (``--samples`` requests each,
+one connection, one at a time): every answer should come within 100 ms.  Then it sends
+SIGINT and times the server's exit (target: within 5 s), and checks that the log holds
+every game opened and that ``durak replay`` accepts it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+DURAK = [sys.executable, "-c", "from durak.cli.app import main; main()"]
+#: Special files a hostile spec might name (a FIFO is added in the run's folder).
+SPECIAL = ["/dev/zero", "/dev/stdin", "/dev/random", "/proc/self/mem", "/proc/kcore", "/"]
+#: How a spec may carry a path: at the top, and nested.
+FORMS = [
+    "qlearn:path={}",
+    "dmc:path={}",
+    "dqn:path={}",
+    "solver:fallback=qlearn:path={}",
+    "solver:fallback=solver:fallback=dmc:path={}",
+]
+
+
+class Client:
+    """One keep-alive connection to the server, timing each request."""
+
+    def __init__(self, port: int) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
+        """The status, the decoded answer and the seconds it took."""
+        data = None if body is None else json.dumps(body)
+        headers = {} if body is None else {"Content-Type": "application/json"}
+        started = time.perf_counter()
+        self.connection.request(method, path, data, headers)
+        response = self.connection.getresponse()
+        payload = json.loads(response.read() or b"null")
+        return response.status, payload, time.perf_counter() - started
+
+
+def serve(log: Path, max_tables: int) -> tuple[subprocess.Popen[str], int]:
+    """``durak serve`` on a free loopback port; the process and its port."""
+    args = ["serve", "--port", "0", "--log", str(log), "--max-tables", str(max_tables)]
+    server = subprocess.Popen([*DURAK, *args], stderr=subprocess.PIPE, text=True)
+    assert server.stderr is not None
+    banner = server.stderr.readline()
+    found = re.search(r"http://127\.0\.0\.1:(\d+)/", banner)
+    if found is None:
+        server.kill()
+        sys.exit(f"the server did not start: {banner}")
+    return server, int(found.group(1))
+
+
+def poll(port: int, game: str) -> socket.socket:
+    """A long poll on a raw connection, for a version the game never reaches."""
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(f"GET /api/games/{game}?after=999999 HTTP/1.1\r\nHost: b\r\n\r\n".encode())
+    return s
+
+
+def summary(name: str, seconds: list[float]) -> str:
+    ms = sorted(1000 * s for s in seconds)
+    return (
+        f"{name:<28} n={len(ms):<5} median {statistics.median(ms):7.2f} ms   max {ms[-1]:7.2f} ms"
+    )
+
+
+def main() -> None:
+    """Run the load and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--polls", type=int, default=200)
+    parser.add_argument("--special", type=int, default=100)
+    parser.add_argument("--samples", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    a = parser.parse_args()
+    folder = Path(tempfile.mkdtemp())
+    fifo = folder / "fifo"
+    os.mkfifo(fifo)
+    log = folder / "web.jsonl"
+    extra = 5 * a.samples + 10  # the tables the timed routes open
+    server, port = serve(log, a.tables + extra)
+    client = Client(port)
+    opened = 0
+
+    def new_game(seed: int) -> dict[str, Any]:
+        nonlocal opened
+        status, view, _ = client.call("POST", "/api/games", {"opponents": ["random"], "seed": seed})
+        assert status == 200, view
+        opened += 1
+        return dict(view)
+
+    started = time.perf_counter()
+    games = [new_game(a.seed + i) for i in range(a.tables)]
+    print(f"opened {a.tables} tables in {time.perf_counter() - started:.1f} s")
+    polls = [poll(port, games[i % len(games)]["game"]) for i in range(a.polls)]
+    for s in polls[: a.polls // 2]:
+        s.close()  # abandoned at once
+    print(f"{a.polls} long polls sent, {a.polls // 2} of them abandoned")
+    specials = [*SPECIAL, str(fifo), str(folder)]
+    refused, special_times = 0, []
+    for i in range(a.special):
+        spec = FORMS[i % len(FORMS)].format(specials[i % len(specials)])
+        status, answer, spent = client.call("POST", "/api/games", {"opponents": [spec]})
+        refused += status == 400 and "not allowed" in answer["detail"]
+        special_times.append(spent)
+    print(f"{refused} of {a.special} specs naming special files refused with 400")
+
+    times: dict[str, list[float]] = {}
+
+    def timed(name: str, method: str, path: str, body: Any = None) -> Any:
+        status, answer, spent = client.call(method, path, body)
+        assert status == 200, (name, status, answer)
+        times.setdefault(name, []).append(spent)
+        return answer
+
+    for i in range(a.samples):
+        game = games[i]["game"]
+        timed("GET /api/agents", "GET", "/api/agents")
+        timed("GET /api/games/{id}", "GET", f"/api/games/{game}")
+        view = timed("POST /api/games", "POST", "/api/games", {"opponents": ["random"]})
+        opened += 1
+        while not view["actions"] and not view["over"]:
+            path = f"/api/games/{view['game']}?after={view['version']}"
+            view = timed("GET ...?after=V (a move)", "GET", path)
+        if not view["over"]:
+            body = {"action": view["actions"][0]["text"], "version": view["version"]}
+            timed("POST .../actions", "POST", f"/api/games/{view['game']}/actions", body)
+        timed("POST .../rematch", "POST", f"/api/games/{game}/rematch")
+        timed("POST .../next", "POST", f"/api/games/{game}/next")
+        opened += 2
+    print(summary("specs naming special files", special_times))
+    for name, seconds in times.items():
+        print(summary(name, seconds))
+    worst = max(max(s) for s in times.values())
+    print(f"slowest answer of any timed route: {1000 * worst:.1f} ms (target 100 ms)")
+
+    client.connection.close()
+    signal_sent = time.perf_counter()
+    server.send_signal(signal.SIGINT)
+    try:
+        server.wait(60)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        sys.exit("the server did not stop within 60 s of SIGINT")
+    stopped = time.perf_counter() - signal_sent
+    for s in polls:
+        s.close()
+    print(f"SIGINT to exit: {stopped:.2f} s (target 5 s), exit code {server.returncode}")
+    from durak.arena.logs import read_log  # noqa: PLC0415
+    from durak.arena.replay import check_unique, replay_entry  # noqa: PLC0415
+
+    entries = read_log(log).entries
+    check_unique(entries, log)
+    for entry in entries:
+        replay_entry(entry, log)
+    ends: dict[str, int] = {}
+    for entry in entries:
+        ends[entry.end] = ends.get(entry.end, 0) + 1
+    print(f"log: {len(entries)} games of {opened} opened, all replayed; {ends}")
+
+
+if __name__ == "__main__":
+    main()
