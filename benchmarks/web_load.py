@@ -60,17 +60,20 @@ class Client:
         return response.status, payload, time.perf_counter() - started
 
 
-def serve(log: Path, max_tables: int) -> tuple[subprocess.Popen[str], int]:
-    """``durak serve`` on a free loopback port; the process and its port."""
+def serve(log: Path, max_tables: int) -> tuple[subprocess.Popen[str], int, Path]:
+    """``durak serve`` on a free loopback port; the process, its port and the file that
+    receives its standard error."""
     args = ["serve", "--port", "0", "--log", str(log), "--max-tables", str(max_tables)]
-    server = subprocess.Popen([*DURAK, *args], stderr=subprocess.PIPE, text=True)
-    assert server.stderr is not None
-    banner = server.stderr.readline()
-    found = re.search(r"http://127\.0\.0\.1:(\d+)/", banner)
+    errors = log.with_suffix(".stderr")
+    with errors.open("w") as sink:
+        server = subprocess.Popen([*DURAK, *args], stderr=sink, text=True)
+    found = None
+    while found is None and server.poll() is None:
+        time.sleep(0.05)
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", errors.read_text())
     if found is None:
-        server.kill()
-        sys.exit(f"the server did not start: {banner}")
-    return server, int(found.group(1))
+        sys.exit(f"the server did not start: {errors.read_text()}")
+    return server, int(found.group(1)), errors
 
 
 def poll(port: int, game: str) -> socket.socket:
@@ -101,7 +104,7 @@ def main() -> None:
     os.mkfifo(fifo)
     log = folder / "web.jsonl"
     extra = 5 * a.samples + 10  # the tables the timed routes open
-    server, port = serve(log, a.tables + extra)
+    server, port, errors = serve(log, a.tables + extra)
     client = Client(port)
     opened = 0
 
@@ -169,6 +172,8 @@ def main() -> None:
     for s in polls:
         s.close()
     print(f"SIGINT to exit: {stopped:.2f} s (target 5 s), exit code {server.returncode}")
+    lines = errors.read_text().splitlines()
+    print(f"the server's standard error: {len(lines)} lines, the last: {lines[-1:]}")
     from durak.arena.logs import read_log  # noqa: PLC0415
     from durak.arena.replay import check_unique, replay_entry  # noqa: PLC0415
 

@@ -396,7 +396,7 @@ def test_rematches_and_equal_seeds_replay_in_one_log(tmp_path: Path) -> None:
         ({"opponents": ["random"], "seed": "12"}, "seed"),
         ({"opponents": ["random"], "trumps": "no"}, "trumps"),
         ({"opponents": ["random"], "seat": 0.0}, "seat"),
-        ({"opponents": ["random"], "deck": True}, "deck"),
+        ({"opponents": ["random"], "hand_size": True}, "hand_size"),
         ({"opponents": ["random"], "colour": "red"}, "colour"),
         ({"opponents": ["x" * 10_000]}, "opponents.0"),
     ],

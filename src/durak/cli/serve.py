@@ -66,10 +66,8 @@ def serve(
 ) -> None:
     """Play in the browser: a web table for people against any agent."""
     try:
-        import uvicorn  # noqa: PLC0415 - optional dependency
-
-        from durak.web.policy import AgentPolicy, Grant  # noqa: PLC0415
-        from durak.web.server import create_app  # noqa: PLC0415
+        from durak.web.policy import AgentPolicy, Grant  # noqa: PLC0415 - the web extra
+        from durak.web.server import run  # noqa: PLC0415
         from durak.web.tables import Limits, Tables  # noqa: PLC0415
     except ImportError:
         raise fail(MISSING_WEB) from None
@@ -79,8 +77,10 @@ def serve(
             grants.append(Grant.parse(spec))
             make_agent(spec)  # the operator's spec must build (its file must load)
         limits = Limits(move_timeout, idle_minutes * 60, max_tables)
+        policy = AgentPolicy(tuple(grants))
+        policy.agents()  # load the agent plugins now rather than at the first request
         listener = _listen(host, port)
-        tables = Tables(log, limits, AgentPolicy(tuple(grants)))
+        tables = Tables(log, limits, policy)
     port = listener.getsockname()[1]
     notes = stderr_console()
     if not _loopback(host):
@@ -91,10 +91,7 @@ def serve(
     notes.print(
         f"serve: http://{host}:{port}/ · log {log} · idle games close after {idle_minutes:g} min"
     )
-    # Long polls still open at shutdown are dropped after a second, then the tables close.
-    config = uvicorn.Config(create_app(tables), log_level="warning", timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
-    server.run(sockets=[listener])
+    run(tables, listener)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import socket
 from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -34,12 +35,13 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn import Config, Server
 
 from durak.rules import Rules, RulesError
 from durak.web.policy import QUOTE, cut
 from durak.web.tables import GameSettings, RequestError, Tables
 
-__all__ = ["MAX_BODY", "STATIC", "ActionRequest", "GameRequest", "create_app"]
+__all__ = ["MAX_BODY", "STATIC", "ActionRequest", "GameRequest", "create_app", "run"]
 
 #: The page's files, served as they are (no build step).
 STATIC = Path(__file__).parent / "static"
@@ -231,3 +233,19 @@ def create_app(tables: Tables) -> FastAPI:
         return tables.open(tables.get(game_id).settings.next_game()).view()
 
     return app
+
+
+def run(tables: Tables, listener: socket.socket) -> None:
+    """Serve the app over ``tables`` on ``listener`` until SIGINT or SIGTERM.
+
+    Shutting down closes the tables first: the waiting long polls are answered at once,
+    every agent is stopped and every game logged; a request still running a second later
+    is cancelled."""
+
+    class _Server(Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            tables.close()
+            await super().shutdown(sockets)
+
+    config = Config(create_app(tables), log_level="warning", timeout_graceful_shutdown=1)
+    _Server(config).run(sockets=[listener])

@@ -200,6 +200,7 @@ class Table:
         self._version = 0
         self._outcome: Outcome | None = None
         self._pending = False  # an action submitted, not yet played
+        self._closed = False  # then no request waits on the table any more
         self._logging = threading.Lock()  # held while the game is logged, once
         self._logged = False
         self._thread = threading.Thread(target=self._run, name=f"table-{game_id}", daemon=True)
@@ -290,10 +291,10 @@ class Table:
 
     async def _until(self, ready: Callable[[], bool], wait: float, *, poll: bool) -> None:
         """Wait on the event loop, holding no thread, until ``ready()`` (read under the
-        lock at each change) or ``wait`` seconds have passed."""
+        lock at each change), the table closes or ``wait`` seconds have passed."""
         waiter = _Waiter(poll=poll)
         with self._lock:
-            if ready():
+            if ready() or self._closed:
                 return
             if poll and self._polls() >= self._limits.max_polls:
                 raise RequestError(
@@ -307,7 +308,7 @@ class Table:
                     await asyncio.wait_for(waiter.event.wait(), deadline - waiter.loop.time())
                 waiter.event.clear()
                 with self._lock:
-                    if ready() or waiter.loop.time() >= deadline:
+                    if ready() or self._closed or waiter.loop.time() >= deadline:
                         return
         finally:
             with self._lock:
@@ -346,6 +347,10 @@ class Table:
         as interrupted."""
         self._stop.set()
         self._choices.put(_LEFT)
+        with self._lock:
+            self._closed = True
+            for waiter in self._waiters:
+                waiter.wake()
 
     @property
     def finished(self) -> bool:
@@ -378,6 +383,7 @@ class Tables:
         self._clock = clock
         self._tables: dict[str, Table] = {}
         self._closing: list[Table] = []  # closed, their threads not yet ended
+        self._closed = False
         self._lock = threading.Lock()
         self._writer = LogWriter(log_path)
         self._log_lock = threading.Lock()
@@ -438,9 +444,13 @@ class Tables:
         return [t.id for t in idle]
 
     def close(self, patience: float = 2.0) -> None:
-        """Close every table, wait up to ``patience`` seconds in all for their threads,
-        log the games of those still running as interrupted, and close the log."""
+        """Close every table (the requests waiting on them are answered), wait up to
+        ``patience`` seconds in all for their threads, log the games of those still
+        running as interrupted, and close the log; once."""
         with self._lock:
+            if self._closed:
+                return
+            self._closed = True
             tables = [*self._tables.values(), *self._closing]
             self._tables.clear()
             self._closing.clear()
