@@ -33,10 +33,15 @@ from fastapi.testclient import TestClient  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from cli_checks import one_error  # noqa: E402
+from durak.agents import GreedyAgent, RandomAgent  # noqa: E402
 from durak.agents.base import SpecError  # noqa: E402
+from durak.arena.game import play_game  # noqa: E402
 from durak.arena.logs import read_log  # noqa: E402
+from durak.arena.person import play_entry  # noqa: E402
 from durak.arena.replay import replay_entry  # noqa: E402
 from durak.cli.app import app as cli  # noqa: E402
+from durak.rules import Rules  # noqa: E402
+from durak.seeding import derive_seed  # noqa: E402
 from durak.web import server as web_server  # noqa: E402
 from durak.web.policy import AgentPolicy, Grant  # noqa: E402
 from durak.web.server import create_app  # noqa: E402
@@ -366,6 +371,16 @@ def test_shutdown_logs_every_game_even_one_stuck_in_c_code(tmp_path: Path) -> No
     assert sorted(e.end for e in entries) == ["finished", "interrupted", "interrupted"]
     for entry in entries:
         replay_entry(entry, log)
+
+
+def test_a_game_stopped_as_it_ended_is_logged_as_finished(tmp_path: Path) -> None:
+    """A table closed after the last action but before the game returned: the entry built
+    from its actions says finished, with the engine's durak, and replays."""
+    rules = Rules()
+    record = play_game(rules, [RandomAgent(), GreedyAgent()], derive_seed(5, 0))
+    entry = play_entry(rules, ("human", "greedy"), 5, False, 0, record.actions, None, 5.0)
+    assert (entry.end, entry.durak, entry.bouts) == ("finished", record.loser, record.bouts)
+    replay_entry(entry, tmp_path / "web.jsonl")
 
 
 # --- 5: the log replays whole --------------------------------------------------------------
