@@ -93,15 +93,21 @@ def start(client: TestClient, *opponents: str, **fields: Any) -> dict[str, Any]:
     return view
 
 
+def act_first(client: TestClient, view: dict[str, Any]) -> dict[str, Any]:
+    """Play the first of the person's actions; the answer's view."""
+    answer = client.post(
+        f"/api/games/{view['game']}/actions",
+        json={"action": view["actions"][0]["text"], "version": view["version"]},
+    )
+    assert answer.status_code == 200, answer.text
+    after: dict[str, Any] = answer.json()
+    return after
+
+
 def until_thinking(client: TestClient, view: dict[str, Any]) -> dict[str, Any]:
     """Play the person's first action until an agent is to move (or the game is over)."""
     while not view["over"] and not view["thinking"]:
-        answer = client.post(
-            f"/api/games/{view['game']}/actions",
-            json={"action": view["actions"][0]["text"], "version": view["version"]},
-        )
-        assert answer.status_code == 200, answer.text
-        view = answer.json()
+        view = act_first(client, view)
     return view
 
 
@@ -113,12 +119,9 @@ def play_out(client: TestClient, view: dict[str, Any]) -> dict[str, Any]:
         if time.monotonic() > deadline:
             pytest.fail(f"the game did not end within {PATIENCE:g} s")
         if view["actions"]:
-            answer = client.post(
-                f"/api/games/{view['game']}/actions",
-                json={"action": view["actions"][0]["text"], "version": view["version"]},
-            )
-        else:
-            answer = client.get(f"/api/games/{view['game']}", params={"after": view["version"]})
+            view = act_first(client, view)
+            continue
+        answer = client.get(f"/api/games/{view['game']}", params={"after": view["version"]})
         assert answer.status_code == 200, answer.text
         view = answer.json()
     return view
