@@ -69,6 +69,12 @@ class Grant:
             raise SpecError(f"{name} asks at the server's terminal: it cannot be allowed")
         return cls(name, frozenset(raw.items()))
 
+    @property
+    def spec(self) -> str:
+        """The granted spec, written out."""
+        params = ",".join(f"{k}={v}" for k, v in sorted(self.params))
+        return f"{self.name}:{params}" if params else self.name
+
     def covers(self, name: str, raw: dict[str, str]) -> bool:
         """Whether a spec of agent ``name`` with parameters ``raw`` gives every one of
         this grant's parameters, at its value."""
@@ -82,13 +88,18 @@ class AgentPolicy:
     grants: tuple[Grant, ...] = ()
 
     def agents(self) -> dict[str, str]:
-        """The agents a client may name, with their descriptions, for the page's list."""
+        """The agents a client may name, and the specs granted with parameters, with
+        their descriptions, for the page's list."""
         granted = {g.name for g in self.grants}
-        return {
+        agents = {
             name: info.description
             for name, info in registry().items()
             if name not in NEVER and (name not in GRANTED_ONLY or name in granted)
         }
+        for g in self.grants:
+            if g.params and g.name in agents:
+                agents[g.spec] = f"{agents[g.name]} (allowed by the operator)"
+        return agents
 
     def check(self, spec: str) -> None:
         """Raise :class:`SpecError` (a short line) unless a web client may use ``spec``;
