@@ -113,8 +113,10 @@ class Referee:
     """The fault policy of a game: every fault forfeits, and moves may have a time limit.
 
     ``move_timeout``: seconds allowed for each call into an agent (``act`` and the watcher
-    hooks), or ``None`` for no limit; ``untimed``: the seats it does not apply to (a
-    person's, who is waited for); ``stop``: the game's off switch, if it has one.
+    hooks), or ``None`` for no limit; ``untimed``: the seats that are waited for (a
+    person's): no limit, and a call of theirs is never interrupted, only refused once the
+    game is called off (a person's seat ends its own wait); ``stop``: the game's off
+    switch, if it has one.
     """
 
     move_timeout: float | None = attrs.field(default=None, validator=_check_timeout)
@@ -130,10 +132,11 @@ class Referee:
         stop = self.stop
         if stop is not None and stop.is_set():
             raise GameStopped
-        limit = None if seat in self.untimed else self.move_timeout
+        watched = seat not in self.untimed
+        limit = self.move_timeout if watched else None
         started = time.perf_counter()
         try:
-            with time_limit(limit, stop):
+            with time_limit(limit, stop if watched else None):
                 try:
                     result = fn()
                 except (Exception, SystemExit) as e:
