@@ -38,6 +38,7 @@ from durak.learn.dmc_net import (  # noqa: E402
     save_model,
 )
 from durak.learn.dmc_settings import DmcSettings  # noqa: E402
+from durak.learn.model_file import write_model_file  # noqa: E402
 from durak.rules import (  # noqa: E402
     Observation,
     Rules,
@@ -166,8 +167,8 @@ def test_bad_model_files_are_one_line(tmp_path: Path) -> None:
     corrupt = tmp_path / "junk.pt"
     corrupt.write_bytes(b"not a model at all")
     for path, words in (
-        (truncated, ["not a readable durak-dmc model file"]),
-        (corrupt, ["not a readable durak-dmc model file"]),
+        (truncated, ["not a model file, or a truncated one"]),
+        (corrupt, ["not a model file"]),
         (tmp_path / "missing.pt", ["cannot read the model file"]),
     ):
         one_error(runner.invoke(app, ["match", f"dmc:path={path}", "greedy", "-n", "2"]), *words)
@@ -280,7 +281,7 @@ def test_a_checkpoint_from_before_a_new_setting_still_resumes(tmp_path: Path) ->
     trainer.save_checkpoint(path)
     data = torch.load(path, weights_only=True)
     del data["identity"]["settings"]["warm"], data["identity"]["settings"]["warm_episodes"]
-    torch.save(data, path)  # as written before warm starts existed
+    write_model_file(path, data)  # as written before warm starts existed
     DmcTrainer(SMALL, ["self"], 4, TINY).load_checkpoint(path)
     warm = attrs.evolve(TINY, warm_episodes=8)
     with pytest.raises(DmcModelError, match="a checkpoint of another run"):
