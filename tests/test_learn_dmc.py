@@ -346,6 +346,38 @@ def test_bad_guide_options_are_one_line(spec: str, words: list[str]) -> None:
     assert all(w in str(e.value) for w in words), str(e.value)
 
 
+OTHER_RULES = [Rules(players=3), Rules(lowest_rank=9), Rules(transfer=True)]
+GUIDED = ["ismcts:prior=dmc,limit=20", "ismcts:value=dmc,limit=20", "solver:fallback=dmc"]
+
+
+@pytest.mark.parametrize("spec", GUIDED)
+def test_guided_specs_are_refused_under_rules_the_network_does_not_fit(spec: str) -> None:
+    assert make_agent(spec, Rules()) is not None  # the bundled model's own game
+    for rules in OTHER_RULES:
+        with pytest.raises(SpecError, match="trained for") as e:
+            make_agent(spec, rules)
+        assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["match", "ismcts:prior=dmc,limit=20", "greedy", "greedy", "-n", "3"],
+        ["match", "ismcts:value=dmc,limit=20", "greedy", "-n", "2", "--lowest-rank", "9"],
+        ["match", "ismcts:prior=dmc,limit=20", "greedy", "-n", "2", "--variant", "perevodnoy"],
+        ["match", "solver:fallback=ismcts:value=dmc;limit=5", "greedy", "greedy", "-n", "2"],
+        ["play", "ismcts:prior=dmc,limit=20", "greedy"],
+        ["train", "dmc", "--vs", "ismcts:prior=dmc", "--players", "3", "--episodes", "8"],
+        ["train", "qlearn", "--vs", "ismcts:value=dmc", "--players", "3", "--episodes", "8"],
+    ],
+)
+def test_guided_specs_under_other_rules_are_one_error_line(tmp_path: Path, args: list[str]) -> None:
+    if args[0] == "train":
+        args = [*args, "--out", str(tmp_path / "out.pt")]
+    one_error(runner.invoke(app, args, input=""), "trained for", "ismcts")
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_network_match_on_two_processes_finishes(tmp_path: Path) -> None:
     """Regression: with two jobs the match's workers were forked from the parent, whose
     torch had started its threads while loading the model to check the spec, and hung

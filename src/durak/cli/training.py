@@ -267,7 +267,7 @@ def train(
         load_plugins()  # third-party packages may add learners through agent plugins
         learner = make_learner(spec, rules)
         pilot = None if solve_endgame is None else ExactEndgame(solve_endgame)
-        table = SoloTable(rules, [make_agent(v) for v in opponents], autopilot=pilot)
+        table = SoloTable(rules, [make_agent(v, rules) for v in opponents], autopilot=pilot)
         the_seed = choose_seed(seed)
         log = IntervalCsv(csv_path)
     console = stdout_console()

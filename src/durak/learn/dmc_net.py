@@ -149,6 +149,10 @@ class DmcGuide:
 
     agent: DmcAgent
 
+    def check_rules(self, rules: Rules) -> None:
+        """:class:`~durak.agents.SpecError` unless the model was trained for ``rules``."""
+        self.agent.check_rules(rules)
+
     def action_values(self, observation: Observation) -> list[float]:
         """The network's expected return of each legal action, in their order."""
         self.agent.check_rules(observation.rules)
