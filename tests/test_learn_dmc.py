@@ -4,6 +4,7 @@ bundled model and ``durak train dmc``."""
 from __future__ import annotations
 
 import random
+import shlex
 import signal
 import subprocess
 import sys
@@ -198,11 +199,48 @@ def test_the_bundled_model_plays_a_legal_action_everywhere() -> None:
         (["dmc", "--vs", "self,nobody", "--episodes", "8"], ["unknown agent 'nobody'"]),
         (["dmc:round=10,chunk=4", "--vs", "self", "--episodes", "8"], ["multiple of chunk"]),
         (["qlearn", "--vs", "lowest", "--episodes", "8", "--hours", "1"], ["only for"]),
+        (["dmc", "--vs", "faulty", "--episodes", "8"], ["--vs faulty", "breaks on purpose"]),
+        (["dmc", "--vs", "self,faulty:fault=timeout", "--episodes", "8"], ["breaks on purpose"]),
+        (["dmc", "--vs", "human", "--episodes", "8"], ["--vs human", "a person"]),
+        (["dmc", "--vs", "solver:fallback=human", "--episodes", "8"], ["a person"]),
+        (["qlearn", "--vs", "faulty", "--episodes", "8"], ["breaks on purpose"]),
+        (["dmc", "--vs", "samples=1,self", "--episodes", "8"], ["parameter of no agent"]),
+        (["dmc", "--vs", "mcts:limit=5,nosuch=1", "--episodes", "8"], ["unknown parameter"]),
     ],
 )
 def test_train_dmc_refuses_bad_options(tmp_path: Path, args: list[str], words: list[str]) -> None:
     out = str(tmp_path / "m.pt")
-    one_error(runner.invoke(app, ["train", *args, "--out", out]), *words)
+    one_error(runner.invoke(app, ["train", *args, "--out", out], input=""), *words)
+    assert not list(tmp_path.iterdir())
+
+
+def test_train_dmc_takes_opponents_with_parameters(tmp_path: Path) -> None:
+    out = tmp_path / "m.pt"
+    args = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--lowest-rank", "10"]
+    args += ["--vs", "mcts:limit=5,samples=1,self", "--vs", "solver:nodes=50,fallback=lowest"]
+    args += ["--episodes", "8", "--interval", "8", "--eval-games", "2", "--no-plot"]
+    result = runner.invoke(app, [*args, "--seed", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    opponents = ["mcts:limit=5,samples=1", "self", "solver:nodes=50,fallback=lowest"]
+    assert load_model(out).meta["opponents"] == opponents
+
+
+def test_train_dmc_prints_an_evaluation_that_runs_for_its_players(tmp_path: Path) -> None:
+    out = tmp_path / "m.pt"
+    args = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--vs", "greedy"]
+    args += ["--players", "3", "--lowest-rank", "10", "--episodes", "8", "--interval", "8"]
+    args += ["--eval-games", "2", "--no-plot", "--seed", "2", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.stdout.splitlines() if x.startswith("evaluate: "))
+    words = shlex.split(line.removeprefix("evaluate: "))
+    assert words[:2] == ["durak", "match"] and words[words.index("--games") + 1] == "1000"
+    words[words.index("--games") + 1] = "2"
+    evaluation = runner.invoke(app, words[1:])
+    assert evaluation.exit_code == 0, evaluation.output
+    assert f"dmc:path={out} vs greedy vs greedy" in evaluation.stdout
+    recorded = shlex.split(str(load_model(out).meta["command"]))
+    assert recorded[recorded.index("--players") + 1] == "3"
 
 
 def test_train_dmc_writes_model_checkpoint_csv_and_resumes(tmp_path: Path) -> None:
