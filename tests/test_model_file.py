@@ -162,3 +162,23 @@ def test_the_bundled_model_is_checksummed_and_loads() -> None:
     assert make_agent("dmc", Rules()).name == "dmc"
     with pytest.raises(SpecError, match="trained for"):
         make_agent("dmc", SMALL)
+
+
+def test_a_version_1_checkpoint_is_refused_then_converted_and_resumed(tmp_path: Path) -> None:
+    from durak.learn.dmc_learner import DmcTrainer  # noqa: PLC0415
+    from durak.learn.dmc_settings import DmcSettings  # noqa: PLC0415
+    from durak.learn.model_upgrade import upgrade  # noqa: PLC0415
+
+    settings = DmcSettings(round=8, chunk=4, hidden=16, layers=2, batch=64)
+    path = tmp_path / "run.ckpt"
+    DmcTrainer(SMALL, ["self"], 4, settings).save_checkpoint(path)
+    data = torch.load(path, weights_only=True)
+    del data["checksum"]
+    torch.save({**data, "version": 1}, path)
+    with pytest.raises(DmcModelError, match=r"version 1.*durak\.learn\.model_upgrade"):
+        DmcTrainer(SMALL, ["self"], 4, settings).load_checkpoint(path)
+    assert upgrade(path) == "durak-dmc-checkpoint"
+    resumed = DmcTrainer(SMALL, ["self"], 4, settings)
+    resumed.load_checkpoint(path)
+    for key, tensor in resumed.net.state_dict().items():
+        assert torch.equal(tensor, data["state_dict"][key])
