@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import shlex
 import stat
 import warnings
 import zipfile
@@ -144,7 +145,7 @@ def read_model_file(
     if isinstance(found, int) and 1 <= found < version and _CHECKSUM not in data:
         raise bad(
             f"a {fmt} file of version {found}, without a checksum of its weights; "
-            f"convert a file you trust with: {UPGRADE} {path}"
+            f"convert a file you trust with: {UPGRADE} {shlex.quote(str(path))}"
         )
     if found != version:
         raise bad(f"unsupported {fmt} version {found!r} (expected {version})")
