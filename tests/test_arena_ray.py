@@ -8,14 +8,19 @@ cluster (``ray.cluster_utils.Cluster``, one CPU per node) that this process join
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -371,3 +376,81 @@ def test_a_task_error_on_ray_is_raised_by_the_waiting_function(cluster: str) -> 
         with pytest.raises(json.JSONDecodeError, match="Expecting value"):
             wait()
         assert backend.start(json.loads, ["4", "[5]"])() == [4, [5]]
+
+
+def _durak(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``durak ARGS`` in a subprocess; the timeout only guards against a hang."""
+    return subprocess.run(
+        [*DURAK, *args], capture_output=True, text=True, timeout=300, env=env, check=False
+    )
+
+
+def _one_line(done: subprocess.CompletedProcess[str], *words: str) -> None:
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert lines[0].startswith("error: ") and all(w in lines[0] for w in words), lines[0]
+
+
+class _Silent(threading.Thread):
+    """A listener on a free loopback port that accepts and never answers."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.held: list[socket.socket] = []
+
+    def run(self) -> None:
+        with contextlib.suppress(OSError):  # closed at the end of the test
+            while True:
+                self.held.append(self.server.accept()[0])
+
+
+def test_an_address_where_a_server_that_is_not_ray_listens_is_one_line() -> None:
+    require_extra("ray")
+    http = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    silent = _Silent()
+    threading.Thread(target=http.serve_forever, daemon=True).start()
+    silent.start()
+    try:
+        args = ["match", "random", "greedy", "-n", "2", "--backend", "ray", "--address"]
+        address = f"127.0.0.1:{http.server_address[1]}"
+        _one_line(_durak(*args, address), f"--address {address}", "not Ray")
+        address = f"127.0.0.1:{silent.port}"
+        _one_line(_durak(*args, address), f"--address {address}", "did not answer within 5 s")
+        with pytest.raises(BackendError, match="did not answer"):
+            open_backend("ray", jobs=1, address=address)
+    finally:
+        http.shutdown()
+        http.server_close()
+        silent.server.close()
+        for held in silent.held:
+            held.close()
+
+
+def test_a_local_instance_starts_while_another_ray_runs_on_the_machine() -> None:
+    require_extra("ray")
+    # Ray finds a running instance through a file under $RAY_TMPDIR: a directory of this
+    # test's own keeps it from every other Ray on the machine (short: Ray's socket paths
+    # must fit in 107 characters).
+    home = Path(tempfile.mkdtemp(prefix="durak-ray-", dir="/tmp"))
+    env = {**os.environ, "RAY_TMPDIR": str(home)}
+    env.pop("RAY_ADDRESS", None)
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]
+    head = [str(Path(sys.executable).parent / "ray"), "start", "--head", f"--port={port}"]
+    head += ["--num-cpus=1", "--include-dashboard=false", "--disable-usage-stats", "--block"]
+    other = subprocess.Popen(head, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        marker = home / "ray" / "ray_current_cluster"
+        deadline = time.monotonic() + 240
+        while not marker.exists() and other.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)  # waiting for the other instance; the outcome does not depend on it
+        assert marker.exists(), "ray start --head did not come up"
+        done = _durak("match", "random", "greedy", "-n", "2", "--backend", "ray", env=env)
+        assert done.returncode == 0, done.stderr
+        assert "runs on: local Ray" in done.stdout
+    finally:
+        other.terminate()  # `ray start --block` stops the processes it started
+        other.communicate(timeout=120)
+        shutil.rmtree(home, ignore_errors=True)

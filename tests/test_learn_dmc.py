@@ -4,6 +4,7 @@ bundled model and ``durak train dmc``."""
 from __future__ import annotations
 
 import random
+import shlex
 import signal
 import subprocess
 import sys
@@ -38,6 +39,7 @@ from durak.learn.dmc_net import (  # noqa: E402
     save_model,
 )
 from durak.learn.dmc_settings import DmcSettings  # noqa: E402
+from durak.learn.model_file import write_model_file  # noqa: E402
 from durak.rules import (  # noqa: E402
     Observation,
     Rules,
@@ -166,8 +168,8 @@ def test_bad_model_files_are_one_line(tmp_path: Path) -> None:
     corrupt = tmp_path / "junk.pt"
     corrupt.write_bytes(b"not a model at all")
     for path, words in (
-        (truncated, ["not a readable durak-dmc model file"]),
-        (corrupt, ["not a readable durak-dmc model file"]),
+        (truncated, ["not a model file, or a truncated one"]),
+        (corrupt, ["not a model file"]),
         (tmp_path / "missing.pt", ["cannot read the model file"]),
     ):
         one_error(runner.invoke(app, ["match", f"dmc:path={path}", "greedy", "-n", "2"]), *words)
@@ -197,11 +199,48 @@ def test_the_bundled_model_plays_a_legal_action_everywhere() -> None:
         (["dmc", "--vs", "self,nobody", "--episodes", "8"], ["unknown agent 'nobody'"]),
         (["dmc:round=10,chunk=4", "--vs", "self", "--episodes", "8"], ["multiple of chunk"]),
         (["qlearn", "--vs", "lowest", "--episodes", "8", "--hours", "1"], ["only for"]),
+        (["dmc", "--vs", "faulty", "--episodes", "8"], ["--vs faulty", "breaks on purpose"]),
+        (["dmc", "--vs", "self,faulty:fault=timeout", "--episodes", "8"], ["breaks on purpose"]),
+        (["dmc", "--vs", "human", "--episodes", "8"], ["--vs human", "a person"]),
+        (["dmc", "--vs", "solver:fallback=human", "--episodes", "8"], ["a person"]),
+        (["qlearn", "--vs", "faulty", "--episodes", "8"], ["breaks on purpose"]),
+        (["dmc", "--vs", "samples=1,self", "--episodes", "8"], ["parameter of no agent"]),
+        (["dmc", "--vs", "mcts:limit=5,nosuch=1", "--episodes", "8"], ["unknown parameter"]),
     ],
 )
 def test_train_dmc_refuses_bad_options(tmp_path: Path, args: list[str], words: list[str]) -> None:
     out = str(tmp_path / "m.pt")
-    one_error(runner.invoke(app, ["train", *args, "--out", out]), *words)
+    one_error(runner.invoke(app, ["train", *args, "--out", out], input=""), *words)
+    assert not list(tmp_path.iterdir())
+
+
+def test_train_dmc_takes_opponents_with_parameters(tmp_path: Path) -> None:
+    out = tmp_path / "m.pt"
+    args = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--lowest-rank", "10"]
+    args += ["--vs", "mcts:limit=5,samples=1,self", "--vs", "solver:nodes=50,fallback=lowest"]
+    args += ["--episodes", "8", "--interval", "8", "--eval-games", "2", "--no-plot"]
+    result = runner.invoke(app, [*args, "--seed", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    opponents = ["mcts:limit=5,samples=1", "self", "solver:nodes=50,fallback=lowest"]
+    assert load_model(out).meta["opponents"] == opponents
+
+
+def test_train_dmc_prints_an_evaluation_that_runs_for_its_players(tmp_path: Path) -> None:
+    out = tmp_path / "m.pt"
+    args = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--vs", "greedy"]
+    args += ["--players", "3", "--lowest-rank", "10", "--episodes", "8", "--interval", "8"]
+    args += ["--eval-games", "2", "--no-plot", "--seed", "2", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.stdout.splitlines() if x.startswith("evaluate: "))
+    words = shlex.split(line.removeprefix("evaluate: "))
+    assert words[:2] == ["durak", "match"] and words[words.index("--games") + 1] == "1000"
+    words[words.index("--games") + 1] = "2"
+    evaluation = runner.invoke(app, words[1:])
+    assert evaluation.exit_code == 0, evaluation.output
+    assert f"dmc:path={out} vs greedy vs greedy" in evaluation.stdout
+    recorded = shlex.split(str(load_model(out).meta["command"]))
+    assert recorded[recorded.index("--players") + 1] == "3"
 
 
 def test_train_dmc_writes_model_checkpoint_csv_and_resumes(tmp_path: Path) -> None:
@@ -280,7 +319,7 @@ def test_a_checkpoint_from_before_a_new_setting_still_resumes(tmp_path: Path) ->
     trainer.save_checkpoint(path)
     data = torch.load(path, weights_only=True)
     del data["identity"]["settings"]["warm"], data["identity"]["settings"]["warm_episodes"]
-    torch.save(data, path)  # as written before warm starts existed
+    write_model_file(path, data)  # as written before warm starts existed
     DmcTrainer(SMALL, ["self"], 4, TINY).load_checkpoint(path)
     warm = attrs.evolve(TINY, warm_episodes=8)
     with pytest.raises(DmcModelError, match="a checkpoint of another run"):
@@ -343,6 +382,38 @@ def test_bad_guide_options_are_one_line(spec: str, words: list[str]) -> None:
     with pytest.raises(SpecError) as e:
         make_agent(spec)
     assert all(w in str(e.value) for w in words), str(e.value)
+
+
+OTHER_RULES = [Rules(players=3), Rules(lowest_rank=9), Rules(transfer=True)]
+GUIDED = ["ismcts:prior=dmc,limit=20", "ismcts:value=dmc,limit=20", "solver:fallback=dmc"]
+
+
+@pytest.mark.parametrize("spec", GUIDED)
+def test_guided_specs_are_refused_under_rules_the_network_does_not_fit(spec: str) -> None:
+    assert make_agent(spec, Rules()) is not None  # the bundled model's own game
+    for rules in OTHER_RULES:
+        with pytest.raises(SpecError, match="trained for") as e:
+            make_agent(spec, rules)
+        assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["match", "ismcts:prior=dmc,limit=20", "greedy", "greedy", "-n", "3"],
+        ["match", "ismcts:value=dmc,limit=20", "greedy", "-n", "2", "--lowest-rank", "9"],
+        ["match", "ismcts:prior=dmc,limit=20", "greedy", "-n", "2", "--variant", "perevodnoy"],
+        ["match", "solver:fallback=ismcts:value=dmc;limit=5", "greedy", "greedy", "-n", "2"],
+        ["play", "ismcts:prior=dmc,limit=20", "greedy"],
+        ["train", "dmc", "--vs", "ismcts:prior=dmc", "--players", "3", "--episodes", "8"],
+        ["train", "qlearn", "--vs", "ismcts:value=dmc", "--players", "3", "--episodes", "8"],
+    ],
+)
+def test_guided_specs_under_other_rules_are_one_error_line(tmp_path: Path, args: list[str]) -> None:
+    if args[0] == "train":
+        args = [*args, "--out", str(tmp_path / "out.pt")]
+    one_error(runner.invoke(app, args, input=""), "trained for", "ismcts")
+    assert not list(tmp_path.iterdir())
 
 
 def test_a_network_match_on_two_processes_finishes(tmp_path: Path) -> None:

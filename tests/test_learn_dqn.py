@@ -5,6 +5,7 @@ What happens without PyTorch is tested in ``test_learn_dqn_notorch.py``.
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from durak.learn import make_learner, train  # noqa: E402
 from durak.learn.dqn import DqnLearner  # noqa: E402
 from durak.learn.dqn_learner import td_targets  # noqa: E402
 from durak.learn.dqn_net import FORMAT, DqnAgent, DqnModel, load_model, save_model  # noqa: E402
+from durak.learn.model_file import write_model_file  # noqa: E402
 from durak.rules import Rules  # noqa: E402
 
 torch.set_num_threads(1)
@@ -110,9 +112,14 @@ def test_save_load_round_trip_plays_the_same(tmp_path: Path) -> None:
         loaded.act(random_game_observations(Rules(), 1, seed=0)[0], random.Random(0))
 
 
-def bad_file(tmp_path: Path, data: Any) -> str:
-    path = tmp_path / "bad.pt"
-    torch.save(data, path)
+def bad_file(tmp_path: Path, data: Any, *, checksummed: bool = True) -> str:
+    """``data`` written to a fresh file: with a valid checksum (so that the problem under
+    test is the one found), or raw."""
+    path = tmp_path / f"bad{len(list(tmp_path.iterdir()))}.pt"
+    if checksummed:
+        write_model_file(path, data)
+    else:
+        torch.save(data, path)
     return str(path)
 
 
@@ -126,22 +133,27 @@ def test_bad_model_files_are_rejected_with_the_file_and_the_problem(tmp_path: Pa
     data = torch.load(tmp_path / "good.pt", weights_only=True)
     garbage = tmp_path / "garbage.pt"
     garbage.write_bytes(b"not a model at all")
+    nan = {**data, "state_dict": {**data["state_dict"], "0.bias": torch.full((8,), math.nan)}}
     cases = {
-        str(garbage): "not a readable durak-dqn model file",
+        str(garbage): "not a model file",
         str(tmp_path / "missing.pt"): "cannot read",
-        bad_file(tmp_path, {"format": FORMAT, "version": 1, "evil": Evil()}): "not a readable",
-        bad_file(tmp_path, [1, 2]): "not a durak-dqn model file",
+        bad_file(tmp_path, {"format": FORMAT, "evil": Evil()}, checksummed=False): "refused",
+        bad_file(tmp_path, [1, 2], checksummed=False): "not a durak-dqn model file",
         bad_file(tmp_path, {**data, "format": "other"}): "not a durak-dqn model file",
-        bad_file(tmp_path, {**data, "version": 2}): "unsupported durak-dqn version 2",
-        bad_file(tmp_path, {**data, "rules": {"players": 9}}): "bad or missing field",
-        bad_file(tmp_path, {**data, "action_size": 1334}): "do not fit the rules",
+        bad_file(tmp_path, {**data, "version": 9}): "unsupported durak-dqn version 9",
+        bad_file(tmp_path, {**data, "hidden": [9]}, checksummed=False): "checksum",
+        bad_file(tmp_path, {**data, "rules": {"players": 9}}): "bad or missing rules",
+        bad_file(tmp_path, {**data, "action_size": 1334}): "does not fit the rules",
         bad_file(tmp_path, {**data, "hidden": [9]}): "weights do not match the network",
         bad_file(tmp_path, {**data, "hidden": [8, 8]}): "weights do not match the network",
+        bad_file(tmp_path, {**data, "hidden": [5000]}): "implausible hidden widths",
+        bad_file(tmp_path, nan): "not finite",
     }
+    assert len(cases) == 13
     for path, problem in cases.items():
         with pytest.raises(SpecError, match=problem) as err:
             make_agent(f"dqn:path={path}")
-        assert path in str(err.value)
+        assert path in str(err.value) and "\n" not in str(err.value)
         with pytest.raises(ValueError, match=problem):
             load_model(path)
     with pytest.raises(SpecError, match="path"):

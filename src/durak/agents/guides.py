@@ -12,6 +12,10 @@ both callables of :mod:`durak.search`:
 * the value ``max Q`` for the player to move, the others sharing its negation equally
   (the returns of Durak sum to zero).
 
+A guide made for one rules variant (a network) is also a
+:class:`~durak.agents.base.RulesBound`: the search agent that uses it checks it when
+:func:`~durak.agents.make_agent` builds it for a game, as a plain ``dmc`` agent is checked.
+
 Guides are registered by name (``register_guide``); packages outside the core register
 theirs on import, as agents do (the ``durak.agents`` entry points), so the search agents'
 ``prior=`` and ``value=`` options name them without this package importing them.

@@ -34,6 +34,7 @@ from durak.agents import evals
 from durak.agents.base import (
     Agent,
     Relay,
+    RulesBound,
     SpecError,
     Watcher,
     make_agent,
@@ -42,7 +43,7 @@ from durak.agents.base import (
 )
 from durak.agents.guides import Guidance, Guide, make_guide
 from durak.agents.specs import Param, param, params_of
-from durak.rules import Action, DurakGame, GameState, Observation, observe
+from durak.rules import Action, DurakGame, GameState, Observation, Rules, observe
 from durak.search import (
     SQRT2,
     Budget,
@@ -208,6 +209,12 @@ class IsmctsAgent:
             raise SpecError("ismcts: give a progressive bias or a prior, not both")
         wanted = {self.prior, self.value} - {"none", "rollout"}
         object.__setattr__(self, "guides", {name: make_guide(name) for name in sorted(wanted)})
+
+    def check_rules(self, rules: Rules) -> None:
+        """:class:`SpecError` unless every guide can score ``rules``' games (a network
+        is made for one variant), as :func:`make_agent` checks the agent it builds."""
+        for guide in self.guides.values():
+            _bound(guide, rules, "ismcts")
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The most visited root action (or the solved one in a known endgame)."""
@@ -412,6 +419,10 @@ class SolverAgent(Relay):
         object.__setattr__(self, "endgame", endgame)
         object.__setattr__(self, "watchers", watchers_among(endgame, self.fallback))
 
+    def check_rules(self, rules: Rules) -> None:
+        """:class:`SpecError` unless the fallback agent can play ``rules``."""
+        _bound(self.fallback, rules, "solver: fallback")
+
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The solved move, or the fallback agent's."""
         legal = observation.legal_actions
@@ -419,6 +430,16 @@ class SolverAgent(Relay):
             return legal[0]
         solved = self.endgame(observation, rng)
         return self.fallback.act(observation, rng) if solved is None else solved
+
+
+def _bound(part: object, rules: Rules, context: str) -> None:
+    """``part.check_rules(rules)`` if ``part`` is made for one variant, its
+    :class:`SpecError` prefixed with ``context``."""
+    if isinstance(part, RulesBound):
+        try:
+            part.check_rules(rules)
+        except SpecError as e:
+            raise SpecError(f"{context}: {e}") from None
 
 
 for _name, _cls, _text in (

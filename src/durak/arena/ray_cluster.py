@@ -34,6 +34,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Sequence
@@ -71,8 +72,9 @@ def import_ray() -> ModuleType:
 
 def check_address(address: str) -> None:
     """Raise :class:`BackendError` unless ``address`` (``HOST:PORT``, ``ray://HOST:PORT``
-    or ``auto``) is well formed and, but for ``auto``, something answers there within
-    :data:`CONNECT_SECONDS` (Ray itself would keep retrying for minutes)."""
+    or ``auto``) is well formed and, but for ``auto``, a server there answers as Ray's do
+    (gRPC, over HTTP/2) within :data:`CONNECT_SECONDS` in all: Ray itself would keep
+    retrying for minutes at an address where nothing, or something else, answers."""
     if address == "auto":
         return
     host, colon, port = address.removeprefix("ray://").rpartition(":")
@@ -81,12 +83,40 @@ def check_address(address: str) -> None:
             f"--address {address!r}: expected HOST:PORT (as 'ray start --head' prints), "
             "ray://HOST:PORT or auto"
         )
+    deadline = time.monotonic() + CONNECT_SECONDS
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+        with socket.create_connection((host.strip("[]"), int(port)), CONNECT_SECONDS) as sock:
+            problem = _not_grpc(sock, deadline)
     except OSError as e:
-        reason = e.strerror or str(e) or type(e).__name__
-        message = f"--address {address}: no Ray cluster answers there ({reason})"
-        raise BackendError(message) from None
+        problem = f"no Ray cluster answers there ({e.strerror or str(e) or type(e).__name__})"
+    if problem:
+        raise BackendError(f"--address {address}: {problem}")
+
+
+#: An HTTP/2 client's first bytes: the connection preface and an empty SETTINGS frame.
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+_SETTINGS = 4
+
+
+def _not_grpc(sock: socket.socket, deadline: float) -> str:
+    """Why the server on ``sock`` is not Ray's ("" if it is): a gRPC server (Ray's GCS
+    and client server) answers the HTTP/2 preface with a SETTINGS frame (RFC 9113, 3.4);
+    anything else, or nothing before ``deadline``, is not Ray."""
+    sock.settimeout(max(deadline - time.monotonic(), 0.001))
+    sock.sendall(_HTTP2_HELLO)
+    head = b""
+    try:
+        while len(head) < 9:
+            sock.settimeout(max(deadline - time.monotonic(), 0.001))
+            chunk = sock.recv(9 - len(head))
+            if not chunk:
+                break
+            head += chunk
+    except TimeoutError:
+        return f"the server there did not answer within {CONNECT_SECONDS:g} s (not Ray?)"
+    if len(head) == 9 and head[3] == _SETTINGS:
+        return ""
+    return "the server there is not Ray (it does not answer as a gRPC server)"
 
 
 @attrs.frozen
@@ -147,7 +177,9 @@ class RayCluster(Closing):
                 )
             return cls(ray, started=False, owned=False)
         if address is None:
-            ray.init(num_cpus=cpus, include_dashboard=False, **_QUIET)
+            # "local": a new instance of our own, even while another runs on this machine
+            # (`ray start`); without it Ray would join that one and refuse num_cpus.
+            ray.init(address="local", num_cpus=cpus, include_dashboard=False, **_QUIET)
             return cls(ray, started=True, owned=True)
         try:
             ray.init(address=address, **_QUIET)

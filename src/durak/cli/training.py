@@ -14,7 +14,8 @@ import typer
 from rich.console import Console
 
 import durak.learn  # noqa: F401 - registers the learners
-from durak.agents.base import Agent, load_plugins, make_agent, parse_spec
+from durak.agents.base import Agent, load_plugins, parse_spec
+from durak.agents.faulty import FaultyAgent
 from durak.agents.searchers import ExactEndgame
 from durak.cli.driver import seed_line, stderr_console, stdout_console
 from durak.cli.errors import INTERRUPTED, user_errors
@@ -35,7 +36,13 @@ from durak.cli.options import (
     describe_rules,
 )
 from durak.cli.progress import wanted
-from durak.cli.training_dmc import DmcRun, dmc_opponents, dmc_settings, train_dmc
+from durak.cli.training_dmc import (
+    DmcRun,
+    dmc_opponents,
+    dmc_settings,
+    train_dmc,
+    training_opponent,
+)
 from durak.cli.training_output import (
     IntervalCsv,
     TrainProgress,
@@ -267,7 +274,9 @@ def train(
         load_plugins()  # third-party packages may add learners through agent plugins
         learner = make_learner(spec, rules)
         pilot = None if solve_endgame is None else ExactEndgame(solve_endgame)
-        table = SoloTable(rules, [make_agent(v) for v in opponents], autopilot=pilot)
+        # A person may teach a learner at the terminal; a faulty agent would only crash it.
+        agents = [training_opponent(v, rules, (FaultyAgent,)) for v in opponents]
+        table = SoloTable(rules, agents, autopilot=pilot)
         the_seed = choose_seed(seed)
         log = IntervalCsv(csv_path)
     console = stdout_console()

@@ -23,7 +23,9 @@ from typing import Any
 import attrs
 import typer
 
-from durak.agents import make_agent, parse_spec
+from durak.agents import Agent, make_agent, parse_spec
+from durak.agents.faulty import FaultyAgent
+from durak.agents.human import HumanAgent
 from durak.agents.specs import params_of, typed_params
 from durak.arena.backend import open_backend
 from durak.arena.pool import LocalPool
@@ -85,15 +87,74 @@ class DmcRun:
         )
 
 
+def split_opponents(vs: list[str]) -> tuple[str, ...]:
+    """The opponent specs of ``--vs`` values, each a comma-separated list in which a piece
+    of the form ``key=value`` continues the spec before it: ``self,greedy`` is two specs,
+    ``mcts:limit=5,samples=1`` one (an agent's name never holds ``=``).
+    :class:`UsageError` for a parameter with no spec before it in its ``--vs``."""
+    specs: list[str] = []
+    for item in vs:
+        started = len(specs)
+        for piece in (p.strip() for p in item.split(",")):
+            if not piece:
+                continue
+            if _is_parameter(piece):
+                if len(specs) == started:
+                    raise UsageError(f"--vs {item}: {piece!r} is a parameter of no agent")
+                specs[-1] += f",{piece}"
+            else:
+                specs.append(piece)
+    return tuple(specs)
+
+
+def _is_parameter(piece: str) -> bool:
+    """Whether ``piece`` is ``key=value`` (an ``=`` before any ``:``), not a spec."""
+    equals, colon = piece.find("="), piece.find(":")
+    return equals != -1 and (colon == -1 or equals < colon)
+
+
+#: The agents that cannot be an opponent of DMC training, and why.
+UNFIT: dict[type, str] = {
+    FaultyAgent: "faulty breaks on purpose, to test referees; training has no referee "
+    "to forfeit it",
+    HumanAgent: "a person at the terminal cannot be an opponent of DMC's actor processes "
+    "(they play thousands of games); play one with durak play",
+}
+
+
+def training_opponent(spec: str, rules: Rules, unfit: tuple[type, ...] = tuple(UNFIT)) -> Agent:
+    """The agent of an opponent spec for training under ``rules``: ``SpecError`` for a bad
+    spec, :class:`UsageError` for an agent of a class in ``unfit`` (see :data:`UNFIT`),
+    also as another agent's part (``solver:fallback=human``)."""
+    agent = make_agent(spec, rules)
+    for part in _parts(agent):
+        for kind in unfit:
+            if isinstance(part, kind):
+                raise UsageError(f"--vs {spec}: {UNFIT[kind]}")
+    return agent
+
+
+def _parts(agent: object) -> list[object]:
+    """``agent`` and the agents it is built from (attrs fields that are agents), deep."""
+    parts, kind = [agent], type(agent)
+    if attrs.has(kind):
+        for field in attrs.fields(kind):
+            value = getattr(agent, field.name, None)
+            if value is not agent and callable(getattr(value, "act", None)):
+                parts += _parts(value)
+    return parts
+
+
 def dmc_opponents(vs: list[str], rules: Rules) -> tuple[str, ...]:
-    """The opponents of ``--vs self,greedy`` (commas or repeats); each agent spec is built
-    once to check it (``SpecError`` names a bad one)."""
-    names = tuple(v.strip() for item in vs for v in item.split(",") if v.strip())
+    """The opponents of ``--vs self,greedy`` (see :func:`split_opponents`; repeated
+    ``--vs`` add to the list); each agent spec is built once to check it (``SpecError``
+    names a bad one, :func:`training_opponent`)."""
+    names = split_opponents(vs)
     if not names:
         raise UsageError("--vs: give self and/or agent specs, e.g. --vs self,greedy,lowest")
     for name in names:
         if name != "self":
-            make_agent(name, rules)
+            training_opponent(name, rules)
     return names
 
 
@@ -197,7 +258,8 @@ def train_dmc(
             "with --resume to continue"
         )
         raise typer.Exit(stopped[1])
-    words = ["durak", "match", f"dmc:path={run.out}", "greedy", "--games", "1000"]
+    others = ["greedy"] * (run.rules.players - 1)
+    words = ["durak", "match", f"dmc:path={run.out}", *others, "--games", "1000"]
     words += ["--seed", str(the_seed + 1), *rules_flags(run.rules)]
     console.print(f"evaluate: {shlex.join(words)}")
 
@@ -212,9 +274,15 @@ def _goal(run: DmcRun) -> str:
 
 
 def _command(run: DmcRun, seed: int) -> str:
-    vs = ",".join(run.opponents)
-    goal = f"--episodes {run.episodes}" if run.episodes is not None else f"--hours {run.hours:g}"
-    return f"durak train {run.spec} --vs {vs} {goal} --seed {seed} --out {run.out.name}"
+    goal = ["--episodes", str(run.episodes)] if run.episodes is not None else []
+    goal = goal or ["--hours", f"{run.hours:g}"]
+    words = ["durak", "train", run.spec, "--vs", ",".join(run.opponents), *goal]
+    words += ["--seed", str(seed), *_players_flag(run.rules), *rules_flags(run.rules)]
+    return shlex.join([*words, "--out", run.out.name])
+
+
+def _players_flag(rules: Rules) -> list[str]:
+    return [] if rules.players == 2 else ["--players", str(rules.players)]
 
 
 def _evaluate(

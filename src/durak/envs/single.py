@@ -115,7 +115,7 @@ class DurakEnv(gymnasium.Env[dict[str, Any], ActType]):
         self.illegal_action = illegal_action
         self._table = SoloTable(
             rules,
-            [make_agent(s) for s in opponents],
+            [make_agent(s, rules) for s in opponents],
             learner_seat=learner_seat,
             open_world=open_world,
         )

@@ -32,14 +32,9 @@ import numpy as np
 
 from durak.agents.base import SpecError
 from durak.learn.dmc_actor import SELF, ActorTask, Samples, collect
-from durak.learn.dmc_net import (
-    DmcModel,
-    DmcModelError,
-    build_network,
-    model_header,
-)
+from durak.learn.dmc_net import NETWORK, DmcModel, DmcModelError, build_network
 from durak.learn.dmc_settings import DmcSettings
-from durak.learn.model_file import read_model_file, write_model_file
+from durak.learn.model_file import write_model_file
 from durak.learn.torch_support import require_torch
 from durak.rules import Rules
 from durak.seeding import derive_seed
@@ -50,7 +45,10 @@ A = TypeVar("A")
 R = TypeVar("R")
 
 CHECKPOINT_FORMAT = "durak-dmc-checkpoint"
-CHECKPOINT_VERSION = 1
+#: 2 since files carry a checksum (:mod:`durak.learn.model_file`).
+CHECKPOINT_VERSION = 2
+#: A checkpoint holds the network as a model file does, and more.
+CHECKPOINT = attrs.evolve(NETWORK, name=CHECKPOINT_FORMAT, version=CHECKPOINT_VERSION)
 
 
 @attrs.frozen
@@ -213,9 +211,7 @@ class DmcTrainer:
         write_model_file(
             partial,
             {
-                **model_header(self.rules, self.settings.widths),
-                "format": CHECKPOINT_FORMAT,
-                "version": CHECKPOINT_VERSION,
+                **CHECKPOINT.header(self.rules, self.settings.widths),
                 "identity": _plain(self.identity()),
                 "state_dict": self.net.state_dict(),
                 "optimizer": self.optimizer.state_dict(),
@@ -229,7 +225,7 @@ class DmcTrainer:
     def load_checkpoint(self, path: Path) -> None:
         """Continue from the checkpoint in ``path``; :class:`DmcModelError` if it cannot be
         read or belongs to another run (other rules, opponents, seed or settings)."""
-        data, _ = read_model_file(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, DmcModelError)
+        data, _, _ = CHECKPOINT.read(path, DmcModelError)
         stored = data.get("identity")
         if isinstance(stored, dict) and isinstance(stored.get("settings"), dict):
             # A setting added since the checkpoint was written takes its default.

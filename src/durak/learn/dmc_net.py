@@ -10,8 +10,9 @@ records the rules, so a model is refused for any other game before the first mov
 
 The model file (:mod:`durak.learn.model_file`)::
 
-    {"format": "durak-dmc", "version": 1, "rules": {...}, "encoding": 1,
-     "row_size": 386, "hidden": [256, 256, 128], "state_dict": {...}, "meta": {...}}
+    {"format": "durak-dmc", "version": 2, "rules": {...}, "encoding": 1,
+     "row_size": 386, "hidden": [256, 256, 128], "state_dict": {...}, "meta": {...},
+     "checksum": "sha256:..."}
 """
 
 from __future__ import annotations
@@ -28,13 +29,14 @@ from numpy.typing import NDArray
 
 from durak.agents.base import SpecError
 from durak.learn.dmc_features import decision_rows, row_size
-from durak.learn.model_file import check_shapes, load_weights, read_model_file, write_model_file
+from durak.learn.model_file import NetworkFormat, load_weights, write_model_file
 from durak.learn.torch_support import inference, require_torch
 from durak.rules import Action, Observation, Rules
 
 __all__ = [
     "ENCODING",
     "FORMAT",
+    "NETWORK",
     "VERSION",
     "DmcAgent",
     "DmcGuide",
@@ -47,9 +49,18 @@ __all__ = [
 ]
 
 FORMAT = "durak-dmc"
-VERSION = 1
+#: 2 since files carry a checksum (:mod:`durak.learn.model_file`).
+VERSION = 2
 #: The version of :mod:`durak.learn.dmc_features`; a model of another is refused.
 ENCODING = 1
+#: The file format of the network: ``row_size(rules)`` inputs, one output.
+NETWORK = NetworkFormat(
+    FORMAT,
+    VERSION,
+    row_size,
+    lambda rules: 1,
+    lambda rules: {"encoding": ENCODING, "row_size": row_size(rules)},
+)
 
 
 class DmcModelError(ValueError):
@@ -66,14 +77,6 @@ def build_network(rules: Rules, hidden: Sequence[int]) -> Any:
     for a, b in itertools.pairwise(widths):
         layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
     return torch.nn.Sequential(*layers, torch.nn.Linear(widths[-1], 1))
-
-
-def _shapes(rules: Rules, hidden: Sequence[int]) -> dict[str, tuple[int, ...]]:
-    widths = [row_size(rules), *hidden, 1]
-    shapes: dict[str, tuple[int, ...]] = {}
-    for i, (a, b) in enumerate(itertools.pairwise(widths)):
-        shapes[f"{2 * i}.weight"], shapes[f"{2 * i}.bias"] = (b, a), (b,)
-    return shapes
 
 
 def scores(net: Any, rows: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -94,24 +97,12 @@ class DmcModel:
     meta: Mapping[str, Any] = attrs.Factory(dict)
 
 
-def model_header(rules: Rules, hidden: Sequence[int]) -> dict[str, Any]:
-    """The header fields of a model file for this network (the state dict aside)."""
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "rules": attrs.asdict(rules),
-        "encoding": ENCODING,
-        "row_size": row_size(rules),
-        "hidden": list(hidden),
-    }
-
-
 def save_model(path: str | os.PathLike[str], model: DmcModel) -> None:
     """Write ``model`` to ``path`` in the format of the module doc."""
     write_model_file(
         path,
         {
-            **model_header(model.rules, model.hidden),
+            **NETWORK.header(model.rules, model.hidden),
             "state_dict": model.net.state_dict(),
             "meta": dict(model.meta),
         },
@@ -121,24 +112,8 @@ def save_model(path: str | os.PathLike[str], model: DmcModel) -> None:
 def load_model(path: str | os.PathLike[str]) -> DmcModel:
     """The model in ``path``; :class:`DmcModelError` naming the file and the problem."""
 
-    def bad(problem: str) -> DmcModelError:
-        return DmcModelError(f"{path}: {problem}")
-
-    data, rules = read_model_file(path, FORMAT, VERSION, DmcModelError)
-    if data.get("encoding") != ENCODING:
-        raise bad(f"made for encoding {data.get('encoding')!r}, this is encoding {ENCODING}")
-    try:
-        hidden = tuple(int(h) for h in data["hidden"])
-        size = int(data["row_size"])
-        state = data["state_dict"]
-    except (KeyError, TypeError, ValueError) as e:
-        raise bad(f"bad or missing field ({e})") from None
-    if size != row_size(rules):
-        raise bad(f"row size {size} does not fit the rules (expected {row_size(rules)})")
-    if not hidden or min(hidden) < 1 or max(hidden) > 4096 or len(hidden) > 8:
-        raise bad(f"implausible hidden widths {list(hidden)}")
-    check_shapes(state, _shapes(rules, hidden), f"hidden widths {list(hidden)}", bad)
-    net, meta = load_weights(build_network(rules, hidden), data, bad)
+    data, rules, hidden = NETWORK.read(path, DmcModelError)
+    net, meta = load_weights(build_network(rules, hidden), data)
     return DmcModel(net, rules, hidden, meta)
 
 
@@ -173,6 +148,10 @@ class DmcGuide:
     actions (``SpecError`` for other rules than the model's)."""
 
     agent: DmcAgent
+
+    def check_rules(self, rules: Rules) -> None:
+        """:class:`~durak.agents.SpecError` unless the model was trained for ``rules``."""
+        self.agent.check_rules(rules)
 
     def action_values(self, observation: Observation) -> list[float]:
         """The network's expected return of each legal action, in their order."""

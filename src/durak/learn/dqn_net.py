@@ -5,9 +5,10 @@ Q-value per index of ``ActionSpace(rules)`` (CPU only).  The model file
 (:mod:`durak.learn.model_file`) is ``torch.save`` of a plain dict, read back with
 ``torch.load(weights_only=True)``, which never unpickles arbitrary objects::
 
-    {"format": "durak-dqn", "version": 1, "rules": {...attrs fields of Rules...},
+    {"format": "durak-dqn", "version": 2, "rules": {...attrs fields of Rules...},
      "observation_size": 273, "action_size": 1334, "hidden": [256, 256],
-     "state_dict": {...tensors...}, "meta": {...training settings, for the record...}}
+     "state_dict": {...tensors...}, "meta": {...training settings, for the record...},
+     "checksum": "sha256:..."}
 
 Loading checks every field and raises :class:`DqnModelError` naming the file and the
 problem.  The module imports without PyTorch (so the core's test collection needs no
@@ -29,12 +30,13 @@ from numpy.typing import NDArray
 
 from durak.agents.base import SpecError
 from durak.encoding import ActionSpace, action_space_size, encode_observation, observation_size
-from durak.learn.model_file import check_shapes, load_weights, read_model_file, write_model_file
+from durak.learn.model_file import NetworkFormat, load_weights, write_model_file
 from durak.learn.torch_support import inference, require_torch
 from durak.rules import Action, Observation, Rules
 
 __all__ = [
     "FORMAT",
+    "NETWORK",
     "VERSION",
     "DqnAgent",
     "DqnModel",
@@ -46,7 +48,19 @@ __all__ = [
 ]
 
 FORMAT = "durak-dqn"
-VERSION = 1
+#: 2 since files carry a checksum (:mod:`durak.learn.model_file`).
+VERSION = 2
+#: The file format of the network: the encoded observation in, one Q-value per action out.
+NETWORK = NetworkFormat(
+    FORMAT,
+    VERSION,
+    observation_size,
+    action_space_size,
+    lambda rules: {
+        "observation_size": observation_size(rules),
+        "action_size": action_space_size(rules),
+    },
+)
 
 
 class DqnModelError(ValueError):
@@ -101,26 +115,12 @@ class DqnModel:
     meta: Mapping[str, Any] = attrs.Factory(dict)
 
 
-def _shapes(rules: Rules, hidden: Sequence[int]) -> dict[str, tuple[int, ...]]:
-    """The parameter shapes of ``build_network(rules, hidden)`` by state-dict key."""
-    widths = [observation_size(rules), *hidden, action_space_size(rules)]
-    shapes: dict[str, tuple[int, ...]] = {}
-    for i, (a, b) in enumerate(itertools.pairwise(widths)):
-        shapes[f"{2 * i}.weight"], shapes[f"{2 * i}.bias"] = (b, a), (b,)
-    return shapes
-
-
 def save_model(path: str | os.PathLike[str], model: DqnModel) -> None:
     """Write ``model`` to ``path`` in the versioned format of the module doc."""
     write_model_file(
         path,
         {
-            "format": FORMAT,
-            "version": VERSION,
-            "rules": attrs.asdict(model.rules),
-            "observation_size": observation_size(model.rules),
-            "action_size": action_space_size(model.rules),
-            "hidden": list(model.hidden),
+            **NETWORK.header(model.rules, model.hidden),
             "state_dict": model.net.state_dict(),
             "meta": dict(model.meta),
         },
@@ -130,25 +130,8 @@ def save_model(path: str | os.PathLike[str], model: DqnModel) -> None:
 def load_model(path: str | os.PathLike[str]) -> DqnModel:
     """The model in ``path``; :class:`DqnModelError` naming the file and the problem."""
 
-    def bad(problem: str) -> DqnModelError:
-        return DqnModelError(f"{path}: {problem}")
-
-    data, rules = read_model_file(path, FORMAT, VERSION, DqnModelError)
-    try:
-        hidden = tuple(int(h) for h in data["hidden"])
-        sizes = (int(data["observation_size"]), int(data["action_size"]))
-        state = data["state_dict"]
-    except (KeyError, TypeError, ValueError) as e:
-        raise bad(f"bad or missing field ({e})") from None
-    if sizes != (observation_size(rules), action_space_size(rules)):
-        raise bad(
-            f"sizes {sizes} do not fit the rules (expected "
-            f"{(observation_size(rules), action_space_size(rules))})"
-        )
-    if not hidden or min(hidden) < 1:
-        raise bad(f"weights do not match the network of hidden widths {list(hidden)}")
-    check_shapes(state, _shapes(rules, hidden), f"hidden widths {list(hidden)}", bad)
-    net, meta = load_weights(build_network(rules, hidden), data, bad)
+    data, rules, hidden = NETWORK.read(path, DqnModelError)
+    net, meta = load_weights(build_network(rules, hidden), data)
     return DqnModel(net, rules, hidden, meta)
 
 

@@ -1,34 +1,128 @@
-"""Model files of the neural learners: a versioned header and a ``state_dict``.
+"""Model files of the neural learners: a versioned header, a checksum, and a ``state_dict``.
 
-A file is ``torch.save`` of a plain dict and is read back with
+A file is ``torch.save`` of a plain dict (a zip archive) and is read back with
 ``torch.load(weights_only=True)``, which never unpickles arbitrary objects::
 
-    {"format": "durak-dqn" | "durak-dmc", "version": 1, "rules": {...Rules fields...},
+    {"format": "durak-dqn" | "durak-dmc" | ..., "version": 2, "rules": {...Rules fields...},
      ...the sizes and widths of the network..., "state_dict": {...tensors...},
-     "meta": {...training settings, for the record...}}
+     "meta": {...training settings, for the record...}, "checksum": "sha256:..."}
 
-:func:`read_model_file` checks what every format shares (readable, the format, the
-version, the rules) and :func:`check_shapes` compares the tensors with the network the
-header describes before anything is built, so a file cannot make us allocate a network of
-any size it likes.  Every problem is one ``error(f"{path}: ...")``.
+The checksum is a SHA-256 of everything else in the dict, tensors by dtype, shape and
+bytes (:func:`checksum`): a file damaged after it was written (a flipped byte that the
+archive does not notice, a hand-edited weight) is refused instead of playing with other
+weights.  :func:`read_model_file` checks what every format shares (a regular file, a
+readable archive of plain values and tensors, the format, the version, the checksum, the
+rules); :class:`NetworkFormat` reads the file of one kind of MLP and checks its header
+fields, its hidden widths and every weight (the shapes of the network the header
+describes, float32, finite) before anything is built, so a file cannot make us allocate a
+network of any size it likes.  Every problem is one ``error(f"{path}: ...")``.
+
+Version 1 files had no checksum; :mod:`durak.learn.model_upgrade` converts one.
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
-from collections.abc import Callable, Mapping
+import shlex
+import stat
+import warnings
+import zipfile
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import attrs
 
 from durak.learn.torch_support import require_torch
 from durak.rules import Rules
 
-__all__ = ["check_shapes", "load_weights", "read_model_file", "write_model_file"]
+__all__ = [
+    "MAX_LAYERS",
+    "MAX_WIDTH",
+    "UPGRADE",
+    "NetworkFormat",
+    "checksum",
+    "load_weights",
+    "read_archive",
+    "read_model_file",
+    "write_model_file",
+]
+
+#: The bounds on a header's hidden layers: a file cannot make us build a bigger network.
+MAX_WIDTH, MAX_LAYERS = 4096, 8
+#: How to convert a version 1 file (named in the error that refuses one).
+UPGRADE = "python -m durak.learn.model_upgrade"
+_CHECKSUM = "checksum"
+
+
+def checksum(data: Mapping[str, Any]) -> str:
+    """``"sha256:HEX"`` of ``data`` without its ``checksum`` entry: keys in sorted order,
+    plain values by type and ``repr``, tensors by dtype, shape and bytes.  ``TypeError``
+    for a value that is not a dict, list, tuple, str, int, float, bool, None or a dense
+    tensor."""
+    digest = hashlib.sha256()
+    _feed(digest, {k: v for k, v in data.items() if k != _CHECKSUM})
+    return f"sha256:{digest.hexdigest()}"
+
+
+def _feed(digest: Any, value: Any) -> None:
+    torch = require_torch()
+    if isinstance(value, torch.Tensor):
+        if value.layout != torch.strided or value.is_quantized:
+            raise TypeError(f"a {value.layout} tensor")
+        flat = value.detach().cpu().contiguous().reshape(-1)
+        digest.update(f"T{value.dtype}{tuple(value.shape)}:".encode())
+        digest.update(flat.view(torch.uint8).numpy().tobytes())
+    elif isinstance(value, dict):
+        digest.update(f"D{len(value)}:".encode())
+        for key in sorted(value, key=lambda k: (type(k).__name__, repr(k))):
+            _feed(digest, key)
+            _feed(digest, value[key])
+    elif isinstance(value, list | tuple):
+        digest.update(f"L{len(value)}:".encode())
+        for item in value:
+            _feed(digest, item)
+    elif value is None or isinstance(value, str | int | float | bool):
+        digest.update(f"{type(value).__name__}{value!r};".encode())
+    else:
+        raise TypeError(f"a value of type {type(value).__name__}")
 
 
 def write_model_file(path: str | os.PathLike[str], data: Mapping[str, Any]) -> None:
-    """``torch.save`` ``data`` (a dict of plain values and tensors) to ``path``."""
-    require_torch().save(dict(data), Path(path))
+    """``torch.save`` ``data`` (a dict of plain values and tensors) to ``path``, with its
+    :func:`checksum` added."""
+    payload = dict(data)
+    payload[_CHECKSUM] = checksum(payload)
+    require_torch().save(payload, Path(path))
+
+
+def read_archive(path: Path, bad: Callable[[str], Exception]) -> Any:
+    """``torch.load(weights_only=True)`` of a regular file holding a zip archive, without
+    torch's warnings; ``bad(problem)`` for a file that does not load, never with torch's
+    advice to load it without ``weights_only``."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise bad("not a regular file")
+        if not zipfile.is_zipfile(path):
+            raise bad("not a model file, or a truncated one (not a whole torch.save archive)")
+    except OSError as e:
+        raise bad(f"cannot read the model file ({e.strerror or e})") from None
+    torch = require_torch()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return torch.load(path, map_location="cpu", weights_only=True)
+    except OSError as e:
+        raise bad(f"cannot read the model file ({e.strerror or e})") from None
+    except Exception as e:  # torch reports a bad archive with many exception types
+        if "weights only" in str(e).lower() or "weights_only" in str(e):
+            raise bad(
+                "holds Python objects other than tensors and plain values; refused unread"
+            ) from None
+        first = str(e).strip().split(". ")[0].splitlines()[0][:160] if str(e).strip() else ""
+        raise bad(f"a corrupt model file ({first or type(e).__name__})") from None
 
 
 def read_model_file(
@@ -37,25 +131,30 @@ def read_model_file(
     version: int,
     error: Callable[[str], Exception],
 ) -> tuple[dict[str, Any], Rules]:
-    """The dict in ``path`` and its rules, checked for ``fmt`` and ``version``; raises
-    ``error("PATH: problem")`` for a file that cannot be read, is corrupt, or is of another
-    format or version, or whose rules are not valid."""
+    """The dict in ``path`` and its rules, checked for ``fmt``, ``version`` and its
+    checksum; raises ``error("PATH: problem")`` for a file that cannot be read, is corrupt
+    or damaged, is of another format or version, or whose rules are not valid."""
 
     def bad(problem: str) -> Exception:
         return error(f"{path}: {problem}")
 
-    torch = require_torch()
-    try:
-        data = torch.load(Path(path), map_location="cpu", weights_only=True)
-    except OSError as e:
-        raise bad(f"cannot read the model file ({e.strerror or e})") from None
-    except Exception as e:  # torch reports a corrupt file with many exception types
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise bad(f"not a readable {fmt} model file ({first})") from None
+    data = read_archive(Path(path), bad)
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise bad(f"not a {fmt} model file")
-    if data.get("version") != version:
-        raise bad(f"unsupported {fmt} version {data.get('version')!r} (expected {version})")
+    found = data.get("version")
+    if isinstance(found, int) and 1 <= found < version and _CHECKSUM not in data:
+        raise bad(
+            f"a {fmt} file of version {found}, without a checksum of its weights; "
+            f"convert a file you trust with: {UPGRADE} {shlex.quote(str(path))}"
+        )
+    if found != version:
+        raise bad(f"unsupported {fmt} version {found!r} (expected {version})")
+    try:
+        matches = data.get(_CHECKSUM) == checksum(data)
+    except TypeError as e:
+        raise bad(f"holds {e}, not a tensor or a plain value") from None
+    if not matches:
+        raise bad("damaged: its contents do not match the checksum in its header")
     try:
         rules = Rules(**data["rules"])
     except (KeyError, TypeError, ValueError) as e:
@@ -63,30 +162,84 @@ def read_model_file(
     return data, rules
 
 
-def check_shapes(
+@attrs.frozen
+class NetworkFormat:
+    """The file format of one kind of MLP: its ``name`` and ``version``, the widths of its
+    input and output layers under given rules, and the header ``fields`` the rules fix
+    (sizes, the encoding's version) that a file must repeat."""
+
+    name: str
+    version: int
+    inputs: Callable[[Rules], int]
+    outputs: Callable[[Rules], int]
+    fields: Callable[[Rules], Mapping[str, int]]
+
+    def shapes(self, rules: Rules, hidden: Sequence[int]) -> dict[str, tuple[int, ...]]:
+        """The parameter shapes of ``Sequential(Linear, ReLU, ..., Linear)`` by key."""
+        widths = [self.inputs(rules), *hidden, self.outputs(rules)]
+        shapes: dict[str, tuple[int, ...]] = {}
+        for i, (a, b) in enumerate(itertools.pairwise(widths)):
+            shapes[f"{2 * i}.weight"], shapes[f"{2 * i}.bias"] = (b, a), (b,)
+        return shapes
+
+    def header(self, rules: Rules, hidden: Sequence[int]) -> dict[str, Any]:
+        """The header of a file of this network (the state dict and meta aside)."""
+        return {
+            "format": self.name,
+            "version": self.version,
+            "rules": attrs.asdict(rules),
+            **self.fields(rules),
+            "hidden": list(hidden),
+        }
+
+    def read(
+        self, path: str | os.PathLike[str], error: Callable[[str], Exception]
+    ) -> tuple[dict[str, Any], Rules, tuple[int, ...]]:
+        """The dict in ``path``, its rules and hidden widths, every field and weight
+        checked (see the module doc); ``error("PATH: problem")`` otherwise."""
+
+        def bad(problem: str) -> Exception:
+            return error(f"{path}: {problem}")
+
+        data, rules = read_model_file(path, self.name, self.version, error)
+        for key, expected in self.fields(rules).items():
+            if data.get(key) != expected:
+                raise bad(f"{key} {data.get(key)!r} does not fit the rules (expected {expected})")
+        try:
+            hidden = tuple(int(h) for h in data["hidden"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise bad(f"bad or missing field ({e})") from None
+        if not hidden or min(hidden) < 1 or max(hidden) > MAX_WIDTH or len(hidden) > MAX_LAYERS:
+            raise bad(f"implausible hidden widths {list(hidden)}")
+        _check_weights(data.get("state_dict"), self.shapes(rules, hidden), hidden, bad)
+        return data, rules, hidden
+
+
+def _check_weights(
     state: object,
     expected: Mapping[str, tuple[int, ...]],
-    describe: str,
-    error: Callable[[str], Exception],
+    hidden: Sequence[int],
+    bad: Callable[[str], Exception],
 ) -> None:
-    """Raise ``error`` unless ``state`` maps exactly the keys of ``expected`` to tensors of
-    those shapes (``describe`` names the network in the message)."""
+    """``bad`` unless ``state`` maps exactly the keys of ``expected`` to finite float32
+    tensors of those shapes."""
     torch = require_torch()
     entries = state.items() if isinstance(state, dict) else ()
     shapes = {k: tuple(v.shape) for k, v in entries if isinstance(v, torch.Tensor)}
     if shapes != dict(expected) or len(shapes) != len(entries):
-        raise error(f"weights do not match the network of {describe}")
+        raise bad(f"weights do not match the network of hidden widths {list(hidden)}")
+    assert isinstance(state, dict)
+    for key, tensor in state.items():
+        if tensor.dtype != torch.float32:
+            raise bad(f"weight {key} is {str(tensor.dtype).removeprefix('torch.')}, not float32")
+        if not bool(torch.isfinite(tensor).all()):
+            raise bad(f"weight {key} holds a value that is not finite (NaN or infinity)")
 
 
-def load_weights(
-    net: Any, data: Mapping[str, Any], error: Callable[[str], Exception]
-) -> tuple[Any, dict[str, Any]]:
-    """``net`` (built to the header's shapes) with ``data["state_dict"]`` loaded, in eval
-    mode, and the file's ``meta`` dict (empty if absent); ``error`` if the weights do not
-    load."""
-    try:
-        net.load_state_dict(data["state_dict"])
-    except (RuntimeError, TypeError, KeyError) as e:
-        raise error(f"weights do not match the network ({str(e).splitlines()[0]})") from None
+def load_weights(net: Any, data: Mapping[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """``net`` (built to the shapes :meth:`NetworkFormat.read` checked) with
+    ``data["state_dict"]`` loaded, in eval mode, and the file's ``meta`` dict (empty if
+    absent)."""
+    net.load_state_dict(data["state_dict"])
     meta = data.get("meta")
     return net.eval(), meta if isinstance(meta, dict) else {}
