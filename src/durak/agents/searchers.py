@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import attrs
@@ -40,14 +41,19 @@ from durak.agents.base import (
     register,
     watchers_among,
 )
-from durak.agents.guides import Guidance, Guide, make_guide
+from durak.agents.guides import Guidance
+from durak.agents.inference import InferredGame
+from durak.agents.inferring import GUIDED, Inferring, Scores
+from durak.agents.opponents import MODELS, by_mover, most_likely
 from durak.agents.specs import Param, param, params_of
-from durak.rules import Action, DurakGame, GameState, Observation, observe
+from durak.rules import Action, DurakGame, GameState, Observation, legal_actions, observe
 from durak.search import (
     SQRT2,
     Budget,
     BudgetExhausted,
     Combine,
+    Heuristic,
+    Prior,
     RolloutPolicy,
     SearchResult,
     TranspositionTable,
@@ -92,17 +98,26 @@ def _per_world(seconds: float | None, samples: int) -> float | None:
     return None if seconds is None else seconds / samples
 
 
+def _uniform(state: GameState, rng: random.Random) -> Action:
+    """A uniformly random legal action, drawn as the search's own random playout does."""
+    legal = legal_actions(state)
+    return legal[int(rng.random() * len(legal))]
+
+
 def _sampled(
+    agent: Inferring,
     observation: Observation,
     rng: random.Random,
     samples: int,
     combine: str,
     search: Callable[[GameState, random.Random], SearchResult[Action]],
 ) -> Action:
-    """PIMC over ``samples`` worlds; a forced move is returned at once."""
+    """PIMC over ``samples`` worlds (drawn from the agent's inferred belief with ``infer``);
+    a forced move is returned at once."""
     legal = observation.legal_actions
     if len(legal) == 1:
         return legal[0]
+    belief = agent.belief(observation, rng, {})
     return pimc(
         _game(observation),
         observation,
@@ -110,11 +125,12 @@ def _sampled(
         search=search,
         combine=_COMBINE[combine],
         rng=rng,
+        sample=None if belief is None else belief.sample,
     ).action
 
 
 @attrs.frozen
-class MctsAgent:
+class MctsAgent(Inferring):
     """UCT in each of ``samples`` sampled worlds (``limit`` iterations each), with a
     progressive ``bias`` toward the greedy move, combined by vote or by summed root visits;
 
@@ -176,11 +192,11 @@ class MctsAgent:
                 stop_early=stop_early,
             )
 
-        return _sampled(observation, rng, self.samples, self.combine, search)
+        return _sampled(self, observation, rng, self.samples, self.combine, search)
 
 
 @attrs.frozen
-class IsmctsAgent:
+class IsmctsAgent(Inferring):
     """SO-ISMCTS with ``limit`` iterations, a new determinization each, and a progressive
     ``bias`` toward the greedy move; or, with a ``prior`` guide, PUCT with that prior
     (no bias), and with a ``value`` guide, its values at the leaves in place of rollouts
@@ -200,14 +216,22 @@ class IsmctsAgent:
         None, "ceiling on states visited per decision (reproducible, unlike seconds)", low=1
     )
     seconds: float | None = param(None, _SECONDS, low=0.001, high=3600)
+    opponent: str = param(
+        "self",
+        "model of the other players: the prior (or biased move) and rollout at their nodes",
+        choices=("self", *MODELS),
+    )
     name: str = "ismcts"
-    guides: dict[str, Guide] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.prior != "none" and self.bias:
             raise SpecError("ismcts: give a progressive bias or a prior, not both")
-        wanted = {self.prior, self.value} - {"none", "rollout"}
-        object.__setattr__(self, "guides", {name: make_guide(name) for name in sorted(wanted)})
+        super().__attrs_post_init__()
+
+    def guide_names(self) -> set[str]:
+        """The guides of ``prior``, ``value``, ``opponent`` and ``infer``."""
+        wanted = super().guide_names() | ({self.prior, self.value} - {"none", "rollout"})
+        return wanted | ({"dmc"} if self.opponent in GUIDED else set())
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The most visited root action (or the solved one in a known endgame)."""
@@ -219,21 +243,42 @@ class IsmctsAgent:
             if solved is not None:
                 return solved
         budget = Budget(iterations=self.limit, nodes=self.nodes, seconds=self.seconds)
-        # One cache per guide and decision: a state's prior and value share one scoring.
-        guidance = {name: Guidance(g, self.temperature) for name, g in self.guides.items()}
-        prior = guidance[self.prior].prior if self.prior in guidance else None
+        # One cache per guide and decision: a state's prior, value, opponent model and
+        # inference share one scoring.
+        caches: dict[str, Scores] = {name: {} for name in self.guides}
+        guidance = {
+            name: Guidance(g, self.temperature, caches[name]) for name, g in self.guides.items()
+        }
+        prior: Prior[GameState, Action] | None = None
+        if self.prior in guidance:
+            prior = guidance[self.prior].prior
         value = guidance[self.value].value if self.value in guidance else None
         bias = (0.0 if prior is not None else 20.0) if self.bias is None else self.bias
+        rollout = None if value is not None else ROLLOUTS[self.simulation]
+        heuristic: Heuristic[GameState, Action] = evals.greedy_heuristic
+        if self.opponent != "self":
+            model = self.model(self.opponent, caches.get("dmc", {}))
+            me = observation.player
+            if prior is not None:
+                prior = by_mover(me, prior, model.policy)
+            else:
+                heuristic = by_mover(me, heuristic, partial(most_likely, model))
+            if value is None:
+                rollout = by_mover(me, rollout or _uniform, model.rollout)
+        belief = self.belief(observation, rng, caches.get("dmc", {}))
+        game = _game(observation)
+        if belief is not None:
+            game = InferredGame(game.rules, game.open_world, belief=belief)
         return ismcts(
-            _game(observation),
+            game,
             observation,
             player=observation.player,
             budget=budget,
             rng=rng,
             c=self.c,
-            rollout=None if value is not None else ROLLOUTS[self.simulation],
+            rollout=rollout,
             evaluate=value,
-            heuristic=evals.greedy_heuristic,
+            heuristic=heuristic,
             bias=bias,
             prior=prior,
             stop_early=True,
@@ -241,7 +286,7 @@ class IsmctsAgent:
 
 
 @attrs.frozen
-class MinimaxAgent:
+class MinimaxAgent(Inferring):
     """Depth-limited alpha-beta (transposition table, iterative deepening) per world."""
 
     depth: int = param(4, "plies", low=1, high=64)
@@ -268,11 +313,11 @@ class MinimaxAgent:
                 root_values=all_values,
             )
 
-        return _sampled(observation, rng, self.samples, self.combine, search)
+        return _sampled(self, observation, rng, self.samples, self.combine, search)
 
 
 @attrs.frozen
-class MaxnAgent:
+class MaxnAgent(Inferring):
     """Depth-limited max^n with shallow pruning per world (Van Khan), by vote; or, with
     ``paranoid``, the paranoid reduction (Sturtevant & Korf 2000: every other player
     minimises this one's payoff), searched by alpha-beta."""
@@ -302,7 +347,7 @@ class MaxnAgent:
                 paranoid=self.paranoid,
             )
 
-        return _sampled(observation, rng, self.samples, "vote", search)
+        return _sampled(self, observation, rng, self.samples, "vote", search)
 
 
 def determined(observation: Observation) -> bool:
