@@ -401,3 +401,19 @@ def test_dmc_inference_plays_legal_reproducible_games(spec: str) -> None:
     """The agent hears the game through its hooks and infers from the network's policy."""
     records = [play_game(Rules(), [make_agent(spec), make_agent("greedy")], 3) for _ in range(2)]
     assert records[0].actions == records[1].actions and records[0].forfeit is None
+
+
+def test_a_batch_of_observations_scores_as_each_one_alone() -> None:
+    """``action_values_many`` (one network pass, used by inference) agrees with
+    ``action_values``, and priming a guidance caches those scores by observation."""
+    guide = make_guide("dmc")
+    seen = random_game_observations(Rules(), 1, 23)[:12]
+    batch = guide.action_values_many(seen)  # type: ignore[attr-defined]
+    for o, values in zip(seen, batch, strict=True):
+        assert values == pytest.approx(guide.action_values(o), abs=1e-5)
+    guidance = Guidance(guide, temperature=1.0)
+    worlds = [sample_world(o, random.Random(2)) for o in seen]
+    guidance.prime(worlds)
+    assert len(guidance.cache) == len(set(seen))
+    for o, values in zip(seen, batch, strict=True):
+        assert guidance.cache[o] == pytest.approx(values, abs=1e-5)

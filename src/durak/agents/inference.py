@@ -37,13 +37,15 @@ The method, and what it assumes:
   world is equally likely: no inference is done there either.
 
 The cost is one replay of the record per candidate and one model call per opponent
-choice in it; the model's calls are cached per decision (``benchmarks/infer_cost.py``).
+choice in it; the model's calls are cached per decision, and a network scores all the
+candidates' choices in one pass (``benchmarks/infer_cost.py``).
 """
 
 from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from itertools import accumulate
 from math import comb, inf
 
@@ -73,11 +75,17 @@ __all__ = [
     "PublicRecord",
     "Refill",
     "is_weighable",
+    "likelihood",
     "weigh_worlds",
 ]
 
+#: An opponent's decision in a replayed past: the state, its legal actions and the index
+#: of the action taken.
+Choice = tuple[GameState, tuple[Action, ...], int]
+
 #: How many times one opponent's past is redrawn before its restricted-trump weight
-#: accepts one (each try costs a few microseconds; 1 in 10 is a low acceptance).
+#: accepts one: at a deal, the chance that none of those trumps lands in the dealt hand,
+#: which a few drawn trumps put at 1 in tens (a try costs microseconds).
 MAX_TRIES = 10_000
 
 
@@ -238,19 +246,27 @@ class PublicRecord:
                 return start, {slots[k][2]: places[k] for k in range(1, len(slots))}
         raise RuntimeError(f"inference: no past of player {q} accepted in {MAX_TRIES} tries")
 
-    def replay(self, start: GameState, model: OpponentModel) -> tuple[GameState, float]:
-        """The state the record's actions lead to from ``start``, and the likelihood of the
-        opponents' moves under ``model`` (the product over their choices)."""
+    def replay(self, start: GameState) -> tuple[GameState, list[Choice]]:
+        """The state the record's actions lead to from ``start``, and the opponents'
+        choices on the way (each with more than one legal action)."""
         s = start
-        likelihood = 1.0
         me = self.me
+        choices = []
         for p, action in self.moves:
             if p != me:
                 legal = legal_actions(s)
                 if len(legal) > 1:
-                    likelihood *= model.policy(s, legal)[legal.index(action)]
+                    choices.append((s, legal, legal.index(action)))
             s = step_unchecked(s, action)
-        return s, likelihood
+        return s, choices
+
+
+def likelihood(model: OpponentModel, choices: Sequence[Choice]) -> float:
+    """The product of the model's probability of each choice's move."""
+    product = 1.0
+    for state, legal, i in choices:
+        product *= model.policy(state, legal)[i]
+    return product
 
 
 def _refill(
@@ -314,15 +330,17 @@ def weigh_worlds(log: GameLog, model: OpponentModel, candidates: int, rng: rando
     under ``model``."""
     record = PublicRecord.of(log)
     root = log.latest
-    worlds, weights = [], []
+    worlds, trails = [], []
     for _ in range(candidates):
         world = sample_world(root, rng)
-        final, likelihood = record.replay(record.past(world, rng), model)
+        final, choices = record.replay(record.past(world, rng))
         if final.hand_masks != world.hand_masks or final.talon != world.talon:
             raise RuntimeError("inference: the replayed past does not lead to the world")
         worlds.append(world)
-        weights.append(likelihood)
-    return Belief(root, tuple(worlds), tuple(weights))
+        trails.append(choices)
+    model.prime(state for choices in trails for state, _, _ in choices)
+    weights = tuple(likelihood(model, choices) for choices in trails)
+    return Belief(root, tuple(worlds), weights)
 
 
 @attrs.frozen

@@ -56,7 +56,7 @@ class Inferring:
         "opponent model weighing the sampled worlds by the opponents' moves so far",
         choices=("none", *MODELS),
     )
-    candidates: int = param(64, "worlds weighed per decision with infer", low=1, high=10**5)
+    candidates: int = param(64, "worlds weighed per decision with infer", low=1, high=10**4)
     epsilon: float = param(0.1, "error rate of the greedy opponent model", low=0, high=1)
     model_temperature: float = param(
         1.0, "softmax temperature of the dmc opponent model", low=1e-3, high=100

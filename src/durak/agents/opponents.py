@@ -25,7 +25,7 @@ Models:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TypeVar
 
 import attrs
@@ -58,6 +58,11 @@ class OpponentModel(Protocol):
 
     def rollout(self, state: GameState, rng: random.Random) -> Action:
         """A legal action of the player to move, drawn from :meth:`policy` with ``rng``."""
+        ...
+
+    def prime(self, states: Iterable[GameState]) -> None:
+        """Prepare :meth:`policy` for these states at once (a batch of network calls), or
+        nothing."""
         ...
 
 
@@ -97,6 +102,9 @@ class GreedyModel:
             return legal[rng.randrange(len(legal))]
         return greedy_heuristic(state, legal)
 
+    def prime(self, states: Iterable[GameState]) -> None:
+        """Nothing: the greedy move is cheap."""
+
 
 @attrs.frozen
 class GuideModel:
@@ -111,6 +119,10 @@ class GuideModel:
     def rollout(self, state: GameState, rng: random.Random) -> Action:
         """An action drawn from :meth:`policy`."""
         return _draw(self, state, rng)
+
+    def prime(self, states: Iterable[GameState]) -> None:
+        """Score the states' views in one batch (:meth:`Guidance.prime`)."""
+        self.guidance.prime(states)
 
 
 @attrs.frozen
@@ -134,6 +146,12 @@ class MixModel:
     def rollout(self, state: GameState, rng: random.Random) -> Action:
         """An action drawn from :meth:`policy`."""
         return _draw(self, state, rng)
+
+    def prime(self, states: Iterable[GameState]) -> None:
+        """Prime both models."""
+        states = list(states)
+        self.first.prime(states)
+        self.second.prime(states)
 
 
 X = TypeVar("X")
