@@ -15,6 +15,10 @@ They are thin wrappers over :mod:`durak.search` (which never sees these agents):
 * ``solver`` plays the exact alpha-beta move once every card is known (open world, or an
   empty talon in a two-player game), and defers to another agent before that and in lost
   positions.
+* ``infer=...`` (every agent above but ``solver``) weighs the sampled worlds by the
+  opponents' moves so far under an opponent model (:mod:`durak.agents.inference`), and
+  ``ismcts:opponent=...`` models the other players by such a model at their nodes
+  (:mod:`durak.agents.opponents`).
 
 Every agent sees only the :class:`~durak.rules.Observation`, answers a forced decision (one
 legal action) at once, ends a tree search as soon as its decision is settled, draws
@@ -202,7 +206,10 @@ class IsmctsAgent(Inferring):
     (no bias), and with a ``value`` guide, its values at the leaves in place of rollouts
     (:mod:`durak.agents.guides`).  With ``endgame`` > 0, a two-player position in which
     every card is known is played by the exact solver when it solves within that many
-    nodes (:func:`solved_move`)."""
+    nodes (:func:`solved_move`).  With ``opponent``, the other players' nodes take that
+    model's prior (or its most likely move as the biased one) and rollout, the searcher's
+    own nodes keep its own; with ``infer``, the determinizations are drawn from the worlds
+    weighed by the opponents' moves (:class:`~durak.agents.inferring.Inferring`)."""
 
     limit: int = param(1000, "iterations", low=1, high=10**8)
     c: float = param(SQRT2, _C + " (PUCT constant with a prior)", low=0, high=100)
@@ -466,13 +473,24 @@ class SolverAgent(Relay):
         return self.fallback.act(observation, rng) if solved is None else solved
 
 
+def _inference_last(cls: type) -> tuple[Param, ...]:
+    """The spec parameters of ``cls``, its own first and the inherited inference ones
+    after (attrs lists a base class's fields first)."""
+    shared = {p.name for p in params_of(Inferring)}
+    params = params_of(cls)
+    return (
+        *(p for p in params if p.name not in shared),
+        *(p for p in params if p.name in shared),
+    )
+
+
 for _name, _cls, _text in (
     ("mcts", MctsAgent, "Zarlykov's MCTS: UCT in sampled worlds, by vote or visits"),
     ("ismcts", IsmctsAgent, "single-observer ISMCTS (Cowling et al. 2012)"),
     ("minimax", MinimaxAgent, "Zarlykov's minimax: alpha-beta in sampled worlds"),
     ("maxn", MaxnAgent, "Van Khan's max^n with shallow pruning, in sampled worlds"),
 ):
-    register(_name, _cls, _text)
+    register(_name, _cls, _text, _inference_last(_cls))
 
 _FALLBACK = Param("fallback", str, "mcts", "other positions' agent spec, ';' for ','")
 
