@@ -14,10 +14,14 @@ import itertools
 import random
 from collections import Counter
 from statistics import NormalDist
+from typing import Any
 
 import pytest
 
+import durak.search
+from durak.agents import make_agent, searchers
 from durak.agents.inference import Belief, GameLog, PublicRecord, weigh_worlds
+from durak.agents.inferring import Inferring
 from durak.agents.opponents import GreedyModel, OpponentModel
 from durak.rules import (
     Action,
@@ -194,3 +198,41 @@ def test_a_belief_draws_its_worlds_in_proportion_to_their_weights() -> None:
     # No weight at all: every world alike.
     flat = Belief(root, tuple(worlds), (0.0, 0.0, 0.0))
     assert set(Counter(flat.sample(root, rng) for _ in range(300))) == set(worlds)
+
+
+@pytest.mark.parametrize(
+    ("spec", "search"),
+    [
+        ("ismcts:limit=20,infer=greedy,candidates=3", "ismcts"),
+        ("mcts:limit=10,samples=4,infer=greedy,candidates=3", "pimc"),
+        ("minimax:depth=1,samples=4,infer=greedy,candidates=3", "pimc"),
+    ],
+)
+def test_the_searches_draw_their_worlds_from_the_weighed_candidates(
+    spec: str, search: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a record of the game, every world a search draws is one of the decision's
+    candidates (the searches get the belief's sampler); without one, worlds are fresh."""
+    rules, deck, moves = line(2, 6, 6)
+    log = log_of(rules, deck, moves, 0)
+    drawn: list[GameState] = []
+    real = getattr(durak.search, search)
+
+    def spying(game: Any, observation: Any, **kwargs: Any) -> Any:
+        sample = kwargs.get("sample") or game.sample_world
+        rng = random.Random(0)
+        drawn.extend(sample(observation, rng) for _ in range(50))
+        return real(game, observation, **kwargs)
+
+    monkeypatch.setattr(searchers, search, spying)
+    agent = make_agent(spec)
+    assert isinstance(agent, Inferring)
+    agent.act(log.latest, random.Random(1))  # no record: sample_world
+    assert len(set(drawn)) > 3
+    drawn.clear()
+    agent.game_started(log.start)
+    for mover, action, seen in log.moves:
+        agent.action_taken(mover, action, seen)
+    agent.act(log.latest, random.Random(1))
+    assert 1 <= len(set(drawn)) <= 3
+    assert all(observe(w, 0) == log.latest for w in drawn)
