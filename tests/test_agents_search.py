@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from durak.agents import evals, make_agent, searchers
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
+from durak.agents.inference import GameLog, PublicRecord
 from durak.agents.searchers import SolverAgent
 from durak.agents.tactics import action_card, play_key, weak_mask
 from durak.arena.game import play_game
@@ -47,13 +48,24 @@ CHEAP = {
     "maxn": "maxn:depth=2,samples=2",
     "maxn-paranoid": "maxn:depth=2,samples=2,paranoid=true",
     "solver": "solver:nodes=2000,fallback=mcts:limit=10;samples=1",
+    "ismcts-infer": "ismcts:limit=40,infer=greedy,candidates=6",
+    "ismcts-opponent": "ismcts:limit=40,opponent=greedy,epsilon=0.2",
+    "mcts-infer": "mcts:limit=20,samples=2,infer=greedy,candidates=6",
+    "minimax-infer": "minimax:depth=1,samples=2,infer=greedy,candidates=6,epsilon=0",
+    "maxn-infer": "maxn:depth=2,samples=2,infer=greedy,candidates=6",
+    "solver-infer": "solver:nodes=2000,fallback=ismcts:limit=10;infer=greedy;candidates=4",
 }
+#: The specs that infer from the opponents' moves (they need the game's hooks).
+INFERRING = sorted(name for name, spec in CHEAP.items() if "infer=" in spec)
 
 
 def _play(rules: Rules, specs: list[str], seed: int, open_world: bool, max_steps: int) -> None:
     agents = [make_agent(s) for s in specs]
+    watchers = [(p, a) for p, a in enumerate(agents) if isinstance(a, Watcher)]
     rngs = [random.Random(seed * 10 + p) for p in range(rules.players)]
     state = new_game(rules, seed)
+    for p, watcher in watchers:
+        watcher.game_started(observe(state, p, open_world))
     for _ in range(max_steps):
         if is_terminal(state):
             return
@@ -61,6 +73,8 @@ def _play(rules: Rules, specs: list[str], seed: int, open_world: bool, max_steps
         action = agents[p].act(observe(state, p, open_world), rngs[p])
         assert action in legal_actions(state), (specs[p], action)
         state = step(state, action)
+        for q, watcher in watchers:
+            watcher.action_taken(p, action, observe(state, q, open_world))
 
 
 @settings(max_examples=12, deadline=None)
@@ -90,6 +104,41 @@ def test_search_agents_are_reproducible_and_see_only_the_observation(name: str) 
     twin = next(w for w in (sample_world(obs, random.Random(k)) for k in range(50)) if w != state)
     assert observe(twin, state.turn) == obs
     decisions = {agent.act(observe(s, s.turn), random.Random(9)) for s in (state, twin, state)}
+    assert len(decisions) == 1
+
+
+@pytest.mark.parametrize("name", INFERRING)
+def test_inferring_agents_are_reproducible_and_read_only_what_their_seat_heard(
+    name: str,
+) -> None:
+    """Two deals that seat 0 cannot tell apart, played with the same public moves (its
+    observation equal after every one), give the same decision when the game's hooks tell
+    it each game."""
+    rules = Rules(lowest_rank=10)
+    rng = random.Random(4)
+    state = start = new_game(rules, 8)
+    log = GameLog(observe(state, 0))
+    while len(log.moves) < 14 or state.turn != 0 or len(legal_actions(state)) < 2:
+        mover, action = state.turn, rng.choice(legal_actions(state))
+        state = step(state, action)
+        log.moves.append((mover, action, observe(state, 0)))
+    record = PublicRecord.of(log)
+    twin = record.past(sample_world(log.latest, rng), rng)
+    while twin.hand_masks == start.hand_masks:
+        twin = record.past(sample_world(log.latest, rng), rng)
+    twin_log = GameLog(observe(twin, 0))
+    for mover, action, _ in log.moves:
+        twin = step(twin, action)
+        twin_log.moves.append((mover, action, observe(twin, 0)))
+    assert twin_log == log
+    decisions = set()
+    for heard in (log, twin_log, log):
+        agent = make_agent(CHEAP[name])
+        assert isinstance(agent, Watcher)
+        agent.game_started(heard.start)
+        for mover, action, seen in heard.moves:
+            agent.action_taken(mover, action, seen)
+        decisions.add(agent.act(heard.latest, random.Random(9)))
     assert len(decisions) == 1
 
 

@@ -25,6 +25,7 @@ torch = require_extra("torch")
 
 from durak.agents import SpecError, make_agent  # noqa: E402
 from durak.agents.guides import Guidance, make_guide  # noqa: E402
+from durak.arena.game import play_game  # noqa: E402
 from durak.arena.pool import LocalPool  # noqa: E402
 from durak.cli.app import app  # noqa: E402
 from durak.learn.dmc import BUNDLED  # noqa: E402
@@ -442,3 +443,48 @@ def test_a_network_match_on_two_processes_finishes(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert '"games": 4' in done.stdout
+
+
+def test_a_dmc_opponent_model_equal_to_the_searchers_prior_changes_no_decision() -> None:
+    """``opponent=dmc`` at the prior's temperature is the searcher's own prior at the other
+    player's nodes; at another temperature it is not, and some decision changes."""
+    own = "ismcts:prior=dmc,value=dmc,limit=30"
+    plain = make_agent(own)
+    same = make_agent(f"{own},opponent=dmc,model_temperature=0.1")
+    other = make_agent(f"{own},opponent=dmc,model_temperature=3")
+    seen = [o for o in random_game_observations(Rules(), 1, 17) if len(o.legal_actions) > 1]
+    changed = 0
+    for k, o in enumerate(seen[::2]):
+        decision = plain.act(o, random.Random(k))
+        assert same.act(o, random.Random(k)) == decision
+        changed += other.act(o, random.Random(k)) != decision
+    assert changed
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:prior=dmc,value=dmc,limit=8,infer=dmc,candidates=4",
+        "ismcts:limit=8,infer=mix,candidates=4,opponent=mix",
+    ],
+)
+def test_dmc_inference_plays_legal_reproducible_games(spec: str) -> None:
+    """The agent hears the game through its hooks and infers from the network's policy."""
+    records = [play_game(Rules(), [make_agent(spec), make_agent("greedy")], 3) for _ in range(2)]
+    assert records[0].actions == records[1].actions and records[0].forfeit is None
+
+
+def test_a_batch_of_observations_scores_as_each_one_alone() -> None:
+    """``action_values_many`` (one network pass, used by inference) agrees with
+    ``action_values``, and priming a guidance caches those scores by observation."""
+    guide = make_guide("dmc")
+    seen = random_game_observations(Rules(), 1, 23)[:12]
+    batch = guide.action_values_many(seen)  # type: ignore[attr-defined]
+    for o, values in zip(seen, batch, strict=True):
+        assert values == pytest.approx(guide.action_values(o), abs=1e-5)
+    guidance = Guidance(guide, temperature=1.0)
+    worlds = [sample_world(o, random.Random(2)) for o in seen]
+    guidance.prime(worlds)
+    assert len(guidance.cache) == len(set(seen))
+    for o, values in zip(seen, batch, strict=True):
+        assert guidance.cache[o] == pytest.approx(values, abs=1e-5)

@@ -24,15 +24,15 @@ theirs on import, as agents do (the ``durak.agents`` entry points), so the searc
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol, runtime_checkable
 
 import attrs
 
 from durak.agents.base import SpecError, load_plugins
 from durak.rules import Action, GameState, Observation, observe
 
-__all__ = ["Guidance", "Guide", "guide_names", "make_guide", "register_guide"]
+__all__ = ["BatchGuide", "Guidance", "Guide", "guide_names", "make_guide", "register_guide"]
 
 
 class Guide(Protocol):
@@ -41,6 +41,15 @@ class Guide(Protocol):
     def action_values(self, observation: Observation) -> Sequence[float]:
         """The expected return of each of ``observation.legal_actions`` (in that order)
         for its player, in [-1, 1]."""
+        ...
+
+
+@runtime_checkable
+class BatchGuide(Guide, Protocol):
+    """A guide that also scores many observations at once (say in one network pass)."""
+
+    def action_values_many(self, observations: Sequence[Observation]) -> Sequence[Sequence[float]]:
+        """:meth:`action_values` of each of ``observations``, in order."""
         ...
 
 
@@ -96,6 +105,17 @@ class Guidance:
         if values is None:
             values = self.cache[view] = self.guide.action_values(view)
         return values
+
+    def prime(self, states: Iterable[GameState]) -> None:
+        """Score the views of the players to move in ``states`` that are not cached yet,
+        in one call if the guide is a :class:`BatchGuide`."""
+        views = list(dict.fromkeys(observe(s, s.turn) for s in states))
+        views = [v for v in views if v not in self.cache]
+        if isinstance(self.guide, BatchGuide):
+            self.cache.update(zip(views, self.guide.action_values_many(views), strict=True))
+        else:
+            for v in views:
+                self.cache[v] = self.guide.action_values(v)
 
     def prior(self, state: GameState, legal: Sequence[Action]) -> list[float]:
         """``softmax(Q / temperature)`` over ``legal`` (the legal actions of ``state``)."""

@@ -15,6 +15,10 @@ They are thin wrappers over :mod:`durak.search` (which never sees these agents):
 * ``solver`` plays the exact alpha-beta move once every card is known (open world, or an
   empty talon in a two-player game), and defers to another agent before that and in lost
   positions.
+* ``infer=...`` (every agent above but ``solver``) weighs the sampled worlds by the
+  opponents' moves so far under an opponent model (:mod:`durak.agents.inference`), and
+  ``ismcts:opponent=...`` models the other players by such a model at their nodes
+  (:mod:`durak.agents.opponents`).
 
 Every agent sees only the :class:`~durak.rules.Observation`, answers a forced decision (one
 legal action) at once, ends a tree search as soon as its decision is settled, draws
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import attrs
@@ -41,14 +46,19 @@ from durak.agents.base import (
     register,
     watchers_among,
 )
-from durak.agents.guides import Guidance, Guide, make_guide
+from durak.agents.guides import Guidance
+from durak.agents.inference import InferredGame
+from durak.agents.inferring import GUIDED, Inferring, Scores
+from durak.agents.opponents import MODELS, by_mover, most_likely
 from durak.agents.specs import Param, param, params_of
-from durak.rules import Action, DurakGame, GameState, Observation, Rules, observe
+from durak.rules import Action, DurakGame, GameState, Observation, Rules, legal_actions, observe
 from durak.search import (
     SQRT2,
     Budget,
     BudgetExhausted,
     Combine,
+    Heuristic,
+    Prior,
     RolloutPolicy,
     SearchResult,
     TranspositionTable,
@@ -93,17 +103,26 @@ def _per_world(seconds: float | None, samples: int) -> float | None:
     return None if seconds is None else seconds / samples
 
 
+def _uniform(state: GameState, rng: random.Random) -> Action:
+    """A uniformly random legal action, drawn as the search's own random playout does."""
+    legal = legal_actions(state)
+    return legal[int(rng.random() * len(legal))]
+
+
 def _sampled(
+    agent: Inferring,
     observation: Observation,
     rng: random.Random,
     samples: int,
     combine: str,
     search: Callable[[GameState, random.Random], SearchResult[Action]],
 ) -> Action:
-    """PIMC over ``samples`` worlds; a forced move is returned at once."""
+    """PIMC over ``samples`` worlds (drawn from the agent's inferred belief with ``infer``);
+    a forced move is returned at once."""
     legal = observation.legal_actions
     if len(legal) == 1:
         return legal[0]
+    belief = agent.belief(observation, rng, {})
     return pimc(
         _game(observation),
         observation,
@@ -111,11 +130,12 @@ def _sampled(
         search=search,
         combine=_COMBINE[combine],
         rng=rng,
+        sample=None if belief is None else belief.sample,
     ).action
 
 
 @attrs.frozen
-class MctsAgent:
+class MctsAgent(Inferring):
     """UCT in each of ``samples`` sampled worlds (``limit`` iterations each), with a
     progressive ``bias`` toward the greedy move, combined by vote or by summed root visits;
 
@@ -177,17 +197,20 @@ class MctsAgent:
                 stop_early=stop_early,
             )
 
-        return _sampled(observation, rng, self.samples, self.combine, search)
+        return _sampled(self, observation, rng, self.samples, self.combine, search)
 
 
 @attrs.frozen
-class IsmctsAgent:
+class IsmctsAgent(Inferring):
     """SO-ISMCTS with ``limit`` iterations, a new determinization each, and a progressive
     ``bias`` toward the greedy move; or, with a ``prior`` guide, PUCT with that prior
     (no bias), and with a ``value`` guide, its values at the leaves in place of rollouts
     (:mod:`durak.agents.guides`).  With ``endgame`` > 0, a two-player position in which
     every card is known is played by the exact solver when it solves within that many
-    nodes (:func:`solved_move`)."""
+    nodes (:func:`solved_move`).  With ``opponent``, the other players' nodes take that
+    model's prior (or its most likely move as the biased one) and rollout, the searcher's
+    own nodes keep its own; with ``infer``, the determinizations are drawn from the worlds
+    weighed by the opponents' moves (:class:`~durak.agents.inferring.Inferring`)."""
 
     limit: int = param(1000, "iterations", low=1, high=10**8)
     c: float = param(SQRT2, _C + " (PUCT constant with a prior)", low=0, high=100)
@@ -201,14 +224,22 @@ class IsmctsAgent:
         None, "ceiling on states visited per decision (reproducible, unlike seconds)", low=1
     )
     seconds: float | None = param(None, _SECONDS, low=0.001, high=3600)
+    opponent: str = param(
+        "self",
+        "model of the other players: the prior (or biased move) and rollout at their nodes",
+        choices=("self", *MODELS),
+    )
     name: str = "ismcts"
-    guides: dict[str, Guide] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if self.prior != "none" and self.bias:
             raise SpecError("ismcts: give a progressive bias or a prior, not both")
-        wanted = {self.prior, self.value} - {"none", "rollout"}
-        object.__setattr__(self, "guides", {name: make_guide(name) for name in sorted(wanted)})
+        super().__attrs_post_init__()
+
+    def guide_names(self) -> set[str]:
+        """The guides of ``prior``, ``value``, ``opponent`` and ``infer``."""
+        wanted = super().guide_names() | ({self.prior, self.value} - {"none", "rollout"})
+        return wanted | ({"dmc"} if self.opponent in GUIDED else set())
 
     def check_rules(self, rules: Rules) -> None:
         """:class:`SpecError` unless every guide can score ``rules``' games (a network
@@ -226,21 +257,42 @@ class IsmctsAgent:
             if solved is not None:
                 return solved
         budget = Budget(iterations=self.limit, nodes=self.nodes, seconds=self.seconds)
-        # One cache per guide and decision: a state's prior and value share one scoring.
-        guidance = {name: Guidance(g, self.temperature) for name, g in self.guides.items()}
-        prior = guidance[self.prior].prior if self.prior in guidance else None
+        # One cache per guide and decision: a state's prior, value, opponent model and
+        # inference share one scoring.
+        caches: dict[str, Scores] = {name: {} for name in self.guides}
+        guidance = {
+            name: Guidance(g, self.temperature, caches[name]) for name, g in self.guides.items()
+        }
+        prior: Prior[GameState, Action] | None = None
+        if self.prior in guidance:
+            prior = guidance[self.prior].prior
         value = guidance[self.value].value if self.value in guidance else None
         bias = (0.0 if prior is not None else 20.0) if self.bias is None else self.bias
+        rollout = None if value is not None else ROLLOUTS[self.simulation]
+        heuristic: Heuristic[GameState, Action] = evals.greedy_heuristic
+        if self.opponent != "self":
+            model = self.model(self.opponent, caches.get("dmc", {}))
+            me = observation.player
+            if prior is not None:
+                prior = by_mover(me, prior, model.policy)
+            else:
+                heuristic = by_mover(me, heuristic, partial(most_likely, model))
+            if value is None:
+                rollout = by_mover(me, rollout or _uniform, model.rollout)
+        belief = self.belief(observation, rng, caches.get("dmc", {}))
+        game = _game(observation)
+        if belief is not None:
+            game = InferredGame(game.rules, game.open_world, belief=belief)
         return ismcts(
-            _game(observation),
+            game,
             observation,
             player=observation.player,
             budget=budget,
             rng=rng,
             c=self.c,
-            rollout=None if value is not None else ROLLOUTS[self.simulation],
+            rollout=rollout,
             evaluate=value,
-            heuristic=evals.greedy_heuristic,
+            heuristic=heuristic,
             bias=bias,
             prior=prior,
             stop_early=True,
@@ -248,7 +300,7 @@ class IsmctsAgent:
 
 
 @attrs.frozen
-class MinimaxAgent:
+class MinimaxAgent(Inferring):
     """Depth-limited alpha-beta (transposition table, iterative deepening) per world."""
 
     depth: int = param(4, "plies", low=1, high=64)
@@ -275,11 +327,11 @@ class MinimaxAgent:
                 root_values=all_values,
             )
 
-        return _sampled(observation, rng, self.samples, self.combine, search)
+        return _sampled(self, observation, rng, self.samples, self.combine, search)
 
 
 @attrs.frozen
-class MaxnAgent:
+class MaxnAgent(Inferring):
     """Depth-limited max^n with shallow pruning per world (Van Khan), by vote; or, with
     ``paranoid``, the paranoid reduction (Sturtevant & Korf 2000: every other player
     minimises this one's payoff), searched by alpha-beta."""
@@ -309,7 +361,7 @@ class MaxnAgent:
                 paranoid=self.paranoid,
             )
 
-        return _sampled(observation, rng, self.samples, "vote", search)
+        return _sampled(self, observation, rng, self.samples, "vote", search)
 
 
 def determined(observation: Observation) -> bool:
@@ -442,13 +494,24 @@ def _bound(part: object, rules: Rules, context: str) -> None:
             raise SpecError(f"{context}: {e}") from None
 
 
+def _inference_last(cls: type) -> tuple[Param, ...]:
+    """The spec parameters of ``cls``, its own first and the inherited inference ones
+    after (attrs lists a base class's fields first)."""
+    shared = {p.name for p in params_of(Inferring)}
+    params = params_of(cls)
+    return (
+        *(p for p in params if p.name not in shared),
+        *(p for p in params if p.name in shared),
+    )
+
+
 for _name, _cls, _text in (
     ("mcts", MctsAgent, "Zarlykov's MCTS: UCT in sampled worlds, by vote or visits"),
     ("ismcts", IsmctsAgent, "single-observer ISMCTS (Cowling et al. 2012)"),
     ("minimax", MinimaxAgent, "Zarlykov's minimax: alpha-beta in sampled worlds"),
     ("maxn", MaxnAgent, "Van Khan's max^n with shallow pruning, in sampled worlds"),
 ):
-    register(_name, _cls, _text)
+    register(_name, _cls, _text, _inference_last(_cls))
 
 _FALLBACK = Param("fallback", str, "mcts", "other positions' agent spec, ';' for ','")
 

@@ -1,0 +1,106 @@
+"""The sampling agents' inference options (``infer=...``), declared once for all of them.
+
+:class:`Inferring` is the base of the agents that sample worlds (``ismcts`` and the PIMC
+agents ``mcts``, ``minimax`` and ``maxn``).  It hears the game through the
+:class:`~durak.agents.Watcher` hooks, one :class:`~durak.agents.inference.GameLog` per seat
+it plays, and with ``infer`` set it weighs the worlds of each decision by the opponents'
+moves (:mod:`durak.agents.inference`, after Rebstock et al., CoG 2019) under the model
+named (:mod:`durak.agents.opponents`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import attrs
+
+from durak.agents.guides import Guidance, Guide, make_guide
+from durak.agents.inference import Belief, GameLog, is_weighable, weigh_worlds
+from durak.agents.opponents import MODELS, GreedyModel, GuideModel, MixModel, OpponentModel
+from durak.agents.specs import param
+from durak.rules import Action, Observation
+
+__all__ = ["GUIDED", "Inferring", "opponent_model"]
+
+#: The models that need the ``dmc`` guide.
+GUIDED = ("dmc", "mix")
+#: A guide's scores by observation, cached for one decision.
+Scores = dict[Observation, Sequence[float]]
+
+
+def opponent_model(
+    kind: str, epsilon: float, mix: float, guidance: Guidance | None
+) -> OpponentModel:
+    """The model named ``kind`` (one of :data:`~durak.agents.opponents.MODELS`): greedy
+    with error rate ``epsilon``, the guidance's softmax, or ``mix`` times the latter plus
+    the rest times the former (those two need a ``guidance``)."""
+    greedy = GreedyModel(epsilon)
+    if kind == "greedy":
+        return greedy
+    if guidance is None:
+        raise ValueError(f"the {kind} opponent model needs a guide")
+    guided = GuideModel(guidance)
+    return guided if kind == "dmc" else MixModel(guided, greedy, mix)
+
+
+@attrs.frozen
+class Inferring:
+    """Spec parameters and game hooks of an agent that may infer from the opponents' moves.
+
+    ``guides`` holds the guides its options name (loaded once, at construction), by name.
+    """
+
+    infer: str = param(
+        "none",
+        "opponent model weighing the sampled worlds by the opponents' moves so far",
+        choices=("none", *MODELS),
+    )
+    candidates: int = param(64, "worlds weighed per decision with infer", low=1, high=10**4)
+    epsilon: float = param(0.1, "error rate of the greedy opponent model", low=0, high=1)
+    model_temperature: float = param(
+        1.0, "softmax temperature of the dmc opponent model", low=1e-3, high=100
+    )
+    mix: float = param(0.5, "weight of dmc in the mix opponent model", low=0, high=1)
+    logs: dict[int, GameLog] = attrs.field(init=False, eq=False, repr=False, factory=dict)
+    guides: dict[str, Guide] = attrs.field(init=False, eq=False, repr=False, factory=dict)
+
+    def __attrs_post_init__(self) -> None:
+        for name in sorted(self.guide_names()):
+            self.guides[name] = make_guide(name)
+
+    def guide_names(self) -> set[str]:
+        """The guides the options need."""
+        return {"dmc"} if self.infer in GUIDED else set()
+
+    def model(self, kind: str, cache: Scores) -> OpponentModel:
+        """The opponent model ``kind`` with this agent's settings; its guide's scores go in
+        ``cache`` (one per decision, shared with the search's own guidance)."""
+        guide = self.guides.get("dmc")
+        guidance = None if guide is None else Guidance(guide, self.model_temperature, cache)
+        return opponent_model(kind, self.epsilon, self.mix, guidance)
+
+    def belief(self, observation: Observation, rng: random.Random, cache: Scores) -> Belief | None:
+        """The weighted worlds of this decision, or ``None`` (no ``infer``, or no record of
+        this game ending at ``observation``)."""
+        if self.infer == "none":
+            return None
+        log = self.logs.get(observation.player)
+        if log is None or not is_weighable(log, observation):
+            return None
+        return weigh_worlds(log, self.model(self.infer, cache), self.candidates, rng)
+
+    def game_started(self, observation: Observation) -> None:
+        """Start this seat's log (only with ``infer``)."""
+        if self.infer != "none":
+            self.logs[observation.player] = GameLog(observation)
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        """Add the action to this seat's log."""
+        log = self.logs.get(observation.player)
+        if log is not None:
+            log.moves.append((player, action, observation))
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        """Drop this seat's log."""
+        self.logs.pop(observation.player, None)
