@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from durak.rules.cards import Card, CardSet
+from durak.rules.cards import Card, CardSet, cardset_unchecked
 from durak.rules.config import Rules
 from durak.rules.origins import after_draw
-from durak.rules.state import GameState, History, Knowledge, PositionKey, TablePair, table_mask
+from durak.rules.state import GameState, History, Knowledge, PositionKey, TablePair
 
 
 def next_active(p: int, n: int, out: frozenset[int]) -> int:
@@ -121,12 +121,18 @@ def end_bout(
     """
     rules = s.rules
     n = rules.players
-    success = all(d is not None for _, d in table)
-    played = table_mask(table)
+    success = True
+    played = 0
+    for a, d in table:
+        if d is None:
+            success = False
+            played |= 1 << a.index
+        else:
+            played |= 1 << a.index | 1 << d.index
     discard = s.discard
     defender = s.defender
     if success:
-        discard = CardSet(discard.mask | played)
+        discard = cardset_unchecked(discard.mask | played)
     else:
         hands = with_hand(hands, defender, hands[defender] | played)
     talon = s.talon
@@ -179,21 +185,34 @@ def _settle_knowledge(
     positions' knowledge equal whatever the path to them (``origins`` aside, which records
     how the unknown cards were played; it is dropped once ``from_talon`` is empty).
     """
-    exposed = k.exposed.mask
-    exposed = exposed & ~played if success else exposed | played
-    from_talon = k.from_talon.mask & ~played
+    old_exposed = k.exposed.mask
+    exposed = old_exposed & ~played if success else old_exposed | played
+    old_from_talon = k.from_talon.mask
+    from_talon = old_from_talon & ~played
     if not from_talon:
         origins = ()
-    return Knowledge(CardSet(exposed), CardSet(from_talon), origins)
+    # Most bouts change none of the three: the same record is kept (no new objects).
+    if origins is k.origins and exposed == old_exposed and from_talon == old_from_talon:
+        return k
+    return Knowledge(
+        k.exposed if exposed == old_exposed else cardset_unchecked(exposed),
+        k.from_talon if from_talon == old_from_talon else cardset_unchecked(from_talon),
+        origins,
+    )
 
 
 def _after_draws(
     origins: tuple[tuple[int, ...], ...], before: tuple[int, ...], after: tuple[int, ...], seen: int
 ) -> tuple[tuple[int, ...], ...]:
     """``origins`` once each player has drawn ``after & ~before`` (unknown unless ``seen``)."""
-    return tuple(
-        after_draw(w, (after[p] & ~before[p] & ~seen).bit_count()) for p, w in enumerate(origins)
-    )
+    out: list[tuple[int, ...]] | None = None  # the same record when nobody drew unseen
+    for p, w in enumerate(origins):
+        drawn = (after[p] & ~before[p] & ~seen).bit_count()
+        if drawn:
+            if out is None:
+                out = list(origins)
+            out[p] = after_draw(w, drawn)
+    return origins if out is None else tuple(out)
 
 
 def _draw(
@@ -208,14 +227,15 @@ def _draw(
         order = drawing_order(rules.players, s.attacker, s.defender, s.players_out)
     hand_list = list(hands)
     for p in order:
-        need = max(0, size - hand_list[p].bit_count())
         mask = hand_list[p]
-        for c in talon[:need]:
-            mask |= 1 << c.index
-        hand_list[p] = mask
-        talon = talon[need:]
-        if not talon:
-            break
+        need = size - mask.bit_count()
+        if need > 0:
+            for c in talon[:need]:
+                mask |= 1 << c.index
+            hand_list[p] = mask
+            talon = talon[need:]
+            if not talon:
+                break
     return tuple(hand_list), talon
 
 

@@ -52,9 +52,13 @@ def _canonical(weights: list[int]) -> Weights:
     return tuple(x // g for x in weights)
 
 
+@lru_cache(maxsize=4096)
 def after_play(weights: Weights, unknown: int, restricted: bool) -> Weights:
     """The weights after the player plays one of its ``unknown`` unknown cards
-    (``restricted``: a card of ``from_talon``)."""
+    (``restricted``: a card of ``from_talon``).
+
+    Cached: the engine calls it at every play of an unknown card while the record is
+    kept, and few distinct records occur (a pure function of small integers)."""
     n = len(weights)
     # With j unknown cards from the talon, the card played is one of them in j ways (then
     # j - 1 are left) and one from the deal in unknown - j ways.
