@@ -73,8 +73,10 @@ def drawing_order(n: int, attacker: int, defender: int, out: frozenset[int]) -> 
 
 def first_asked(s: GameState, hands: tuple[int, ...]) -> int | None:
     """The first attacker in priority order who holds cards, or ``None``."""
+    if hands[s.attacker]:  # the main attacker is always asked first
+        return s.attacker
     if len(hands) == 2:
-        return s.attacker if hands[s.attacker] else None
+        return None
     r = s.rules
     for q in asking_order(r.players, r.throw_in == "neighbours", s.attacker, s.defender,
                           s.players_out):  # fmt: skip
@@ -152,21 +154,21 @@ def end_bout(
             if n - len(out) <= 1:
                 return _finished(s, hands, talon, discard, out, knowledge, s.history)
 
-    if success:
-        attacker = defender if defender not in out else next_active(defender, n, out)
+    if n == 2:  # nobody is out while the game goes on
+        attacker = defender if success else 1 - defender
+        new_defender = 1 - attacker
     else:
-        attacker = next_active(defender, n, out)
-    new_defender = next_active(attacker, n, out)
-    if not rules.can_repeat:
-        history = s.history  # empty: no position can repeat (the potential argument)
-    else:
+        attacker = defender if success and defender not in out else next_active(defender, n, out)
+        new_defender = next_active(attacker, n, out)
+    history = s.history  # stays empty when no position can repeat (the potential argument)
+    if rules.can_repeat:
         key = position_key(attacker, new_defender, hands, knowledge.exposed.mask)
         if success or len(talon) != len(s.talon) or out is not s.players_out:
             history = History((key,))
-        elif key in s.history:
-            return _finished(s, hands, talon, discard, out, knowledge, s.history)
+        elif key in history:
+            return _finished(s, hands, talon, discard, out, knowledge, history)
         else:
-            history = s.history.add(key)
+            history = history.add(key)
     cap = min(base_cap(rules, discard), hands[new_defender].bit_count())
     return GameState(
         rules, hands, talon, s.trump_suit, s.trump_card, (), discard,
@@ -219,24 +221,24 @@ def _draw(
     s: GameState, hands: tuple[int, ...], talon: tuple[Card, ...]
 ) -> tuple[tuple[int, ...], tuple[Card, ...]]:
     """Refill hands in drawing order; returns the new hands and talon."""
-    rules = s.rules
-    size = rules.hand_size
+    size = s.rules.hand_size
     if len(hands) == 2:
         order: tuple[int, ...] = (s.attacker, s.defender)
     else:
-        order = drawing_order(rules.players, s.attacker, s.defender, s.players_out)
+        order = drawing_order(len(hands), s.attacker, s.defender, s.players_out)
     hand_list = list(hands)
+    top = 0  # the cards drawn so far: one slice at the end, not one per player
     for p in order:
         mask = hand_list[p]
         need = size - mask.bit_count()
         if need > 0:
-            for c in talon[:need]:
+            for c in talon[top : top + need]:
                 mask |= 1 << c.index
             hand_list[p] = mask
-            talon = talon[need:]
-            if not talon:
+            top += need
+            if top >= len(talon):
                 break
-    return tuple(hand_list), talon
+    return tuple(hand_list), talon[top:]
 
 
 def _finished(
