@@ -15,7 +15,7 @@ from functools import lru_cache
 from durak.rules.cards import Card, CardSet, cardset_unchecked
 from durak.rules.config import Rules
 from durak.rules.origins import after_draw
-from durak.rules.state import GameState, History, Knowledge, PositionKey, TablePair
+from durak.rules.state import GameState, History, Knowledge, PositionKey, TablePair, build_state
 
 
 def next_active(p: int, n: int, out: frozenset[int]) -> int:
@@ -170,7 +170,7 @@ def end_bout(
         else:
             history = history.add(key)
     cap = min(base_cap(rules, discard), hands[new_defender].bit_count())
-    return GameState(
+    return build_state(
         rules, hands, talon, s.trump_suit, s.trump_card, (), discard,
         attacker, new_defender, attacker, False, cap, out, knowledge, history,
     )  # fmt: skip
@@ -251,7 +251,7 @@ def _finished(
     history: History,
 ) -> GameState:
     """The terminal state: ``turn == -1``; the loser is derived from who holds cards."""
-    return GameState(
+    return build_state(
         s.rules, hands, talon, s.trump_suit, s.trump_card, (), discard,
         s.attacker, s.defender, -1, False, 0, out, knowledge, history,
     )  # fmt: skip

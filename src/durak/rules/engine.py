@@ -30,7 +30,7 @@ from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_
 from durak.rules.cards import CARDS, NUM_CARDS, Card, beaters, bit_indices, rank_mask
 from durak.rules.errors import IllegalActionError
 from durak.rules.origins import after_play
-from durak.rules.state import GameState, Knowledge, TablePair
+from durak.rules.state import GameState, Knowledge, TablePair, build_state
 
 # Per card index, the mask of its rank (the cards that may be thrown in on it).
 _RANK_OF = tuple(rank_mask(c.rank) for c in CARDS)
@@ -194,7 +194,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
         nxt = next_asked(s, p)
         if nxt is None:
             return end_bout(s, masks, s.table, s.knowledge)
-        return GameState(
+        return build_state(
             s.rules, masks, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
             s.attacker, s.defender, nxt, s.taking, s.cap, s.players_out, s.knowledge, s.history,
         )  # fmt: skip
@@ -202,7 +202,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
         if len(s.table) < s.cap:
             nxt = first_asked(s, masks)
             if nxt is not None:
-                return GameState(
+                return build_state(
                     s.rules, masks, s.talon, s.trump_suit, s.trump_card, s.table,
                     s.discard, s.attacker, s.defender, nxt, True, s.cap, s.players_out,
                     s.knowledge, s.history,
@@ -226,14 +226,14 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
             return end_bout(s, hands, table, k)
         else:
             turn = asked
-        return GameState(
+        return build_state(
             s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
             s.attacker, s.defender, turn, s.taking, s.cap, s.players_out, k, s.history,
         )  # fmt: skip
     # A Transfer: the only kind left.
     defender = next_active(p, s.rules.players, s.players_out)
     cap = min(base_cap(s.rules, s.discard), hands[defender].bit_count())
-    return GameState(
+    return build_state(
         s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
         p, defender, defender, False, cap, s.players_out, k, s.history,
     )  # fmt: skip
@@ -270,7 +270,7 @@ def _after_defence(
         if asked is None:
             return end_bout(s, hands, table, k)
         turn = asked
-    return GameState(
+    return build_state(
         s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
         s.attacker, s.defender, turn, False, s.cap, s.players_out, k, s.history,
     )  # fmt: skip

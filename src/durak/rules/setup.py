@@ -24,7 +24,7 @@ from durak.rules.cards import (
 from durak.rules.config import Rules
 from durak.rules.errors import RulesError
 from durak.rules.origins import DEALT
-from durak.rules.state import GameState, History, Knowledge
+from durak.rules.state import GameState, History, Knowledge, build_state
 
 
 def new_game(rules: Rules, seed: int) -> GameState:
@@ -139,7 +139,7 @@ def _bout_start(
         else ()
     )
     cap = min(base_cap(rules, discard), hands[defender].bit_count())
-    return GameState(
+    return build_state(
         rules,
         hands,
         talon,
