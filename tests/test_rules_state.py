@@ -7,8 +7,8 @@ import pickle
 import attrs
 import pytest
 
-from durak.rules import GameState, Rules
-from durak.rules.state import build_state
+from durak.rules import GameState, Knowledge, Rules
+from durak.rules.state import build_knowledge, build_state
 from strategies import random_game
 
 
@@ -23,3 +23,17 @@ def test_build_state_gives_the_value_gamestate_gives(rules: Rules) -> None:
         assert pickle.loads(pickle.dumps(built)) == built
         with pytest.raises(attrs.exceptions.FrozenInstanceError):
             built.turn = 0  # type: ignore[misc]
+
+
+def test_build_knowledge_gives_the_value_knowledge_gives() -> None:
+    records = {s.knowledge for s in random_game(Rules(players=3), 1)}
+    assert any(k.origins for k in records)
+    for k in records:
+        built = build_knowledge(k.exposed, k.from_talon, k.origins)
+        assert type(built) is Knowledge
+        assert built == k and hash(built) == hash(k) == hash(
+            Knowledge(*attrs.astuple(k, recurse=False))
+        )
+        assert pickle.loads(pickle.dumps(built)) == built
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            built.origins = ()  # type: ignore[misc]

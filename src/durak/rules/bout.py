@@ -15,7 +15,15 @@ from functools import lru_cache
 from durak.rules.cards import Card, CardSet, cardset_unchecked
 from durak.rules.config import Rules
 from durak.rules.origins import after_draw
-from durak.rules.state import GameState, History, Knowledge, PositionKey, TablePair, build_state
+from durak.rules.state import (
+    GameState,
+    History,
+    Knowledge,
+    PositionKey,
+    TablePair,
+    build_knowledge,
+    build_state,
+)
 
 
 def next_active(p: int, n: int, out: frozenset[int]) -> int:
@@ -196,7 +204,7 @@ def _settle_knowledge(
     # Most bouts change none of the three: the same record is kept (no new objects).
     if origins is k.origins and exposed == old_exposed and from_talon == old_from_talon:
         return k
-    return Knowledge(
+    return build_knowledge(
         k.exposed if exposed == old_exposed else cardset_unchecked(exposed),
         k.from_talon if from_talon == old_from_talon else cardset_unchecked(from_talon),
         origins,

@@ -314,7 +314,10 @@ def rank_mask(rank: int) -> int:
 
 def suit_mask(suit: int) -> int:
     """The mask of the thirteen cards of ``suit``."""
-    return sum(1 << (r * 4 + suit) for r in range(13))
+    return _SUIT_MASKS[suit]
+
+
+_SUIT_MASKS: Final = tuple(sum(1 << (r * 4 + suit) for r in range(13)) for suit in range(4))
 
 
 def deck_mask(lowest_rank: int) -> int:

@@ -30,7 +30,7 @@ from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_
 from durak.rules.cards import CARDS, NUM_CARDS, Card, beaters, bit_indices, rank_mask
 from durak.rules.errors import IllegalActionError
 from durak.rules.origins import after_play
-from durak.rules.state import GameState, Knowledge, TablePair, build_state
+from durak.rules.state import GameState, Knowledge, TablePair, build_knowledge, build_state
 
 # Per card index, the mask of its rank (the cards that may be thrown in on it).
 _RANK_OF = tuple(rank_mask(c.rank) for c in CARDS)
@@ -244,7 +244,7 @@ def _played_unknown(k: Knowledge, p: int, hand: int, bit: int) -> Knowledge:
     origins = list(k.origins)
     unknown = (hand & ~k.exposed.mask).bit_count()
     origins[p] = after_play(origins[p], unknown, bool(k.from_talon.mask & bit))
-    return Knowledge(k.exposed, k.from_talon, tuple(origins))
+    return build_knowledge(k.exposed, k.from_talon, tuple(origins))
 
 
 def _after_defence(

@@ -25,6 +25,7 @@ __all__ = [
     "Knowledge",
     "PositionKey",
     "TablePair",
+    "build_knowledge",
     "build_state",
     "table_mask",
 ]
@@ -43,7 +44,7 @@ def table_mask(table: tuple[TablePair, ...]) -> int:
     return mask
 
 
-@attrs.frozen(slots=True, cache_hash=True)
+@attrs.frozen(slots=True, cache_hash=True, weakref_slot=False)
 class Knowledge:
     """Public facts about hidden cards, beyond the table and the discard pile.
 
@@ -143,6 +144,22 @@ class GameState:
         return CardSet(table_mask(self.table))
 
 
+class _BuildingKnowledge:
+    """A :class:`Knowledge` being built: as :class:`_Building` below, for the record the
+    engine renews at every play of an unknown card while ``origins`` is kept."""
+
+    __slots__ = Knowledge.__slots__
+
+    def __init__(
+        self, exposed: CardSet, from_talon: CardSet, origins: tuple[tuple[int, ...], ...]
+    ) -> None:
+        self.exposed = exposed
+        self.from_talon = from_talon
+        self.origins = origins
+        self._attrs_cached_hash = None  # attrs' cache_hash slot: no hash computed yet
+        self.__class__ = Knowledge  # type: ignore[assignment]
+
+
 class _Building:
     """A :class:`GameState` being built: the same slots, without the frozen ``__setattr__``.
 
@@ -191,8 +208,11 @@ class _Building:
         self.__class__ = GameState  # type: ignore[assignment]
 
 
-#: ``GameState(...)`` for the engine's hot path: the same arguments, the same value.
+#: ``GameState(...)`` and ``Knowledge(...)`` for the engine's hot path: the same arguments
+#: (all of them), the same value.
 if TYPE_CHECKING:
     build_state = GameState
+    build_knowledge = Knowledge
 else:
     build_state = _Building
+    build_knowledge = _BuildingKnowledge
