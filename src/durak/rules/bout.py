@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
 from durak.rules.cards import Card, CardSet, cardset_unchecked
 from durak.rules.config import Rules
@@ -79,15 +80,22 @@ def drawing_order(n: int, attacker: int, defender: int, out: frozenset[int]) -> 
     return tuple(order)
 
 
+def _asking(s: GameState) -> tuple[int, ...]:
+    """:func:`asking_order` for the bout of ``s`` (from a table while nobody is out)."""
+    r = s.rules
+    neighbours = r.throw_in == "neighbours"
+    if not s.players_out:
+        return _ASKING[r.players][neighbours][s.attacker][s.defender]
+    return asking_order(r.players, neighbours, s.attacker, s.defender, s.players_out)
+
+
 def first_asked(s: GameState, hands: tuple[int, ...]) -> int | None:
     """The first attacker in priority order who holds cards, or ``None``."""
     if hands[s.attacker]:  # the main attacker is always asked first
         return s.attacker
     if len(hands) == 2:
         return None
-    r = s.rules
-    for q in asking_order(r.players, r.throw_in == "neighbours", s.attacker, s.defender,
-                          s.players_out):  # fmt: skip
+    for q in _asking(s):
         if hands[q]:
             return q
     return None
@@ -98,13 +106,27 @@ def next_asked(s: GameState, after: int) -> int | None:
     hands = s.hand_masks
     if len(hands) == 2:
         return None
-    r = s.rules
-    order = asking_order(r.players, r.throw_in == "neighbours", s.attacker, s.defender,
-                         s.players_out)  # fmt: skip
+    order = _asking(s)
     for q in order[order.index(after) + 1 :]:
         if hands[q]:
             return q
     return None
+
+
+# _ASKING[n][neighbours][attacker][defender]: the asking order with nobody out (while the
+# talon lasts, the usual case), so that a step looks it up without hashing a cache key.
+_ASKING: Final = tuple(
+    tuple(
+        tuple(
+            tuple(asking_order(n, neighbours, a, d, frozenset()) for d in range(n))
+            for a in range(n)
+        )
+        for neighbours in (False, True)
+    )
+    if n >= 2
+    else ()
+    for n in range(7)
+)
 
 
 def position_key(attacker: int, defender: int, hands: tuple[int, ...], exposed: int) -> PositionKey:
@@ -113,7 +135,7 @@ def position_key(attacker: int, defender: int, hands: tuple[int, ...], exposed: 
     Within one epoch (same talon, discard and players out) unknown cards never move
     between hands, so equal keys mean equal hands; see ``docs/rules.md``, "Termination".
     """
-    return (attacker, defender, *[m.bit_count() for m in hands], *[m & exposed for m in hands])
+    return (attacker, defender, *map(int.bit_count, hands), *[m & exposed for m in hands])
 
 
 def end_bout(
@@ -172,7 +194,7 @@ def end_bout(
     if rules.can_repeat:
         key = position_key(attacker, new_defender, hands, knowledge.exposed.mask)
         if success or len(talon) != len(s.talon) or out is not s.players_out:
-            history = History((key,))
+            history = History.single(key)
         elif key in history:
             return _finished(s, hands, talon, discard, out, knowledge, history)
         else:
