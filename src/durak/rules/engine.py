@@ -27,7 +27,7 @@ from durak.rules.actions import (
     attacks_for,
 )
 from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
-from durak.rules.cards import CARDS, NUM_CARDS, Card, beaters, bit_indices, rank_mask
+from durak.rules.cards import BEATERS, CARDS, NUM_CARDS, Card, beaters, bit_indices, rank_mask
 from durak.rules.errors import IllegalActionError
 from durak.rules.origins import after_play
 from durak.rules.state import GameState, Knowledge, TablePair, build_knowledge, build_state
@@ -137,12 +137,16 @@ def is_legal(state: GameState, action: object) -> bool:
         return True
     if kind is Defend:
         card = action.card  # type: ignore[attr-defined]
-        target = action.target  # type: ignore[attr-defined]
-        if not _holds(state, p, card):
+        if type(card) is not Card or not state.hand_masks[p] >> card.index & 1:
             return False
+        target = action.target  # type: ignore[attr-defined]
         for a, d in table:
             if a is target:
-                return d is None and beaters(state.trump_suit)[a.index] >> card.index & 1 == 1
+                trump = state.trump_suit  # beaters(trump), read without the call
+                return (
+                    d is None
+                    and BEATERS[4 if trump is None else trump][a.index] >> card.index & 1 == 1
+                )
         return False
     return (kind is Transfer and state.rules.transfer
             and _holds(state, p, action.card)  # type: ignore[attr-defined]
