@@ -21,6 +21,7 @@ from durak.rules import (
     CARDS,
     NUM_CARDS,
     Action,
+    DurakGame,
     GameState,
     beaters,
     bit_indices,
@@ -165,8 +166,9 @@ def cheap_first(state: GameState, legal: Sequence[Action]) -> list[Action]:
 
 
 def playout(state: GameState) -> tuple[float, ...]:
-    """Zarlykov's ``eval=playout``: the returns of one greedy-versus-greedy playout."""
-    s = state
+    """Zarlykov's ``eval=playout``: the returns of one greedy-versus-greedy playout (on the
+    simulation state, which plays out the same without the talon's origins record)."""
+    s = DurakGame.simulation_state(state)
     while s.turn >= 0:
         s = step_unchecked(s, greedy_rollout(s))
     return returns(s)
