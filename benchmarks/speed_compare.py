@@ -15,7 +15,8 @@ only the public API both versions share:
 * ``players4`` / ``players6``: ``durak bench``'s engine rows (the ``random`` agent's policy);
 * ``ismcts``: SO-ISMCTS iterations as the ``ismcts`` agent runs them (greedy rollouts, bias
   20) from openings; ``mcts``: UCT iterations with random rollouts from openings;
-* ``alphabeta``: alpha-beta nodes on 2-player endgames (``durak bench``'s row).
+* ``alphabeta``: alpha-beta nodes on 2-player endgames (``durak bench``'s row);
+* ``dmc`` (with ``--dmc``): episodes of one Deep Monte-Carlo actor (torch on one thread).
 
 The same seeds must give the same searches in both versions: the script says when a
 search's decision or visit counts differ.
@@ -38,13 +39,16 @@ Modules = dict[str, ModuleType]
 Workload = Callable[[Modules, int], tuple[int, object]]
 
 
-def load(path: str) -> Modules:
-    """The durak modules of the source tree at ``path``, imported afresh."""
+def load(path: str, learn: bool) -> Modules:
+    """The durak modules of the source tree at ``path``, imported afresh (with ``learn``,
+    the Deep Monte-Carlo actor's too, which need torch)."""
     for name in [m for m in sys.modules if m == "durak" or m.startswith("durak.")]:
         del sys.modules[name]
     sys.path.insert(0, path)
+    names = ["durak.rules", "durak.search", "durak.agents.evals", "durak.arena.bench"]
+    if learn:
+        names += ["durak.learn.dmc", "durak.learn.dmc_actor", "durak.learn.dmc_net"]
     try:
-        names = ("durak.rules", "durak.search", "durak.agents.evals", "durak.arena.bench")
         return {name.rsplit(".", 1)[-1]: importlib.import_module(name) for name in names}
     finally:
         sys.path.remove(path)
@@ -100,6 +104,18 @@ def _alphabeta(m: Modules, seed: int, positions: int, nodes: int) -> tuple[int, 
     return result.count, result.exact
 
 
+def _dmc(m: Modules, seed: int, episodes: int) -> tuple[int, object]:
+    """One Deep Monte-Carlo actor chunk against self, greedy and lowest with the bundled
+    model's weights (``benchmarks/dmc_profile.py``'s actor), on one torch thread."""
+    model = m["dmc_net"].load_model(m["dmc"].BUNDLED)
+    weights = {k: v.numpy() for k, v in model.net.state_dict().items()}
+    opponents = ("self", "greedy", "lowest")
+    task = m["dmc_actor"].ActorTask(
+        m["rules"].Rules(), model.hidden, weights, 1, seed, episodes, 0.05, opponents
+    )
+    return episodes, m["dmc_actor"].collect(task).decisions
+
+
 def workloads(scale: float) -> dict[str, tuple[str, Workload]]:
     """Every workload by name, with its unit; ``scale`` multiplies the work per round."""
 
@@ -114,6 +130,7 @@ def workloads(scale: float) -> dict[str, tuple[str, Workload]]:
         "ismcts": ("iterations", lambda m, s: _ismcts(m, s, 2, n(300))),
         "mcts": ("iterations", lambda m, s: _mcts(m, s, 2, n(400))),
         "alphabeta": ("nodes", lambda m, s: _alphabeta(m, s, 2, n(20_000))),
+        "dmc": ("episodes", lambda m, s: _dmc(m, s, n(32))),
     }
 
 
@@ -126,12 +143,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--scale", type=float, default=1.0, help="work per round, relative")
     parser.add_argument("--only", action="append", help="run only these workloads")
+    parser.add_argument("--dmc", action="store_true", help="also the DMC actor (needs torch)")
     args = parser.parse_args()
-    trees = [load(args.old), load(args.new)]
+    trees = [load(args.old, args.dmc), load(args.new, args.dmc)]
+    if args.dmc:
+        import torch  # noqa: PLC0415 - only with --dmc
+
+        torch.set_num_threads(1)  # the actor's inference in this thread, timed by thread_time
     print("| workload | old /s | new /s | new / old | rounds |")
     print("|---|---|---|---|---|")
     for name, (unit, run) in workloads(args.scale).items():
-        if args.only and name not in args.only:
+        if (args.only and name not in args.only) or (name == "dmc" and not args.dmc):
             continue
         rates: list[list[float]] = [[], []]
         decided: list[list[Any]] = [[], []]
