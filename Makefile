@@ -14,7 +14,7 @@ RAY    := 2.60.0
 # is not reachable here (tests/test_web_browser.py).
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: demo test lint typecheck pytest bench cost-budget thorough mutation clean
+.PHONY: demo test lint typecheck pytest bench thorough mutation clean
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,6 +70,7 @@ bench: $(STAMP)
 
 # The call counts tests/test_cost.py holds the seeded workloads to (benchmarks/cost.py):
 # rerun after an intended increase and say why in the commit message.
+.PHONY: cost-budget
 cost-budget: $(STAMP)
 	$(BIN)/python benchmarks/cost.py --write benchmarks/cost_budget.json
 
