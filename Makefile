@@ -48,6 +48,12 @@ $(CHROMIUM):
 thorough: $(STAMP)
 	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest
 
+# The call counts tests/test_cost.py holds the seeded workloads to (benchmarks/cost.py):
+# rerun after an intended increase and say why in the commit message.
+.PHONY: cost-budget
+cost-budget: $(STAMP)
+	$(BIN)/python benchmarks/cost.py --write benchmarks/cost_budget.json
+
 # Mutation testing of durak.rules (MODULE=search: durak.search on the toy games), with the
 # derandomized hypothesis profile.  Resumable: each module keeps its run in
 # .mutants/$(MODULE), which ./mutants (where mutmut works) points to, so that one module's

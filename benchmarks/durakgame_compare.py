@@ -9,11 +9,15 @@ install durakgame==1.0.4``, and put its site-packages on the path:
 
 Both engines play uniformly random 36-card games in this process, interleaved in slices so
 that both see the same machine load.  durak runs the README's loop through the checked
-public API (``legal_actions`` + ``step``).  ``durakgame`` 1.0.4 has a card-duplication
+public API (``legal_actions`` + ``step``), or with ``--unchecked`` through
+``step_unchecked``, search's path.  ``durakgame`` 1.0.4 has a card-duplication
 bug: after a take, the cards an attacker adds with ``FinishingMove`` go to the defender but
 are never taken out of the attacker's hand, so cards multiply.  It is patched here (the
 cards are removed first), because a game with duplicated cards runs longer and would make
 ``durakgame`` look slower than it is.
+
+Times are this thread's CPU time by default (``--clock cpu``): on a machine shared with
+other jobs the wall clock (``--clock wall``) also counts the time this process waits.
 """
 
 from __future__ import annotations
@@ -23,20 +27,27 @@ import importlib
 import random
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
-from durak.rules import Rules, legal_actions, new_game, step
+from durak.rules import Action, GameState, Rules, legal_actions, new_game, step, step_unchecked
+
+Step = Callable[[GameState, Action], GameState]
+
+#: The clock both engines are timed with (``--clock``).
+CLOCKS = {"cpu": time.thread_time, "wall": time.perf_counter}
+clock = CLOCKS["cpu"]
 
 
-def durak_games(games: int, seed: int) -> float:
-    """Seconds for ``games`` random games through the checked public API."""
+def durak_games(games: int, seed: int, advance: Step = step) -> float:
+    """Seconds for ``games`` random games through the checked public API (or ``advance``)."""
     rng = random.Random(seed)
-    start = time.perf_counter()
+    start = clock()
     for g in range(seed, seed + games):
         state = new_game(Rules(), g)
         while state.turn >= 0:
-            state = step(state, rng.choice(legal_actions(state)))
-    return time.perf_counter() - start
+            state = advance(state, rng.choice(legal_actions(state)))
+    return clock() - start
 
 
 def patched_durakgame() -> Any:
@@ -63,10 +74,10 @@ def patched_durakgame() -> Any:
 def durakgame_games(package: Any, games: int, seed: int) -> float:
     """Seconds for ``games`` random games of ``durakgame`` (its ``MrRandom`` players)."""
     random.seed(seed)  # durakgame draws from the global generator
-    start = time.perf_counter()
+    start = clock()
     for _ in range(games):
         package.play(package.MrRandom(), package.MrRandom())
-    return time.perf_counter() - start
+    return clock() - start
 
 
 def main() -> None:
@@ -75,16 +86,23 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--slices", type=int, default=4)
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu")
+    parser.add_argument(
+        "--unchecked", action="store_true", help="durak through step_unchecked (search's path)"
+    )
     args = parser.parse_args()
+    global clock  # noqa: PLW0603 - one setting for the whole run
+    clock = CLOCKS[args.clock]
     package = patched_durakgame()
     ours = theirs = 0.0
     per_slice = max(1, args.games // args.slices)
     for k in range(args.slices):
         seed = args.seed + k * per_slice
-        ours += durak_games(per_slice, seed)
+        ours += durak_games(per_slice, seed, step_unchecked if args.unchecked else step)
         theirs += durakgame_games(package, per_slice, seed)
     played = per_slice * args.slices
-    print(f"durak (legal_actions + step): {played / ours:,.0f} games/s")
+    loop = "legal_actions + step_unchecked" if args.unchecked else "legal_actions + step"
+    print(f"durak ({loop}): {played / ours:,.0f} games/s")
     print(f"durakgame 1.0.4 (patched):    {played / theirs:,.0f} games/s")
     print(f"ratio: {theirs / ours:.2f}x")
 

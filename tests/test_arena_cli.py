@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from durak.agents import RandomAgent, SpecError, make_agent, parse_spec, registry
 from durak.agents.simple import random_choice
-from durak.arena.bench import bench_alphabeta, bench_engine, bench_mcts, endgames
+from durak.arena.bench import bench_alphabeta, bench_engine, bench_ismcts, bench_mcts, endgames
 from durak.arena.game import play_game
 from durak.cli.app import app
 from durak.rules import (
@@ -130,9 +130,11 @@ def test_cli_match_prints_results_and_is_deterministic() -> None:
 def test_bench_searches_count_their_work() -> None:
     mcts_run = bench_mcts(Rules(), positions=2, iterations=30, seed=0)
     assert (mcts_run.count, mcts_run.positions, mcts_run.unit) == (60, 2, "iterations")
+    ismcts_run = bench_ismcts(Rules(), positions=2, iterations=25, seed=0)
+    assert (ismcts_run.count, ismcts_run.positions, ismcts_run.unit) == (50, 2, "iterations")
     ab = bench_alphabeta(Rules(), positions=2, nodes=500, seed=0)
     assert ab.unit == "nodes" and 2 <= ab.count <= 2 * 500
-    assert mcts_run.per_second > 0 and ab.per_second > 0
+    assert mcts_run.per_second > 0 and ismcts_run.per_second > 0 and ab.per_second > 0
 
 
 def test_bench_endgames_have_an_empty_talon_and_a_player_to_move() -> None:
@@ -152,5 +154,5 @@ def test_cli_bench_prints_three_player_counts_and_the_searches() -> None:
             for line in result.output.splitlines()
             if line.count("│") > 2
         )
-    assert "20 iterations" in result.output
+    assert "20 iterations" in result.output and "ISMCTS, greedy rollouts" in result.output
     assert "iterations/s" in result.output and "nodes/s" in result.output

@@ -19,8 +19,11 @@ from durak.agents.simple import greedy_choice
 from durak.agents.tactics import action_card, play_key, weak_mask
 from durak.rules import (
     CARDS,
+    NUM_CARDS,
     Action,
+    DurakGame,
     GameState,
+    beaters,
     bit_indices,
     legal_actions,
     next_active,
@@ -28,6 +31,7 @@ from durak.rules import (
     step_unchecked,
     suit_mask,
 )
+from durak.rules.actions import ATTACKS, DEFENDS, PASS, TAKE
 
 #: A value function over full states (``durak.search.Evaluator``).
 StateEval = Callable[[GameState], tuple[float, ...]]
@@ -95,8 +99,53 @@ def card_count(state: GameState) -> tuple[float, ...]:
 
 
 def greedy_rollout(state: GameState, _: object = None) -> Action:
-    """The greedy agent's move in a full state: the MCTS ``simulation=greedy`` policy."""
-    return greedy_choice(legal_actions(state), state.trump_suit, len(state.talon))
+    """The greedy agent's move in a full state: the MCTS ``simulation=greedy`` policy.
+
+    The same action as ``greedy_choice(legal_actions(state), ...)``, found on the hand's
+    bitmask without building the legal actions (a rollout's every step): the lowest-power
+    card that leads, beats (on the strongest target it beats) or throws in.  A defence
+    under transfer rules takes the general path.
+    """
+    p = state.turn
+    hand = state.hand_masks[p]
+    trump = state.trump_suit
+    trumps = 0 if trump is None else suit_mask(trump)
+    table = state.table
+    if not table:  # leading
+        return ATTACKS[_weakest(hand, trumps)]
+    if p == state.defender and not state.taking:
+        if state.rules.transfer:
+            return greedy_choice(legal_actions(state), trump, len(state.talon))
+        beating = beaters(trump)
+        best: Action = TAKE
+        best_key = 1 << 20
+        for a, d in table:
+            options = hand & beating[a.index] if d is None else 0
+            if options:
+                card = _weakest(options, trumps)
+                # play_key order: the weaker card, then the stronger target
+                key = (card | 64 if trumps >> card & 1 else card) * 128 - (
+                    a.index | 64 if trumps >> a.index & 1 else a.index
+                )
+                if key < best_key:
+                    best, best_key = DEFENDS[a.index * NUM_CARDS + card], key
+        return best
+    ranks = 0  # throwing in: the ranks on the table
+    for a, d in table:
+        ranks |= 0xF << (a.index & ~3)
+        if d is not None:
+            ranks |= 0xF << (d.index & ~3)
+    plays = hand & ranks
+    if state.talon:
+        plays &= ~trumps  # trumps are saved while the talon lasts
+    return ATTACKS[_weakest(plays, trumps)] if plays else PASS
+
+
+def _weakest(mask: int, trumps: int) -> int:
+    """The index of the lowest-power card of the non-empty ``mask``: its lowest non-trump,
+    or else its lowest trump (the card index orders power within each group)."""
+    low = mask & ~trumps or mask
+    return (low & -low).bit_length() - 1
 
 
 def greedy_heuristic(state: GameState, legal: Sequence[Action]) -> Action:
@@ -117,8 +166,9 @@ def cheap_first(state: GameState, legal: Sequence[Action]) -> list[Action]:
 
 
 def playout(state: GameState) -> tuple[float, ...]:
-    """Zarlykov's ``eval=playout``: the returns of one greedy-versus-greedy playout."""
-    s = state
+    """Zarlykov's ``eval=playout``: the returns of one greedy-versus-greedy playout (on the
+    simulation state, which plays out the same without the talon's origins record)."""
+    s = DurakGame.simulation_state(state)
     while s.turn >= 0:
-        s = step_unchecked(s, greedy_choice(legal_actions(s), s.trump_suit, len(s.talon)))
+        s = step_unchecked(s, greedy_rollout(s))
     return returns(s)

@@ -20,8 +20,8 @@ import attrs
 
 from durak.agents.base import register
 from durak.agents.specs import param
-from durak.agents.tactics import is_trump, lowest_play
-from durak.rules import Action, Attack, Observation, Pass, Suit, Take
+from durak.agents.tactics import lowest_play
+from durak.rules import Action, Observation, Pass, Suit, Take
 
 
 def random_choice(legal: Sequence[Action], rand: Callable[[], float], stop_chance: float) -> Action:
@@ -74,8 +74,9 @@ def greedy_choice(legal: Sequence[Action], trump: Suit | None, talon_size: int) 
         play = lowest_play(legal, trump)
         return last if play is None else play
     if type(last) is Pass:  # throwing in (the table is not empty)
-        saving = talon_size > 0
-        plays = [a for a in legal if type(a) is Attack and not (saving and is_trump(a.card, trump))]
+        plays = legal[:-1]  # the attacks (canonical order: Pass is last)
+        if talon_size > 0 and trump is not None:  # saving trumps while the talon lasts
+            plays = [a for a in plays if a.card.suit is not trump]  # type: ignore[union-attr]
         play = lowest_play(plays, trump)
         return last if play is None else play
     play = lowest_play(legal, trump)  # leading: every card in hand may open

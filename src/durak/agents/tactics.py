@@ -75,21 +75,28 @@ def play_key(action: Action, trump: Suit | None) -> tuple[int, int, int]:
 def lowest_play(actions: Iterable[Action], trump: Suit | None) -> Action | None:
     """The card action of ``actions`` first in :func:`play_key` order (Take and Pass are
     ignored), or ``None`` when there is none."""
-    # play_key packed into one int (card index orders like power; 64 marks a trump):
-    # this runs at every step of a greedy rollout.
+    # play_key packed into one int (the card's row in _PLAY_POWER orders like power): this
+    # runs at every step of a greedy rollout.
+    power = _PLAY_POWER[4 if trump is None else trump]
     best: Action | None = None
     best_key = 1 << 20
     for a in actions:
-        if isinstance(a, Take | Pass):
+        kind = type(a)
+        if kind is Take or kind is Pass:
             continue
-        card = a.card
-        key = (card.index | 64 if card.suit is trump else card.index) * 512 + a.kind * 128
-        if isinstance(a, Defend):
-            target = a.target
-            key += 127 - (target.index | 64 if target.suit is trump else target.index)
+        key = power[a.card.index] * 512 + a.kind * 128  # type: ignore[union-attr]
+        if kind is Defend:
+            key += 127 - power[a.target.index]  # type: ignore[union-attr]
         if key < best_key:
             best, best_key = a, key
     return best
+
+
+# Per trump suit (4: none), per card index: the index, with 64 added for a trump (the index
+# orders cards by rank, then suit, as power does within trumps and within the others).
+_PLAY_POWER = tuple(
+    tuple(i | 64 if i % 4 == trump else i for i in range(52)) for trump in (0, 1, 2, 3, None)
+)
 
 
 def attackers_of(observation: Observation) -> tuple[int, ...]:

@@ -16,6 +16,7 @@ from durak.arena.bench import (
     bench_alphabeta,
     bench_api,
     bench_engine,
+    bench_ismcts,
     bench_mcts,
     bench_passive,
 )
@@ -106,18 +107,20 @@ def bench(
     games: Annotated[int, typer.Option(min=1, help="Games per player count.")] = 2000,
     seed: Annotated[int, typer.Option(help="First deal seed.")] = 0,
     positions: Annotated[int, typer.Option(min=1, help="Positions per search benchmark.")] = 5,
-    iterations: Annotated[int, typer.Option(min=1, help="MCTS iterations per position.")] = 1000,
+    iterations: Annotated[
+        int, typer.Option(min=1, help="MCTS and ISMCTS iterations per position.")
+    ] = 1000,
     nodes: Annotated[int, typer.Option(min=1, help="Alpha-beta nodes per endgame.")] = 50_000,
     passive_decisions: Annotated[
         int, typer.Option(min=1, help="Decisions of the long passive game.")
     ] = 400_000,
 ) -> None:
-    """Benchmark the engine and the searches.
+    """Benchmark the engine and the searches (CPU time of this thread: see durak.arena.bench).
 
     Engine speed (random games/s, µs per legal_actions+step, 2/4/6 players), the public
     API's checked loop against the unchecked one, a long passive 5-player game (the cost of
     the repetition record), then search speed on 2-player 36-card Durak: MCTS iterations/s
-    and alpha-beta nodes/s.
+    ISMCTS iterations/s (the ismcts agent's greedy rollouts) and alpha-beta nodes/s.
     """
     console = stdout_console()
     table = Table("players", "games", "games/s", "µs per decision", "decisions/game")
@@ -160,11 +163,12 @@ def bench(
         "work",
         "per second",
         "solved",
-        title="Search on 2-player 36-card Durak: MCTS from openings, "
+        title="Search on 2-player 36-card Durak: MCTS and ISMCTS from openings, "
         "alpha-beta on endgames (talon empty)",
     )
     for b in (
         bench_mcts(Rules(), positions, iterations, seed),
+        bench_ismcts(Rules(), positions, iterations, seed),
         bench_alphabeta(Rules(), positions, nodes, seed),
     ):
         table.add_row(

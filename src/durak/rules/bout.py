@@ -11,11 +11,20 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
-from durak.rules.cards import Card, CardSet
+from durak.rules.cards import Card, CardSet, cardset_unchecked
 from durak.rules.config import Rules
 from durak.rules.origins import after_draw
-from durak.rules.state import GameState, History, Knowledge, PositionKey, TablePair, table_mask
+from durak.rules.state import (
+    GameState,
+    History,
+    Knowledge,
+    PositionKey,
+    TablePair,
+    build_knowledge,
+    build_state,
+)
 
 
 def next_active(p: int, n: int, out: frozenset[int]) -> int:
@@ -71,13 +80,22 @@ def drawing_order(n: int, attacker: int, defender: int, out: frozenset[int]) -> 
     return tuple(order)
 
 
+def _asking(s: GameState) -> tuple[int, ...]:
+    """:func:`asking_order` for the bout of ``s`` (from a table while nobody is out)."""
+    r = s.rules
+    neighbours = r.throw_in == "neighbours"
+    if not s.players_out:
+        return _ASKING[r.players][neighbours][s.attacker][s.defender]
+    return asking_order(r.players, neighbours, s.attacker, s.defender, s.players_out)
+
+
 def first_asked(s: GameState, hands: tuple[int, ...]) -> int | None:
     """The first attacker in priority order who holds cards, or ``None``."""
+    if hands[s.attacker]:  # the main attacker is always asked first
+        return s.attacker
     if len(hands) == 2:
-        return s.attacker if hands[s.attacker] else None
-    r = s.rules
-    for q in asking_order(r.players, r.throw_in == "neighbours", s.attacker, s.defender,
-                          s.players_out):  # fmt: skip
+        return None
+    for q in _asking(s):
         if hands[q]:
             return q
     return None
@@ -88,13 +106,27 @@ def next_asked(s: GameState, after: int) -> int | None:
     hands = s.hand_masks
     if len(hands) == 2:
         return None
-    r = s.rules
-    order = asking_order(r.players, r.throw_in == "neighbours", s.attacker, s.defender,
-                         s.players_out)  # fmt: skip
+    order = _asking(s)
     for q in order[order.index(after) + 1 :]:
         if hands[q]:
             return q
     return None
+
+
+# _ASKING[n][neighbours][attacker][defender]: the asking order with nobody out (while the
+# talon lasts, the usual case), so that a step looks it up without hashing a cache key.
+_ASKING: Final = tuple(
+    tuple(
+        tuple(
+            tuple(asking_order(n, neighbours, a, d, frozenset()) for d in range(n))
+            for a in range(n)
+        )
+        for neighbours in (False, True)
+    )
+    if n >= 2
+    else ()
+    for n in range(7)
+)
 
 
 def position_key(attacker: int, defender: int, hands: tuple[int, ...], exposed: int) -> PositionKey:
@@ -103,7 +135,7 @@ def position_key(attacker: int, defender: int, hands: tuple[int, ...], exposed: 
     Within one epoch (same talon, discard and players out) unknown cards never move
     between hands, so equal keys mean equal hands; see ``docs/rules.md``, "Termination".
     """
-    return (attacker, defender, *[m.bit_count() for m in hands], *[m & exposed for m in hands])
+    return (attacker, defender, *map(int.bit_count, hands), *[m & exposed for m in hands])
 
 
 def end_bout(
@@ -121,12 +153,18 @@ def end_bout(
     """
     rules = s.rules
     n = rules.players
-    success = all(d is not None for _, d in table)
-    played = table_mask(table)
+    success = True
+    played = 0
+    for a, d in table:
+        if d is None:
+            success = False
+            played |= 1 << a.index
+        else:
+            played |= 1 << a.index | 1 << d.index
     discard = s.discard
     defender = s.defender
     if success:
-        discard = CardSet(discard.mask | played)
+        discard = cardset_unchecked(discard.mask | played)
     else:
         hands = with_hand(hands, defender, hands[defender] | played)
     talon = s.talon
@@ -146,23 +184,23 @@ def end_bout(
             if n - len(out) <= 1:
                 return _finished(s, hands, talon, discard, out, knowledge, s.history)
 
-    if success:
-        attacker = defender if defender not in out else next_active(defender, n, out)
+    if n == 2:  # nobody is out while the game goes on
+        attacker = defender if success else 1 - defender
+        new_defender = 1 - attacker
     else:
-        attacker = next_active(defender, n, out)
-    new_defender = next_active(attacker, n, out)
-    if not rules.can_repeat:
-        history = s.history  # empty: no position can repeat (the potential argument)
-    else:
+        attacker = defender if success and defender not in out else next_active(defender, n, out)
+        new_defender = next_active(attacker, n, out)
+    history = s.history  # stays empty when no position can repeat (the potential argument)
+    if rules.can_repeat:
         key = position_key(attacker, new_defender, hands, knowledge.exposed.mask)
         if success or len(talon) != len(s.talon) or out is not s.players_out:
-            history = History((key,))
-        elif key in s.history:
-            return _finished(s, hands, talon, discard, out, knowledge, s.history)
+            history = History.single(key)
+        elif key in history:
+            return _finished(s, hands, talon, discard, out, knowledge, history)
         else:
-            history = s.history.add(key)
+            history = history.add(key)
     cap = min(base_cap(rules, discard), hands[new_defender].bit_count())
-    return GameState(
+    return build_state(
         rules, hands, talon, s.trump_suit, s.trump_card, (), discard,
         attacker, new_defender, attacker, False, cap, out, knowledge, history,
     )  # fmt: skip
@@ -179,44 +217,58 @@ def _settle_knowledge(
     positions' knowledge equal whatever the path to them (``origins`` aside, which records
     how the unknown cards were played; it is dropped once ``from_talon`` is empty).
     """
-    exposed = k.exposed.mask
-    exposed = exposed & ~played if success else exposed | played
-    from_talon = k.from_talon.mask & ~played
+    old_exposed = k.exposed.mask
+    exposed = old_exposed & ~played if success else old_exposed | played
+    old_from_talon = k.from_talon.mask
+    from_talon = old_from_talon & ~played
     if not from_talon:
         origins = ()
-    return Knowledge(CardSet(exposed), CardSet(from_talon), origins)
+    # Most bouts change none of the three: the same record is kept (no new objects).
+    if origins is k.origins and exposed == old_exposed and from_talon == old_from_talon:
+        return k
+    return build_knowledge(
+        k.exposed if exposed == old_exposed else cardset_unchecked(exposed),
+        k.from_talon if from_talon == old_from_talon else cardset_unchecked(from_talon),
+        origins,
+    )
 
 
 def _after_draws(
     origins: tuple[tuple[int, ...], ...], before: tuple[int, ...], after: tuple[int, ...], seen: int
 ) -> tuple[tuple[int, ...], ...]:
     """``origins`` once each player has drawn ``after & ~before`` (unknown unless ``seen``)."""
-    return tuple(
-        after_draw(w, (after[p] & ~before[p] & ~seen).bit_count()) for p, w in enumerate(origins)
-    )
+    out: list[tuple[int, ...]] | None = None  # the same record when nobody drew unseen
+    for p, w in enumerate(origins):
+        drawn = (after[p] & ~before[p] & ~seen).bit_count()
+        if drawn:
+            if out is None:
+                out = list(origins)
+            out[p] = after_draw(w, drawn)
+    return origins if out is None else tuple(out)
 
 
 def _draw(
     s: GameState, hands: tuple[int, ...], talon: tuple[Card, ...]
 ) -> tuple[tuple[int, ...], tuple[Card, ...]]:
     """Refill hands in drawing order; returns the new hands and talon."""
-    rules = s.rules
-    size = rules.hand_size
+    size = s.rules.hand_size
     if len(hands) == 2:
         order: tuple[int, ...] = (s.attacker, s.defender)
     else:
-        order = drawing_order(rules.players, s.attacker, s.defender, s.players_out)
+        order = drawing_order(len(hands), s.attacker, s.defender, s.players_out)
     hand_list = list(hands)
+    top = 0  # the cards drawn so far: one slice at the end, not one per player
     for p in order:
-        need = max(0, size - hand_list[p].bit_count())
         mask = hand_list[p]
-        for c in talon[:need]:
-            mask |= 1 << c.index
-        hand_list[p] = mask
-        talon = talon[need:]
-        if not talon:
-            break
-    return tuple(hand_list), talon
+        need = size - mask.bit_count()
+        if need > 0:
+            for c in talon[top : top + need]:
+                mask |= 1 << c.index
+            hand_list[p] = mask
+            top += need
+            if top >= len(talon):
+                break
+    return tuple(hand_list), talon[top:]
 
 
 def _finished(
@@ -229,7 +281,7 @@ def _finished(
     history: History,
 ) -> GameState:
     """The terminal state: ``turn == -1``; the loser is derived from who holds cards."""
-    return GameState(
+    return build_state(
         s.rules, hands, talon, s.trump_suit, s.trump_card, (), discard,
         s.attacker, s.defender, -1, False, 0, out, knowledge, history,
     )  # fmt: skip

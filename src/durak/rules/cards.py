@@ -295,6 +295,17 @@ class CardSet:
 
 EMPTY: Final = CardSet(0)
 
+_new_object = object.__new__
+_set_mask = CardSet.__dict__["mask"].__set__
+
+
+def cardset_unchecked(mask: int) -> CardSet:
+    """``CardSet(mask)`` without the checks, for the engine's hot path: ``mask`` must be
+    an ``int`` holding bits ``0..51`` only."""
+    cards = _new_object(CardSet)
+    _set_mask(cards, mask)
+    return cards
+
 
 def rank_mask(rank: int) -> int:
     """The mask of the four cards of ``rank``."""
@@ -303,7 +314,10 @@ def rank_mask(rank: int) -> int:
 
 def suit_mask(suit: int) -> int:
     """The mask of the thirteen cards of ``suit``."""
-    return sum(1 << (r * 4 + suit) for r in range(13))
+    return _SUIT_MASKS[suit]
+
+
+_SUIT_MASKS: Final = tuple(sum(1 << (r * 4 + suit) for r in range(13)) for suit in range(4))
 
 
 def deck_mask(lowest_rank: int) -> int:

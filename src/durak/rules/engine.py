@@ -27,13 +27,16 @@ from durak.rules.actions import (
     attacks_for,
 )
 from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
-from durak.rules.cards import CARDS, NUM_CARDS, Card, beaters, bit_indices, rank_mask
+from durak.rules.cards import BEATERS, CARDS, NUM_CARDS, Card, beaters, bit_indices, rank_mask
 from durak.rules.errors import IllegalActionError
 from durak.rules.origins import after_play
-from durak.rules.state import GameState, Knowledge, TablePair
+from durak.rules.state import GameState, Knowledge, TablePair, build_knowledge, build_state
 
 # Per card index, the mask of its rank (the cards that may be thrown in on it).
 _RANK_OF = tuple(rank_mask(c.rank) for c in CARDS)
+# Per target card index, the interned Defend actions on it, by the defending card's index.
+_DEFENDS_ON = tuple(DEFENDS[t * NUM_CARDS : (t + 1) * NUM_CARDS] for t in range(NUM_CARDS))
+_PASS_ONLY = (PASS,)
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -55,7 +58,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if p == state.defender and not state.taking:
         return _defender_actions(state, hand)
     # An attacker is asked only below the cap: the bout ends the moment it is reached.
-    return (*attacks_for(hand & _table_ranks(table)), PASS)
+    return attacks_for(hand & _table_ranks(table)) + _PASS_ONLY
 
 
 def _defender_actions(state: GameState, hand: int) -> tuple[Action, ...]:
@@ -67,8 +70,12 @@ def _defender_actions(state: GameState, hand: int) -> tuple[Action, ...]:
         targets = sorted([a.index for a, d in table if d is None])
     out: list[Action] = []
     for t in targets:
-        base = t * NUM_CARDS
-        out += [DEFENDS[base + c] for c in bit_indices(hand & beating[t])]
+        on_target = _DEFENDS_ON[t]
+        beat = hand & beating[t]
+        while beat:  # the set bits of ``beat``, ascending (bit_indices, inlined: hot)
+            low = beat & -beat
+            out.append(on_target[low.bit_length() - 1])
+            beat ^= low
     if state.rules.transfer:
         out += [TRANSFERS[c] for c in bit_indices(hand & _transfer_mask(state))]
     out.append(TAKE)
@@ -130,12 +137,16 @@ def is_legal(state: GameState, action: object) -> bool:
         return True
     if kind is Defend:
         card = action.card  # type: ignore[attr-defined]
-        target = action.target  # type: ignore[attr-defined]
-        if not _holds(state, p, card):
+        if type(card) is not Card or not state.hand_masks[p] >> card.index & 1:
             return False
+        target = action.target  # type: ignore[attr-defined]
         for a, d in table:
             if a is target:
-                return d is None and beaters(state.trump_suit)[a.index] >> card.index & 1 == 1
+                trump = state.trump_suit  # beaters(trump), read without the call
+                return (
+                    d is None
+                    and BEATERS[4 if trump is None else trump][a.index] >> card.index & 1 == 1
+                )
         return False
     return (kind is Transfer and state.rules.transfer
             and _holds(state, p, action.card)  # type: ignore[attr-defined]
@@ -182,36 +193,35 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     s = state
     kind = type(action)
     p = s.turn
+    masks = s.hand_masks
     if kind is Pass:
         nxt = next_asked(s, p)
         if nxt is None:
-            return end_bout(s, s.hand_masks, s.table, s.knowledge)
-        return GameState(
-            s.rules, s.hand_masks, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
+            return end_bout(s, masks, s.table, s.knowledge)
+        return build_state(
+            s.rules, masks, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
             s.attacker, s.defender, nxt, s.taking, s.cap, s.players_out, s.knowledge, s.history,
         )  # fmt: skip
     if kind is Take:
         if len(s.table) < s.cap:
-            nxt = first_asked(s, s.hand_masks)
+            nxt = first_asked(s, masks)
             if nxt is not None:
-                return GameState(
-                    s.rules, s.hand_masks, s.talon, s.trump_suit, s.trump_card, s.table,
+                return build_state(
+                    s.rules, masks, s.talon, s.trump_suit, s.trump_card, s.table,
                     s.discard, s.attacker, s.defender, nxt, True, s.cap, s.players_out,
                     s.knowledge, s.history,
                 )  # fmt: skip
-        return end_bout(s, s.hand_masks, s.table, s.knowledge)
+        return end_bout(s, masks, s.table, s.knowledge)
 
     card = action.card  # type: ignore[union-attr]
     bit = 1 << card.index
-    hand = s.hand_masks[p]
-    hands = with_hand(s.hand_masks, p, hand ^ bit)
+    hand = masks[p]
+    hands = with_hand(masks, p, hand ^ bit)
     k = s.knowledge
     if k.origins and not k.exposed.mask & bit:
         k = _played_unknown(k, p, hand, bit)
     if kind is Defend:
-        target = action.target  # type: ignore[union-attr]
-        table = tuple([(a, card) if a is target else (a, d) for a, d in s.table])
-        return _after_defence(s, hands, table, k)
+        return _after_defence(s, hands, action.target, card, k)  # type: ignore[union-attr]
     table = (*s.table, (card, None))
     if kind is Attack:
         if not s.taking:
@@ -220,14 +230,14 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
             return end_bout(s, hands, table, k)
         else:
             turn = asked
-        return GameState(
+        return build_state(
             s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
             s.attacker, s.defender, turn, s.taking, s.cap, s.players_out, k, s.history,
         )  # fmt: skip
     # A Transfer: the only kind left.
     defender = next_active(p, s.rules.players, s.players_out)
     cap = min(base_cap(s.rules, s.discard), hands[defender].bit_count())
-    return GameState(
+    return build_state(
         s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
         p, defender, defender, False, cap, s.players_out, k, s.history,
     )  # fmt: skip
@@ -238,21 +248,33 @@ def _played_unknown(k: Knowledge, p: int, hand: int, bit: int) -> Knowledge:
     origins = list(k.origins)
     unknown = (hand & ~k.exposed.mask).bit_count()
     origins[p] = after_play(origins[p], unknown, bool(k.from_talon.mask & bit))
-    return Knowledge(k.exposed, k.from_talon, tuple(origins))
+    return build_knowledge(k.exposed, k.from_talon, tuple(origins))
 
 
 def _after_defence(
-    s: GameState, hands: tuple[int, ...], table: tuple[TablePair, ...], k: Knowledge
+    s: GameState, hands: tuple[int, ...], target: Card, card: Card, k: Knowledge
 ) -> GameState:
-    turn = s.defender
-    for _, d in table:
-        if d is None:
-            break
+    """The state once ``card`` has beaten the attack card ``target`` on the table of ``s``."""
+    old = s.table
+    if len(old) == 1:  # the usual case: one card to beat
+        table: tuple[TablePair, ...] = ((target, card),)
+        beaten = True
     else:
-        if len(table) >= s.cap or not hands[turn] or (asked := first_asked(s, hands)) is None:
+        table = tuple([(a, card) if a is target else (a, d) for a, d in old])
+        beaten = True
+        for _, d in table:
+            if d is None:
+                beaten = False
+                break
+    turn = s.defender
+    if beaten:
+        if len(table) >= s.cap or not hands[turn]:
+            return end_bout(s, hands, table, k)
+        asked = first_asked(s, hands)
+        if asked is None:
             return end_bout(s, hands, table, k)
         turn = asked
-    return GameState(
+    return build_state(
         s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
         s.attacker, s.defender, turn, False, s.cap, s.players_out, k, s.history,
     )  # fmt: skip

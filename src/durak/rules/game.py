@@ -15,7 +15,7 @@ import attrs
 from durak.rules.config import Rules
 from durak.rules.engine import current_player, is_terminal, legal_actions, returns, step_unchecked
 from durak.rules.knowledge import Observation, Visibility, observe, sample_world
-from durak.rules.state import GameState
+from durak.rules.state import GameState, Knowledge, build_state
 
 
 @attrs.frozen
@@ -53,6 +53,23 @@ class DurakGame:
         """``(lo, hi)`` for :func:`durak.search.alphabeta`: a player's payoff is -1 (the
         durak), 0 (a draw) or ``1 / (players - 1)``."""
         return (-1.0, 1.0 / (self.rules.players - 1))
+
+    @staticmethod
+    def simulation_state(state: GameState) -> GameState:
+        """``state`` for a rollout (``durak.search.protocol``): the same position without
+        the trumps known to have been in the talon and the origins record that goes with
+        them (``Knowledge.from_talon`` and ``origins``).  Only observations read them and
+        nothing in the rules depends on them, so every action, step and return is the
+        same; keeping the record up to date was a tenth of a greedy ISMCTS rollout."""
+        k = state.knowledge
+        if not k.from_talon:
+            return state
+        s = state
+        return build_state(
+            s.rules, s.hand_masks, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
+            s.attacker, s.defender, s.turn, s.taking, s.cap, s.players_out,
+            Knowledge(k.exposed), s.history,
+        )  # fmt: skip
 
     def observe(self, state: GameState, player: int) -> Observation:
         """``player``'s :class:`Observation`, a hashable information-state key."""

@@ -44,6 +44,11 @@ class History:
         self._hash = None
 
     @classmethod
+    def single(cls, key: PositionKey) -> History:
+        """The set ``{key}`` (a new epoch's record), without the general constructor's work."""
+        return cls._view([key], {key: 0}, 1)
+
+    @classmethod
     def _view(cls, keys: list[PositionKey], index: dict[PositionKey, int], size: int) -> History:
         h = object.__new__(cls)
         h._keys, h._index, h._size, h._hash = keys, index, size, None

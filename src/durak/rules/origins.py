@@ -49,18 +49,26 @@ def _canonical(weights: list[int]) -> Weights:
     while not weights[-1]:
         weights.pop()
     g = gcd(*weights)
-    return tuple(x // g for x in weights)
+    return tuple(weights) if g == 1 else tuple([x // g for x in weights])
 
 
+@lru_cache(maxsize=4096)
 def after_play(weights: Weights, unknown: int, restricted: bool) -> Weights:
     """The weights after the player plays one of its ``unknown`` unknown cards
-    (``restricted``: a card of ``from_talon``)."""
+    (``restricted``: a card of ``from_talon``).
+
+    Cached: the engine calls it at every play of an unknown card while the record is
+    kept, and few distinct records occur (a pure function of small integers)."""
     n = len(weights)
     # With j unknown cards from the talon, the card played is one of them in j ways (then
-    # j - 1 are left) and one from the deal in unknown - j ways.
-    new = [(k + 1) * weights[k + 1] if k + 1 < n else 0 for k in range(n)]
-    if not restricted:
-        new = [new[k] + (unknown - k) * weights[k] for k in range(n)]
+    # j - 1 are left) and one from the deal in unknown - j ways: new[j - 1] collects
+    # j * weights[j] and, for a card that may be from the deal, (unknown - j + 1) *
+    # weights[j - 1].
+    if restricted:
+        new = [j * weights[j] for j in range(1, n)]
+    else:
+        new = [j * weights[j] + (unknown - j + 1) * weights[j - 1] for j in range(1, n)]
+        new.append((unknown - n + 1) * weights[-1])
     return _canonical(new)
 
 

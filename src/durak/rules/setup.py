@@ -17,6 +17,7 @@ from durak.rules.cards import (
     CardSet,
     Suit,
     bit_indices,
+    cardset_unchecked,
     deck_cards,
     deck_mask,
     suit_mask,
@@ -24,7 +25,7 @@ from durak.rules.cards import (
 from durak.rules.config import Rules
 from durak.rules.errors import RulesError
 from durak.rules.origins import DEALT
-from durak.rules.state import GameState, History, Knowledge
+from durak.rules.state import GameState, History, Knowledge, build_knowledge, build_state
 
 
 def new_game(rules: Rules, seed: int) -> GameState:
@@ -112,11 +113,13 @@ def _deal_checked(rules: Rules, deck: list[Card], fallback_leader: int) -> GameS
             low, leader = min(held)
             exposed |= 1 << low
             below = trumps & ((1 << low) - 1)
-        talon_mask = sum(1 << c.index for c in talon) & ~(1 << trump_card.index)
-        from_talon = CardSet(below & talon_mask)
+        talon_mask = deck_mask(rules.lowest_rank) & ~exposed
+        for h in hands:
+            talon_mask &= ~h
+        from_talon = cardset_unchecked(below & talon_mask)
     defender = (leader + 1) % n
     origins = (DEALT,) * n if from_talon else ()
-    knowledge = Knowledge(CardSet(exposed), from_talon, origins)
+    knowledge = build_knowledge(cardset_unchecked(exposed), from_talon, origins)
     return _bout_start(rules, hands, talon, trump_card, EMPTY, leader, defender, knowledge)
 
 
@@ -139,7 +142,7 @@ def _bout_start(
         else ()
     )
     cap = min(base_cap(rules, discard), hands[defender].bit_count())
-    return GameState(
+    return build_state(
         rules,
         hands,
         talon,

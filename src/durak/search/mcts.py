@@ -283,9 +283,12 @@ def playout(
     rng: random.Random,
 ) -> tuple[Sequence[float], int]:
     """Play ``state`` (whose legal ``actions`` are given, so they are not computed twice) to
-    the end with ``policy``, or uniformly at random; the returns and the number of steps."""
+    the end with ``policy``, or uniformly at random; the returns and the number of steps.
+    It plays on the game's ``simulation_state(state)`` when the game has one (see
+    :mod:`durak.search.protocol`)."""
     step = game.step
-    s = state
+    simulation_state = getattr(game, "simulation_state", None)
+    s = state if simulation_state is None else simulation_state(state)
     steps = 0
     if policy is None:
         legal_actions = game.legal_actions

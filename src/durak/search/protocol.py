@@ -20,6 +20,10 @@ Contract (what the algorithms rely on):
   information state; it must not depend on what ``player`` cannot see, and it decides whose
   turn it is.  ``sample_world(observation, rng)`` returns a state ``s`` with
   ``observe(s, player) == observation``, drawing only from ``rng``.
+* Optionally, ``simulation_state(state)`` gives the state a simulation (a rollout) plays on
+  in place of ``state``: the same position, with the same legal actions, steps and returns
+  whatever is played, but without records that only observations read and that cost time
+  to keep up to date.  The rollout policy is called with the states that follow it.
 """
 
 from __future__ import annotations
