@@ -10,7 +10,7 @@ run, so every row sees the same machine.  ``play s`` is the command's own ``time
 Every row must print the same statistics; the script stops if they differ.  Then:
 
 * **Ray's cost per task**: a thousand empty tasks on a local Ray instance with two CPUs.
-* **the driver's cost per game**: a :class:`~durak.arena.run.Run` logging recorded games
+* **the driver's cost per game**: a :class:`~durak.arena.runs.run.Run` logging recorded games
   that a backend hands over at no cost, as the driver does for every finished game.
 * **the transfer of a batch**: ``ray.put`` then ``ray.get`` of a batch of recorded games.
 """
@@ -27,9 +27,9 @@ import time
 from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 
-from durak.arena.backend import MAX_BATCH, A, Batch, Closing, R, Task
-from durak.arena.match import MatchPlan
-from durak.arena.run import Run
+from durak.arena.play.match import MatchPlan
+from durak.arena.runs.backend import MAX_BATCH, A, Batch, Closing, R, Task
+from durak.arena.runs.run import Run
 from durak.rules import Rules
 
 DURAK = str(Path(sys.executable).with_name("durak"))

@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from durak.agents import Agent
-from durak.arena.match import MatchPlan, build_agents, play_match_game
+from durak.arena.play.match import MatchPlan, build_agents, play_match_game
 from durak.rules import Action, Observation, Rules
 
 

@@ -23,8 +23,8 @@ import sys
 
 from durak.agents import Agent, make_agent
 from durak.agents.base import Relay, watchers_among
-from durak.arena.game import play_game
-from durak.arena.stats import wilson
+from durak.arena.play.game import play_game
+from durak.arena.scores.wilson import wilson
 from durak.rules import Action, Observation, Rules
 
 KINDS = ("lead", "throw", "defend")

@@ -18,8 +18,8 @@ import sys
 from collections import Counter
 
 from durak.agents.searchers import solve_endgame
-from durak.arena.logs import read_log
-from durak.arena.replay import replay_entry
+from durak.arena.gamelog.files import read_log
+from durak.arena.gamelog.replay import replay_entry
 from durak.rules import DurakGame
 from durak.search import BudgetExhausted
 

@@ -21,8 +21,8 @@ import torch
 from sb3_contrib import MaskablePPO
 
 from durak.agents import make_agent
-from durak.arena.game import play_game
-from durak.arena.stats import wilson
+from durak.arena.play.game import play_game
+from durak.arena.scores.wilson import wilson
 from durak.encoding import ActionSpace
 from durak.envs.single import DurakEnv, encode
 from durak.rules import Action, Observation, Rules

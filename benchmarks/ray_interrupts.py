@@ -1,5 +1,5 @@
 """Ctrl-C a Ray run many times and count how each run ends: the figure behind the Ray
-backend's stop without ``ray.cancel`` (``durak.arena.ray_cluster``, "Stopping";
+backend's stop without ``ray.cancel`` (``durak.arena.runs.ray_cluster``, "Stopping";
 ``docs/verification.md``, "Two copies of the suite at once").
 
     .venv/bin/python benchmarks/ray_interrupts.py --runs 40

@@ -31,6 +31,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -45,11 +46,17 @@ def load(path: str, learn: bool) -> Modules:
     for name in [m for m in sys.modules if m == "durak" or m.startswith("durak.")]:
         del sys.modules[name]
     sys.path.insert(0, path)
-    names = ["durak.rules", "durak.search", "durak.agents.evals", "durak.arena.bench"]
+    names = ["durak.rules", "durak.search", "durak.agents.evals"]
     if learn:
         names += ["durak.learn.dmc", "durak.learn.dmc_actor", "durak.learn.dmc_net"]
     try:
-        return {name.rsplit(".", 1)[-1]: importlib.import_module(name) for name in names}
+        loaded = {name.rsplit(".", 1)[-1]: importlib.import_module(name) for name in names}
+        # The bench module moved into durak.arena.experiments (issue 38).
+        bench = (
+            "experiments.bench" if (Path(path) / "durak/arena/experiments").is_dir() else "bench"
+        )
+        loaded["bench"] = importlib.import_module(f"durak.arena.{bench}")
+        return loaded
     finally:
         sys.path.remove(path)
 

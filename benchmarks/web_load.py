@@ -175,8 +175,8 @@ def main() -> None:
     print(f"SIGINT to exit: {stopped:.2f} s (target 5 s), exit code {server.returncode}")
     lines = errors.read_text().splitlines()
     print(f"the server's standard error: {len(lines)} lines, the last: {lines[-1:]}")
-    from durak.arena.logs import read_log  # noqa: PLC0415
-    from durak.arena.replay import check_unique, replay_entry  # noqa: PLC0415
+    from durak.arena.gamelog.files import read_log  # noqa: PLC0415
+    from durak.arena.gamelog.replay import check_unique, replay_entry  # noqa: PLC0415
 
     entries = read_log(log).entries
     check_unique(entries, log)

@@ -10,7 +10,7 @@ import pytest
 
 from durak.agents import GreedyAgent, HumanAgent, make_agent, registry
 from durak.agents.human import shown_order
-from durak.arena.game import play_game
+from durak.arena.play.game import play_game
 from durak.rules import (
     Action,
     Attack,

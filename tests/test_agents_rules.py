@@ -37,7 +37,7 @@ from durak.agents.tactics import (
     sorted_by_power,
     weaknesses,
 )
-from durak.arena.game import play_game
+from durak.arena.play.game import play_game
 from durak.rules import (
     Action,
     Attack,

@@ -14,7 +14,7 @@ from durak.agents.base import Agent, Relay, Watcher, watchers_among
 from durak.agents.inference import GameLog, PublicRecord
 from durak.agents.searchers import SolverAgent
 from durak.agents.tactics import action_card, play_key, weak_mask
-from durak.arena.game import play_game
+from durak.arena.play.game import play_game
 from durak.rules import (
     Action,
     Card,

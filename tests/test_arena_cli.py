@@ -9,8 +9,14 @@ from typer.testing import CliRunner
 
 from durak.agents import RandomAgent, SpecError, make_agent, parse_spec, registry
 from durak.agents.simple import random_choice
-from durak.arena.bench import bench_alphabeta, bench_engine, bench_ismcts, bench_mcts, endgames
-from durak.arena.game import play_game
+from durak.arena.experiments.bench import (
+    bench_alphabeta,
+    bench_engine,
+    bench_ismcts,
+    bench_mcts,
+    endgames,
+)
+from durak.arena.play.game import play_game
 from durak.cli.app import app
 from durak.rules import (
     Attack,

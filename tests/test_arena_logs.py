@@ -14,16 +14,16 @@ import attrs
 import pytest
 
 import faulty_agents  # noqa: F401  (registers the test agents)
-from durak.arena.entry import LogEntry, LogError, entry_for, parse_entry
-from durak.arena.logs import encode, logged_seed, read_log
-from durak.arena.match import GameOutcome, MatchPlan
-from durak.arena.pool import LocalPool
-from durak.arena.referee import Referee
-from durak.arena.replay import replay_entry
-from durak.arena.report import match_report
-from durak.arena.results import MatchResult
-from durak.arena.run import Run
-from durak.arena.signals import Terminated, hold_interrupts, sigterm_interrupts
+from durak.arena.experiments.report import match_report
+from durak.arena.gamelog.entry import LogEntry, LogError, entry_for, parse_entry
+from durak.arena.gamelog.files import encode, logged_seed, read_log
+from durak.arena.gamelog.replay import replay_entry
+from durak.arena.play.match import GameOutcome, MatchPlan
+from durak.arena.play.referee import Referee
+from durak.arena.runs.pool import LocalPool
+from durak.arena.runs.run import Run
+from durak.arena.runs.signals import Terminated, hold_interrupts, sigterm_interrupts
+from durak.arena.scores.result import MatchResult
 from durak.rules import Rules
 
 PLAN = MatchPlan(Rules(players=3, transfer=True), ("random", "greedy", "lowest"), 7, 12)

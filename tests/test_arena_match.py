@@ -9,11 +9,11 @@ import attrs
 import pytest
 
 from durak.agents import GreedyAgent, Watcher, make_agent
-from durak.arena.game import play_game
-from durak.arena.match import MatchPlan, play_match_game
-from durak.arena.pool import LocalPool
-from durak.arena.run import run_match
-from durak.arena.stats import wilson
+from durak.arena.play.game import play_game
+from durak.arena.play.match import MatchPlan, play_match_game
+from durak.arena.runs.pool import LocalPool
+from durak.arena.runs.run import run_match
+from durak.arena.scores.wilson import wilson
 from durak.rules import Action, Observation, Rules, new_game, step
 from durak.seeding import derive_seed
 

@@ -28,11 +28,12 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from cli_checks import one_error
-from durak.arena.backend import MAX_BATCH, TASK_SECONDS, BackendError, Batches, open_backend
-from durak.arena.logs import read_log
-from durak.arena.match import MatchPlan
-from durak.arena.referee import Referee
-from durak.arena.run import Run
+from durak.arena.gamelog.files import read_log
+from durak.arena.play.match import MatchPlan
+from durak.arena.play.referee import Referee
+from durak.arena.runs.backend import MAX_BATCH, TASK_SECONDS, BackendError, Batches
+from durak.arena.runs.backends import open_backend
+from durak.arena.runs.run import Run
 from durak.cli.app import app
 from durak.rules import Rules
 from extras import require_extra
@@ -353,7 +354,7 @@ def test_batches_grow_to_the_target_time_and_shrink_at_the_end() -> None:
 
 def test_dmc_actors_on_ray_train_the_network_of_local_actors(cluster: str) -> None:
     require_extra("torch")
-    from durak.arena.pool import LocalPool  # noqa: PLC0415
+    from durak.arena.runs.pool import LocalPool  # noqa: PLC0415
     from durak.learn.dmc_learner import DmcTrainer  # noqa: PLC0415
     from durak.learn.dmc_settings import DmcSettings  # noqa: PLC0415
 

@@ -12,8 +12,8 @@ import attrs
 import pytest
 
 from durak.agents import Agent, GreedyAgent, RandomAgent, make_agent
-from durak.arena.game import GameRecord, play_game
-from durak.arena.referee import (
+from durak.arena.play.game import GameRecord, play_game
+from durak.arena.play.referee import (
     MAX_MOVE_TIMEOUT,
     GameStopped,
     MoveTimeout,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from durak.agents import SpecError
-from durak.arena.grid import Grid, GridParam, GridResult, expand, parse_param
-from durak.arena.match import GameOutcome, MatchPlan, play_match_game
-from durak.arena.referee import Forfeit
-from durak.arena.results import MatchResult
-from durak.arena.run import Run
-from durak.arena.stats import wilson
-from durak.arena.tournament import Tournament, TournamentResult
+from durak.arena.experiments.grid import Grid, GridParam, GridResult, expand, parse_param
+from durak.arena.experiments.tournament import Tournament, TournamentResult
+from durak.arena.play.match import GameOutcome, MatchPlan, play_match_game
+from durak.arena.play.referee import Forfeit
+from durak.arena.runs.run import Run
+from durak.arena.scores.result import MatchResult
+from durak.arena.scores.wilson import wilson
 from durak.rules import Rules
 
 SPECS = ("random", "greedy", "lowest")

@@ -20,10 +20,10 @@ from typer.testing import CliRunner, Result
 
 import faulty_agents  # noqa: F401  (registers the test agents)
 from cli_checks import one_error
-from durak.arena.backend import IN_FLIGHT_PER_WORKER, MAX_BATCH
-from durak.arena.logs import LogWriter, read_log
-from durak.arena.match import MatchPlan
-from durak.arena.pool import play_parallel
+from durak.arena.gamelog.files import LogWriter, read_log
+from durak.arena.play.match import MatchPlan
+from durak.arena.runs.backend import IN_FLIGHT_PER_WORKER, MAX_BATCH
+from durak.arena.runs.pool import play_parallel
 from durak.cli.app import app
 from durak.learn.qtable import QTable
 from durak.rules import Rules

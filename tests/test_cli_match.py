@@ -15,8 +15,8 @@ from typer.testing import CliRunner, Result
 
 import faulty_agents  # noqa: F401  (registers the test agents)
 from cli_checks import one_error
-from durak.arena.logs import read_log
-from durak.arena.replay import replay_entry
+from durak.arena.gamelog.files import read_log
+from durak.arena.gamelog.replay import replay_entry
 from durak.cli.app import app
 
 runner = CliRunner()

@@ -10,8 +10,8 @@ from typer.testing import CliRunner, Result
 
 import faulty_agents  # noqa: F401  (registers the test agents)
 from durak.agents import GreedyAgent
-from durak.arena.logs import read_log
-from durak.arena.replay import replay_entry
+from durak.arena.gamelog.files import read_log
+from durak.arena.gamelog.replay import replay_entry
 from durak.cli.app import app
 from durak.cli.play import Announced
 from durak.rules import Action, Observation, Rules, legal_actions, new_game, observe

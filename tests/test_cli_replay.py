@@ -10,7 +10,7 @@ from typer.testing import CliRunner, Result
 
 import faulty_agents  # noqa: F401  (registers the test agents)
 from durak.agents import registry
-from durak.arena.logs import read_log
+from durak.arena.gamelog.files import read_log
 from durak.cli.app import app
 
 runner = CliRunner()

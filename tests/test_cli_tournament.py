@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import faulty_agents  # noqa: F401  (registers the test agents)
-from durak.arena.logs import read_log
+from durak.arena.gamelog.files import read_log
 from durak.cli.app import app
 from faulty_agents import HangAgent
 

@@ -10,7 +10,7 @@ import random
 from durak.agents import LowestAgent
 from durak.agents.searchers import ExactEndgame, SolverAgent, solved_move
 from durak.agents.simple import lowest_action
-from durak.arena.game import play_game
+from durak.arena.play.game import play_game
 from durak.envs.solo import SoloStep, SoloTable
 from durak.rules import Action, Observation, Rules
 

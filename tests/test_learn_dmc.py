@@ -25,8 +25,8 @@ torch = require_extra("torch")
 
 from durak.agents import SpecError, make_agent  # noqa: E402
 from durak.agents.guides import Guidance, make_guide  # noqa: E402
-from durak.arena.game import play_game  # noqa: E402
-from durak.arena.pool import LocalPool  # noqa: E402
+from durak.arena.play.game import play_game  # noqa: E402
+from durak.arena.runs.pool import LocalPool  # noqa: E402
 from durak.cli.app import app  # noqa: E402
 from durak.learn.dmc import BUNDLED  # noqa: E402
 from durak.learn.dmc_actor import ActorTask, collect  # noqa: E402

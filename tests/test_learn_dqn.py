@@ -18,7 +18,7 @@ from strategies import random_game_observations
 torch = require_extra("torch")
 
 from durak.agents import Agent, SpecError, make_agent  # noqa: E402
-from durak.arena.game import play_game  # noqa: E402
+from durak.arena.play.game import play_game  # noqa: E402
 from durak.encoding import ActionSpace, encode_observation  # noqa: E402
 from durak.envs import SoloTable  # noqa: E402
 from durak.learn import make_learner, train  # noqa: E402

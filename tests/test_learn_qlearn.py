@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from durak.agents import SpecError, make_agent
-from durak.arena.game import play_game
+from durak.arena.play.game import play_game
 from durak.envs import SoloTable
 from durak.learn import QAgent, QLearner, QTable, QTableError, make_learner, train
 from durak.learn.abstraction import ABSTRACTIONS, GROUPINGS

@@ -20,8 +20,8 @@ require_extra("httpx2")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from durak.arena.logs import read_log  # noqa: E402
-from durak.arena.replay import replay_entry  # noqa: E402
+from durak.arena.gamelog.files import read_log  # noqa: E402
+from durak.arena.gamelog.replay import replay_entry  # noqa: E402
 from durak.rules import (  # noqa: E402
     Rules,
     loser,

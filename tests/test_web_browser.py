@@ -25,8 +25,8 @@ require_extra("playwright")
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
-from durak.arena.logs import read_log  # noqa: E402
-from durak.arena.replay import replay_entry  # noqa: E402
+from durak.arena.gamelog.files import read_log  # noqa: E402
+from durak.arena.gamelog.replay import replay_entry  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 #: Flags for a sandboxed, offline, headless Chromium run as root.

@@ -35,10 +35,10 @@ from typer.testing import CliRunner  # noqa: E402
 from cli_checks import one_error  # noqa: E402
 from durak.agents import GreedyAgent, RandomAgent  # noqa: E402
 from durak.agents.base import SpecError  # noqa: E402
-from durak.arena.game import play_game  # noqa: E402
-from durak.arena.logs import read_log  # noqa: E402
-from durak.arena.person import play_entry  # noqa: E402
-from durak.arena.replay import replay_entry  # noqa: E402
+from durak.arena.gamelog.files import read_log  # noqa: E402
+from durak.arena.gamelog.replay import replay_entry  # noqa: E402
+from durak.arena.play.game import play_game  # noqa: E402
+from durak.arena.play.person import play_entry  # noqa: E402
 from durak.cli.app import app as cli  # noqa: E402
 from durak.rules import Rules  # noqa: E402
 from durak.seeding import derive_seed  # noqa: E402

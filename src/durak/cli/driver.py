@@ -1,4 +1,4 @@
-"""Running a :class:`~durak.arena.run.Run` at the command line: seed, progress bar, one line
+"""Running a :class:`~durak.arena.runs.run.Run` at the command line: seed, progress bar, one line
 per game when verbose, Ctrl-C and SIGTERM, a log that cannot be written, and the files
 written with ``--json``/``--csv`` (opened before the first game, so a bad path fails at
 once; when one of them is standard output, everything else goes to standard error)."""
@@ -17,12 +17,13 @@ import attrs
 import typer
 from rich.console import Console
 
-from durak.arena.backend import Backend, BackendError, open_backend
-from durak.arena.logs import logged_seed
-from durak.arena.match import MatchPlan, PlayedGame
-from durak.arena.referee import Referee
-from durak.arena.run import Run
-from durak.arena.signals import Terminated, sigterm_interrupts
+from durak.arena.gamelog.files import logged_seed
+from durak.arena.play.match import MatchPlan, PlayedGame
+from durak.arena.play.referee import Referee
+from durak.arena.runs.backend import Backend, BackendError
+from durak.arena.runs.backends import open_backend
+from durak.arena.runs.run import Run
+from durak.arena.runs.signals import Terminated, sigterm_interrupts
 from durak.cli.errors import INTERRUPTED, TERMINATED, USAGE, describe, error, user_errors
 from durak.cli.option_groups import option_group
 from durak.cli.options import (
@@ -135,7 +136,7 @@ class RunSettings:
 
     def open_backend(self) -> Backend:
         """The backend of ``--backend``, ``--jobs`` and ``--address``, started or joined;
-        :class:`~durak.arena.backend.BackendError` (a ``ValueError``) names a problem."""
+        :class:`~durak.arena.runs.backend.BackendError` (a ``ValueError``) names a problem."""
         return open_backend(self.backend.value, jobs=self.workers(), address=self.address)
 
 

@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from durak.arena.grid import Grid, GridResult, parse_param
-from durak.arena.report import grid_report, grid_rows
+from durak.arena.experiments.grid import Grid, GridResult, parse_param
+from durak.arena.experiments.report import grid_report, grid_rows
 from durak.cli.driver import (
     Outputs,
     RunSettings,

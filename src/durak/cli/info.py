@@ -12,7 +12,7 @@ from rich.table import Table
 
 from durak.agents import registry
 from durak.agents.base import Param
-from durak.arena.bench import (
+from durak.arena.experiments.bench import (
     bench_alphabeta,
     bench_api,
     bench_engine,
@@ -115,7 +115,7 @@ def bench(
         int, typer.Option(min=1, help="Decisions of the long passive game.")
     ] = 400_000,
 ) -> None:
-    """Benchmark the engine and the searches (CPU time of this thread: see durak.arena.bench).
+    """Benchmark the engine and the searches (CPU time of this thread: see arena.experiments.bench).
 
     Engine speed (random games/s, µs per legal_actions+step, 2/4/6 players), the public
     API's checked loop against the unchecked one, a long passive 5-player game (the cost of

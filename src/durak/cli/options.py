@@ -15,7 +15,8 @@ from typing import Annotated
 import attrs
 import typer
 
-from durak.arena.referee import MAX_MOVE_TIMEOUT
+from durak.arena.play.referee import MAX_MOVE_TIMEOUT
+from durak.arena.runs import backends
 from durak.cli.option_groups import option_group
 from durak.rules import Rules
 
@@ -105,13 +106,8 @@ Jobs = Annotated[
 ]
 
 
-class BackendName(enum.StrEnum):
-    """Where the games run: a local process pool or Ray."""
-
-    local = "local"
-    ray = "ray"
-
-
+#: Where the games run; the names are declared once, in :mod:`durak.arena.runs.backends`.
+BackendName = backends.BackendName
 BackendOption = Annotated[
     BackendName,
     typer.Option(

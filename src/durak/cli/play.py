@@ -20,10 +20,10 @@ import typer
 
 from durak.agents import HumanAgent, make_agent
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
-from durak.arena.game import play_game
-from durak.arena.logs import LogWriter
-from durak.arena.person import PlayerLeft, play_entry
-from durak.arena.referee import Referee
+from durak.arena.gamelog.files import LogWriter
+from durak.arena.play.game import play_game
+from durak.arena.play.person import PlayerLeft, play_entry
+from durak.arena.play.referee import Referee
 from durak.cli.errors import INTERRUPTED, fail, user_errors
 from durak.cli.option_groups import expand
 from durak.cli.options import (

@@ -12,10 +12,10 @@ from collections import Counter
 
 from rich.table import Table
 
-from durak.arena.grid import GridResult
-from durak.arena.referee import FaultKind
-from durak.arena.results import MatchResult
-from durak.arena.tournament import TournamentResult
+from durak.arena.experiments.grid import GridResult
+from durak.arena.experiments.tournament import TournamentResult
+from durak.arena.play.referee import FaultKind
+from durak.arena.scores.result import MatchResult
 
 
 def pct(x: float) -> str:

@@ -1,6 +1,6 @@
 """``durak replay``: check a game log through the engine and step through a logged game.
 
-Every entry of the file is re-validated (:mod:`durak.arena.replay`) before anything is
+Every entry of the file is re-validated (:mod:`durak.arena.gamelog.replay`) before anything is
 shown; the first corrupt or illegal line is reported with its number and the reason.
 The game is shown with every hand visible, as a referee would see it.
 """
@@ -14,8 +14,8 @@ import typer
 from rich.table import Table
 
 from durak.agents.tactics import sorted_by_power
-from durak.arena.logs import read_log
-from durak.arena.replay import Replay, check_unique, replay_entry
+from durak.arena.gamelog.files import read_log
+from durak.arena.gamelog.replay import Replay, check_unique, replay_entry
 from durak.cli.driver import stdout_console
 from durak.cli.errors import fail, user_errors
 from durak.cli.options import describe_rules

@@ -8,13 +8,13 @@ from typing import Annotated
 
 import typer
 
-from durak.arena.match import MatchPlan
-from durak.arena.report import (
+from durak.arena.experiments.report import (
     match_report,
     tournament_report,
     tournament_rows,
 )
-from durak.arena.tournament import Tournament, TournamentResult
+from durak.arena.experiments.tournament import Tournament, TournamentResult
+from durak.arena.play.match import MatchPlan
 from durak.cli.driver import (
     Outputs,
     RunSettings,

@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from durak.agents import make_agent
-from durak.arena.referee import MAX_MOVE_TIMEOUT
+from durak.arena.play.referee import MAX_MOVE_TIMEOUT
 from durak.cli.driver import stderr_console
 from durak.cli.errors import fail, user_errors
 

@@ -27,10 +27,10 @@ from durak.agents import Agent, make_agent, parse_spec
 from durak.agents.faulty import FaultyAgent
 from durak.agents.human import HumanAgent
 from durak.agents.specs import params_of, typed_params
-from durak.arena.backend import open_backend
-from durak.arena.pool import LocalPool
-from durak.arena.run import run_match
-from durak.arena.signals import Terminated, hold_interrupts, sigterm_interrupts
+from durak.arena.runs.backends import open_backend
+from durak.arena.runs.pool import LocalPool
+from durak.arena.runs.run import run_match
+from durak.arena.runs.signals import Terminated, hold_interrupts, sigterm_interrupts
 from durak.cli.driver import seed_line, stderr_console, stdout_console
 from durak.cli.errors import INTERRUPTED, TERMINATED, user_errors
 from durak.cli.options import UsageError, choose_seed, describe_rules

@@ -1,7 +1,7 @@
 """The games of a web server: one table per game, its game on its own thread.
 
-A :class:`Table` runs :func:`~durak.arena.game.play_game` on a thread of its own, so the
-agents think off the server's event loop, under a :class:`~durak.arena.referee.Referee`
+A :class:`Table` runs :func:`~durak.arena.play.game.play_game` on a thread of its own, so the
+agents think off the server's event loop, under a :class:`~durak.arena.play.referee.Referee`
 with the server's move time limit (the person's seat is untimed) and an off switch.  The
 person's seat is a :class:`RemoteSeat`: when it must act it publishes the person's
 observation and waits for the browser's choice; as a watcher it hears every action.
@@ -31,11 +31,11 @@ import attrs
 
 from durak.agents import make_agent
 from durak.agents.base import Agent, SpecError
-from durak.arena.entry import LogEntry
-from durak.arena.game import GameRecord, play_game
-from durak.arena.logs import LogWriter
-from durak.arena.person import PlayerLeft, play_entry
-from durak.arena.referee import GameStopped, Referee, Stop, check_move_timeout
+from durak.arena.gamelog.entry import LogEntry
+from durak.arena.gamelog.files import LogWriter
+from durak.arena.play.game import GameRecord, play_game
+from durak.arena.play.person import PlayerLeft, play_entry
+from durak.arena.play.referee import GameStopped, Referee, Stop, check_move_timeout
 from durak.rules import Action, Observation, Rules, new_game, observe
 from durak.seeding import derive_seed
 from durak.web.policy import AgentPolicy, short

@@ -16,8 +16,8 @@ import attrs
 
 from durak.agents import make_agent
 from durak.agents.base import Agent
-from durak.arena.game import play_game
-from durak.arena.referee import Forfeit, Referee
+from durak.arena.play.game import play_game
+from durak.arena.play.referee import Forfeit, Referee
 from durak.rules import Rules, Visibility
 from durak.seeding import derive_seed
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import attrs
 
-from durak.arena.grid import GridResult
-from durak.arena.results import MatchResult
-from durak.arena.tournament import TournamentResult
+from durak.arena.experiments.grid import GridResult
+from durak.arena.experiments.tournament import TournamentResult
+from durak.arena.scores.result import MatchResult
 
 
 def _r(x: float) -> float:

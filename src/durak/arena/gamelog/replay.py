@@ -13,7 +13,7 @@ from typing import TypeAlias
 
 import attrs
 
-from durak.arena.entry import LogEntry, LogError
+from durak.arena.gamelog.entry import LogEntry, LogError
 from durak.rules import (
     Action,
     GameState,

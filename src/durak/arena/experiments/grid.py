@@ -15,9 +15,9 @@ from itertools import product
 import attrs
 
 from durak.agents import SpecError, parse_spec
-from durak.arena.match import MatchPlan
-from durak.arena.referee import Referee
-from durak.arena.results import MatchResult
+from durak.arena.play.match import MatchPlan
+from durak.arena.play.referee import Referee
+from durak.arena.scores.result import MatchResult
 from durak.rules import Rules, Visibility
 
 _NAME = re.compile(r"[A-Za-z_]\w*")

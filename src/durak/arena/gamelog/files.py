@@ -3,8 +3,8 @@
 Each line is self-contained: the rules, the specs, the master seed and the game index, the
 deal seed and the seating, the actions as ``str(action)`` texts, the outcome, the timings
 and the forfeit if there was one, so any line can be replayed on its own
-(:mod:`durak.arena.replay`) and an interrupted run resumed from its log
-(:mod:`durak.arena.run`).  Each line goes to the file in one unbuffered write.  A last line
+(:mod:`durak.arena.gamelog.replay`) and an interrupted run resumed from its log
+(:mod:`durak.arena.runs.run`).  Each line goes to the file in one unbuffered write.  A last line
 cut off by a crash or a full disk is never taken for a game: :func:`read_log` reports it as
 :class:`Truncated`.  A :class:`LogWriter` holds an exclusive lock on its file (``flock``)
 for as long as it is open, so two runs never write one log.
@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from durak.arena.entry import LogEntry, LogError, parse_entry
+from durak.arena.gamelog.entry import LogEntry, LogError, parse_entry
 
 fcntl: ModuleType | None
 try:

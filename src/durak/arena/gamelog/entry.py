@@ -2,7 +2,7 @@
 
 Reading checks every field's type and the entry's own consistency (seat numbers, lengths,
 the deal seed that follows from the seed and the game index); the engine-level checks of
-the actions are :mod:`durak.arena.replay`'s.
+the actions are :mod:`durak.arena.gamelog.replay`'s.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any, Literal, NoReturn, TypeAlias, cast
 
 import attrs
 
-from durak.arena.match import GameOutcome, MatchPlan, PlayedGame
-from durak.arena.referee import FAULT_KINDS, FaultKind, Forfeit
+from durak.arena.play.match import GameOutcome, MatchPlan, PlayedGame
+from durak.arena.play.referee import FAULT_KINDS, FaultKind, Forfeit
 from durak.rules import VISIBILITIES, Rules, RulesError, Visibility
 from durak.seeding import derive_seed
 

@@ -1,14 +1,15 @@
-"""Where a run's games are played: the :class:`Backend` interface and the choice by name.
+"""Where a run's games are played: the :class:`Backend` interface every backend implements.
 
-A :class:`~durak.arena.run.Run` says what to play and logs what finishes; a backend plays
+A :class:`~durak.arena.runs.run.Run` says what to play and logs what finishes; a backend plays
 the games it is handed and yields each one once, as it finishes (in batches of games that
 finished together).  A game's outcome depends
-only on its plan and index (:mod:`durak.arena.match`), so every backend gives the same
-games; only the finishing order and the timings differ.  Two backends exist:
+only on its plan and index (:mod:`durak.arena.play.match`), so every backend gives the same
+games; only the finishing order and the timings differ.  Two backends exist, chosen by
+name in :mod:`durak.arena.runs.backends`:
 
-* ``local`` (:class:`~durak.arena.pool.LocalPool`): this process, or a pool of worker
+* ``local`` (:class:`~durak.arena.runs.pool.LocalPool`): this process, or a pool of worker
   processes on this machine; the default.
-* ``ray`` (:class:`~durak.arena.ray_cluster.RayCluster`): Ray tasks on a local Ray instance
+* ``ray`` (:class:`~durak.arena.runs.ray_cluster.RayCluster`): Ray tasks on a local Ray instance
   or on a cluster (Moritz et al., "Ray: A Distributed Framework for Emerging AI
   Applications", OSDI 2018).  Ray is imported only when this backend is chosen.
 """
@@ -23,7 +24,7 @@ from typing import Protocol, Self, TypeVar
 import attrs
 
 from durak.agents.base import Agent
-from durak.arena.match import MatchPlan, PlayedGame, play_task
+from durak.arena.play.match import MatchPlan, PlayedGame, play_task
 
 #: One game to play: (plan index, game index).
 Task = tuple[int, int]
@@ -42,9 +43,6 @@ TASK_SECONDS = 0.5
 MAX_BATCH = 512
 #: Batches in flight per worker: one running, one queued behind it.
 IN_FLIGHT_PER_WORKER = 2
-
-#: The backends, by the name ``--backend`` takes.
-BACKENDS = ("local", "ray")
 
 
 @attrs.define
@@ -161,25 +159,3 @@ class Closing:
         traceback: TracebackType | None,
     ) -> None:
         self.close()
-
-
-def open_backend(name: str, *, jobs: int, address: str | None = None) -> Backend:
-    """The backend called ``name`` with ``jobs`` workers; ``address`` is a Ray cluster's.
-
-    ``local`` plays in this process for one job and in a process pool for more.  ``ray``
-    joins the cluster at ``address`` (or ``$RAY_ADDRESS``) if given, else starts a local Ray
-    instance with ``jobs`` CPUs.  Raises :class:`BackendError` naming the problem: an
-    unknown name, an address for the local backend, Ray not installed, or no cluster at the
-    address.
-    """
-    if name == "local":
-        if address is not None:
-            raise BackendError("--address is for --backend ray; the local backend has none")
-        from durak.arena.pool import LocalPool  # noqa: PLC0415 - pool imports this module
-
-        return LocalPool(jobs)
-    if name == "ray":
-        from durak.arena.ray_cluster import RayCluster  # noqa: PLC0415 - only when chosen
-
-        return RayCluster.open(address=address, cpus=jobs)
-    raise BackendError(f"unknown backend {name!r}; choose one of: {', '.join(BACKENDS)}")

@@ -1,7 +1,7 @@
 """A seat played by a person (``durak play`` at the terminal, ``durak serve`` in a browser):
 the exception that ends a game when the person leaves, and the game's log entry.
 
-The entry is of kind ``play`` (``durak.arena.entry``): deal ``derive_seed(seed, game)``,
+The entry is of kind ``play`` (``durak.arena.gamelog.entry``): deal ``derive_seed(seed, game)``,
 the person's seat named ``human`` among the agents' specs, so ``durak replay`` checks it
 like any other.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from durak.arena.entry import Ending, LogEntry
-from durak.arena.game import GameRecord
+from durak.arena.gamelog.entry import Ending, LogEntry
+from durak.arena.play.game import GameRecord
 from durak.rules import Action, Rules, Visibility, is_terminal, loser, new_game, step
 from durak.seeding import derive_seed
 

@@ -14,9 +14,9 @@ from itertools import combinations
 
 import attrs
 
-from durak.arena.match import MatchPlan
-from durak.arena.referee import Referee
-from durak.arena.results import MatchResult, interval
+from durak.arena.play.match import MatchPlan
+from durak.arena.play.referee import Referee
+from durak.arena.scores.result import MatchResult, interval
 from durak.rules import Rules, Visibility
 
 

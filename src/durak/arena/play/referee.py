@@ -2,7 +2,7 @@
 
 An agent is at fault when one of its calls raises, runs past the move time limit, or when
 it returns an action that is not legal.  :class:`Referee` is the policy that
-:func:`~durak.arena.game.play_game` applies when it is given one; without a referee the
+:func:`~durak.arena.play.game.play_game` applies when it is given one; without a referee the
 runner is strict and lets every error propagate (``IllegalActionError`` included).
 
 The time limit is enforced with ``signal.setitimer(ITIMER_REAL)`` on the main thread of a

@@ -1,16 +1,16 @@
 """A run: the games of one or more match plans, logged as they finish and resumable.
 
-The run says what to play and records what finishes; a backend (:mod:`durak.arena.backend`:
+The run says what to play and records what finishes; a backend (:mod:`durak.arena.runs.backend`:
 this process, a local process pool, or Ray) plays the games, and the run does not know
 which.
 
-A :class:`Run` with a log appends one entry per finished game (:mod:`durak.arena.logs`),
+A :class:`Run` with a log appends one entry per finished game (:mod:`durak.arena.gamelog.files`),
 and holds the log's lock from construction to the end of :meth:`Run.play`, so a second run
 on the same log fails at once.  Resuming reads that log first: it must hold only games of
 this run's plans (same rules, specs, seed, open world and move time limit; checked line by
 line), and every game it holds is replayed through the engine as ``durak replay`` does
-(:mod:`durak.arena.replay`) before it is counted as played.  Ctrl-C and SIGTERM
-(``KeyboardInterrupt``, :mod:`durak.arena.signals`) stop a run with every finished game
+(:mod:`durak.arena.gamelog.replay`) before it is counted as played.  Ctrl-C and SIGTERM
+(``KeyboardInterrupt``, :mod:`durak.arena.runs.signals`) stop a run with every finished game
 kept in the log and in :meth:`Run.results`.
 """
 
@@ -21,15 +21,15 @@ from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 
-from durak.arena.backend import Backend, Task
-from durak.arena.entry import LogEntry, LogError, entry_for
-from durak.arena.logs import LogWriter, read_log
-from durak.arena.match import GameOutcome, MatchPlan, PlayedGame, build_agents
-from durak.arena.pool import LocalPool
-from durak.arena.referee import Referee
-from durak.arena.replay import check_unique, replay_entry
-from durak.arena.results import MatchResult
-from durak.arena.signals import hold_interrupts
+from durak.arena.gamelog.entry import LogEntry, LogError, entry_for
+from durak.arena.gamelog.files import LogWriter, read_log
+from durak.arena.gamelog.replay import check_unique, replay_entry
+from durak.arena.play.match import GameOutcome, MatchPlan, PlayedGame, build_agents
+from durak.arena.play.referee import Referee
+from durak.arena.runs.backend import Backend, Task
+from durak.arena.runs.backends import DEFAULT, open_backend
+from durak.arena.runs.signals import hold_interrupts
+from durak.arena.scores.result import MatchResult
 from durak.rules import Rules, Visibility
 
 
@@ -140,7 +140,7 @@ class Run:
         The order is the finishing order; the outcomes do not depend on it or on the
         backend.  A game the backend hands back twice is logged and yielded once.
         """
-        backend = LocalPool() if backend is None else backend
+        backend = open_backend(DEFAULT) if backend is None else backend
         count = self.remaining
         self.workers_used = max(1, min(backend.capacity(), count))
         if self.log is not None and self._writer is None:  # a second play: lock again

@@ -2,7 +2,7 @@
 
 Each game is seeded on its own (:func:`~durak.seeding.derive_seed`), so results do not
 depend on the order or the process in which games run.  Given a
-:class:`~durak.arena.referee.Referee`, a faulty agent forfeits (it becomes the durak and the
+:class:`~durak.arena.play.referee.Referee`, a faulty agent forfeits (it becomes the durak and the
 record says why); without one, play is strict and an agent's error propagates.
 """
 
@@ -18,7 +18,7 @@ from typing import TypeVar
 import attrs
 
 from durak.agents.base import Agent, Watcher
-from durak.arena.referee import AgentFaultError, Forfeit, Referee
+from durak.arena.play.referee import AgentFaultError, Forfeit, Referee
 from durak.rules import (
     Action,
     GameState,

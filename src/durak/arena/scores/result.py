@@ -12,9 +12,9 @@ from collections import Counter
 
 import attrs
 
-from durak.arena.match import GameOutcome, MatchPlan
-from durak.arena.referee import FAULT_KINDS, FaultKind
-from durak.arena.stats import wilson
+from durak.arena.play.match import GameOutcome, MatchPlan
+from durak.arena.play.referee import FAULT_KINDS, FaultKind
+from durak.arena.scores.wilson import wilson
 from durak.rules import Rules
 
 

@@ -1,0 +1,1 @@
+"""Experiments over many matches: round robins, grid search, their reports, speed."""

@@ -1,0 +1,1 @@
+"""The JSON Lines game log: its entries, its files (lock, append, read) and replay."""
