@@ -31,7 +31,7 @@ from typing import Any
 
 from durak.agents import evals
 from durak.rules import DurakGame, Rules, legal_actions, new_game, observe, step, step_unchecked
-from durak.search import Budget, ismcts
+from durak.search import Budget, TreeSettings, ismcts
 
 #: A workload's growth beyond which the check fails (3%).
 TOLERANCE = 0.03
@@ -77,9 +77,9 @@ def ismcts_iterations() -> None:
         player=state.turn,
         budget=Budget(iterations=500),
         rng=0,
-        rollout=evals.greedy_rollout,
-        heuristic=evals.greedy_heuristic,
-        bias=20.0,
+        settings=TreeSettings(
+            rollout=evals.greedy_rollout, heuristic=evals.greedy_heuristic, bias=20.0
+        ),
     )
 
 

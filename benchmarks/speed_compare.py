@@ -86,15 +86,20 @@ def _ismcts(m: Modules, seed: int, positions: int, iterations: int) -> tuple[int
     decided = []
     for k in range(seed, seed + positions):
         state = r.new_game(rules, k)
+        settings: dict[str, Any] = {
+            "rollout": evals.greedy_rollout,
+            "heuristic": evals.greedy_heuristic,
+            "bias": 20.0,
+        }
+        if hasattr(s, "TreeSettings"):  # one settings value since issue 38
+            settings = {"settings": s.TreeSettings(**settings)}
         result = s.ismcts(
             game,
             r.observe(state, state.turn),
             player=state.turn,
             budget=s.Budget(iterations=iterations),
             rng=k,
-            rollout=evals.greedy_rollout,
-            heuristic=evals.greedy_heuristic,
-            bias=20.0,
+            **settings,
         )
         # As text: the two trees' action classes never compare equal.
         decided.append((str(result.action), [(str(a), n) for a, n in result.visits]))

@@ -33,6 +33,7 @@ from durak.search import (
     SearchError,
     SearchResult,
     TranspositionTable,
+    TreeSettings,
     alphabeta,
     as_rng,
     ismcts,
@@ -169,11 +170,18 @@ def test_tree_searches_reject_bad_settings() -> None:
         return legal_actions(s)[0]
 
     with pytest.raises(SearchError, match="exploration constant"):
-        MCTS(GAME, c=-1.0)
+        MCTS(GAME, settings=TreeSettings(c=-1.0))
     with pytest.raises(SearchError, match="not both"):
-        MCTS(GAME, rollout=first, evaluate=zero)
+        MCTS(GAME, settings=TreeSettings(rollout=first, evaluate=zero))
     with pytest.raises(SearchError, match="exploration constant"):
-        ismcts(GAME, obs, player=state.turn, budget=Budget(iterations=1), rng=0, c=float("nan"))
+        ismcts(
+            GAME,
+            obs,
+            player=state.turn,
+            budget=Budget(iterations=1),
+            rng=0,
+            settings=TreeSettings(c=float("nan")),
+        )
     with pytest.raises(SearchError, match="not both"):
         ismcts(
             GAME,
@@ -181,8 +189,7 @@ def test_tree_searches_reject_bad_settings() -> None:
             player=state.turn,
             budget=Budget(iterations=1),
             rng=0,
-            rollout=first,
-            evaluate=zero,
+            settings=TreeSettings(rollout=first, evaluate=zero),
         )
 
 
@@ -210,8 +217,17 @@ def test_stopping_early_never_changes_the_decision_and_saves_iterations() -> Non
         obs = observe(state, state.turn)
         full, early = (
             [
-                MCTS(game, reuse_depth=0, stop_early=stop).search(state, budget=budget, rng=i),
-                ismcts(game, obs, player=state.turn, budget=budget, rng=i, stop_early=stop),
+                MCTS(game, reuse_depth=0, settings=TreeSettings(stop_early=stop)).search(
+                    state, budget=budget, rng=i
+                ),
+                ismcts(
+                    game,
+                    obs,
+                    player=state.turn,
+                    budget=budget,
+                    rng=i,
+                    settings=TreeSettings(stop_early=stop),
+                ),
             ]
             for stop in (False, True)
         )
@@ -363,27 +379,48 @@ REFUSALS: list[tuple[Callable[[], object], type[Exception], str]] = [
         SearchError,
         "returns gave 1.0 at ((0, 0), 1), outside value_range [-0.5, 0.5]",
     ),
-    (lambda: MCTS(NIM, c=-1.0), SearchError, "the exploration constant c must be >= 0, got -1.0"),
     (
-        lambda: MCTS(NIM, c=math.nan),
+        lambda: MCTS(NIM, settings=TreeSettings(c=-1.0)),
+        SearchError,
+        "the exploration constant c must be >= 0, got -1.0",
+    ),
+    (
+        lambda: MCTS(NIM, settings=TreeSettings(c=math.nan)),
         SearchError,
         "the exploration constant c must be >= 0, got nan",
     ),
     (
-        lambda: MCTS(NIM, rollout=_first_move, evaluate=_nim_value),
+        lambda: MCTS(NIM, settings=TreeSettings(rollout=_first_move, evaluate=_nim_value)),
         SearchError,
         "give a rollout policy or a value function, not both",
     ),
-    (lambda: MCTS(NIM, bias=-0.5), SearchError, "the progressive bias must be >= 0, got -0.5"),
-    (lambda: MCTS(NIM, bias=0.5), SearchError, "a progressive bias needs a heuristic"),
     (
-        lambda: MCTS(NIM, bias=0.5, heuristic=lambda s, a: a[0], prior=lambda s, a: [1.0] * len(a)),
+        lambda: MCTS(NIM, settings=TreeSettings(bias=-0.5)),
+        SearchError,
+        "the progressive bias must be >= 0, got -0.5",
+    ),
+    (
+        lambda: MCTS(NIM, settings=TreeSettings(bias=0.5)),
+        SearchError,
+        "a progressive bias needs a heuristic",
+    ),
+    (
+        lambda: MCTS(
+            NIM,
+            settings=TreeSettings(
+                bias=0.5, heuristic=lambda s, a: a[0], prior=lambda s, a: [1.0] * len(a)
+            ),
+        ),
         SearchError,
         "give a progressive bias or a prior, not both",
     ),
     (
         lambda: mcts(
-            NIM, NIM.initial(), budget=Budget(iterations=1), rng=0, prior=lambda s, a: [0.5, 1.5]
+            NIM,
+            NIM.initial(),
+            budget=Budget(iterations=1),
+            rng=0,
+            settings=TreeSettings(prior=lambda s, a: [0.5, 1.5]),
         ),
         SearchError,
         "a prior must give one probability in [0, 1] per action: 5 actions, got [0.5, 1.5]",
@@ -394,7 +431,7 @@ REFUSALS: list[tuple[Callable[[], object], type[Exception], str]] = [
             TTT.initial(),
             budget=Budget(iterations=1),
             rng=0,
-            prior=lambda s, a: [0.1] * 8 + [1.5],
+            settings=TreeSettings(prior=lambda s, a: [0.1] * 8 + [1.5]),
         ),
         SearchError,
         "a prior must give one probability in [0, 1] per action: 9 actions, "
@@ -521,7 +558,9 @@ def test_a_time_limit_already_past_stops_each_search_at_its_first_look_at_the_cl
 def test_stop_early_without_an_iteration_budget_never_stops_early() -> None:
     game = TicTacToe()
     results = [
-        MCTS(game, stop_early=stop).search(game.initial(), budget=Budget(nodes=2000), rng=3)
+        MCTS(game, settings=TreeSettings(stop_early=stop)).search(
+            game.initial(), budget=Budget(nodes=2000), rng=3
+        )
         for stop in (False, True)
     ]
     assert results[0].visits == results[1].visits
@@ -621,9 +660,11 @@ def test_mcts_and_ismcts_name_themselves_and_the_terminal_root_they_refuse() -> 
                 player=0,
                 budget=Budget(iterations=5),
                 rng=0,
-                heuristic=lambda s, legal: legal[0],
-                bias=0.5,
-                prior=lambda s, legal: [1.0 / len(legal)] * len(legal),
+                settings=TreeSettings(
+                    heuristic=lambda s, legal: legal[0],
+                    bias=0.5,
+                    prior=lambda s, legal: [1.0 / len(legal)] * len(legal),
+                ),
             ),
             "give a progressive bias or a prior, not both",
         ),
@@ -647,10 +688,15 @@ def test_stop_early_stops_at_the_first_check_where_the_lead_is_settled(algorithm
     def run(iterations: int, stop_early: bool) -> SearchResult[int]:
         budget = Budget(iterations=iterations)
         if algorithm == "mcts":
-            tree = MCTS(game, c=0.3, stop_early=stop_early)
+            tree = MCTS(game, settings=TreeSettings(c=0.3, stop_early=stop_early))
             return tree.search(game.initial(), budget=budget, rng=7)
         return ismcts(
-            game, game.initial(), player=0, budget=budget, rng=7, c=0.3, stop_early=stop_early
+            game,
+            game.initial(),
+            player=0,
+            budget=budget,
+            rng=7,
+            settings=TreeSettings(c=0.3, stop_early=stop_early),
         )
 
     # The same seed runs the same first simulations, so a shorter budget is a prefix.
@@ -674,9 +720,18 @@ def test_a_time_limit_never_met_leaves_mcts_and_ismcts_to_their_iterations() -> 
 
 def test_no_exploration_and_a_single_value_range_are_allowed() -> None:
     # c = 0 is greedy selection; a range (v, v) suits a game whose every value is v.
-    greedy = MCTS(NIM, c=0.0).search(NIM.initial(), budget=Budget(iterations=30), rng=0)
+    greedy = MCTS(NIM, settings=TreeSettings(c=0.0)).search(
+        NIM.initial(), budget=Budget(iterations=30), rng=0
+    )
     assert greedy.stats.iterations == 30
-    greedy_info = ismcts(CARDS, CARDS_OBS, player=0, budget=Budget(iterations=30), rng=0, c=0.0)
+    greedy_info = ismcts(
+        CARDS,
+        CARDS_OBS,
+        player=0,
+        budget=Budget(iterations=30),
+        rng=0,
+        settings=TreeSettings(c=0.0),
+    )
     assert greedy_info.stats.iterations == 30
     flat = TicTacToe()
     evaluate = lambda s: (0.0, 0.0)  # noqa: E731

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from durak.search import MCTS, Budget, SearchResult, ismcts
+from durak.search import MCTS, Budget, SearchResult, TreeSettings, ismcts
 from durak.search.testing import check_game
 from toygames import HiddenCardGame, RandomTree, SecretGame, random_evaluator
 
@@ -281,7 +281,8 @@ def test_mcts_reports_what_a_reference_uct_computes(
     figures = Figures(players)
     reference.search(root, iterations, Scripted(seed), figures)
     budget = Budget(iterations=iterations)
-    result = MCTS(game, c=c, **settings).search(state, budget=budget, rng=Scripted(seed))
+    searcher = MCTS(game, settings=TreeSettings(c=c, **settings))
+    result = searcher.search(state, budget=budget, rng=Scripted(seed))
     check_uct(result, game, root, figures)
 
 
@@ -293,7 +294,7 @@ def test_mcts_rolls_out_with_the_policy_it_is_given(seed: int) -> None:
     root = reference.node(game.initial(), -1)
     figures = Figures(3)
     reference.search(root, 50, Scripted(seed), figures)
-    searcher = MCTS(game, c=0.9, rollout=policy)
+    searcher = MCTS(game, settings=TreeSettings(c=0.9, rollout=policy))
     result = searcher.search(game.initial(), budget=Budget(iterations=50), rng=Scripted(seed))
     check_uct(result, game, root, figures)
 
@@ -307,7 +308,9 @@ def test_mcts_on_a_node_budget_stops_at_the_first_simulation_reaching_it(seed: i
     rng = Scripted(seed)
     while figures.nodes < 150:
         reference.search(root, 1, rng, figures)
-    result = MCTS(game, c=1.2).search(game.initial(), budget=Budget(nodes=150), rng=Scripted(seed))
+    result = MCTS(game, settings=TreeSettings(c=1.2)).search(
+        game.initial(), budget=Budget(nodes=150), rng=Scripted(seed)
+    )
     check_uct(result, game, root, figures)
 
 
@@ -329,7 +332,7 @@ def test_mcts_continues_from_a_kept_subtree_within_its_reuse_depth(
 ) -> None:
     game = RandomTree(8, players=3, depth=6, branching=2, early_stop=0.0)
     reference = RefUCT(game, 1.0)
-    searcher = MCTS(game, c=1.0, reuse_depth=reuse_depth)
+    searcher = MCTS(game, reuse_depth=reuse_depth, settings=TreeSettings(c=1.0))
     root = reference.node(game.initial(), -1)
     reference.search(root, 40, Scripted(1), Figures(3))
     searcher.search(game.initial(), budget=Budget(iterations=40), rng=Scripted(1))
@@ -492,9 +495,7 @@ def check_ismcts(
         player=player,
         budget=budget,
         rng=Scripted(seed),
-        c=0.7,
-        prior=prior,
-        **guides,
+        settings=TreeSettings(c=0.7, prior=prior, **guides),
     )
     root = reference.tree[observation]
     visits = {a: e.visits for a, e in root.items()}

@@ -31,6 +31,7 @@ from durak.search import (
     SearchError,
     SearchResult,
     TranspositionTable,
+    TreeSettings,
     alphabeta,
     ismcts,
     maxn,
@@ -895,16 +896,29 @@ def test_mcts_progressive_bias_steers_early_and_fades() -> None:
             return worst if worst in actions else actions[0]
 
         budget = Budget(iterations=1500)
-        steered = mcts(nim, s, budget=budget, rng=tried, heuristic=misleading, bias=1e6)
+        steered = mcts(
+            nim, s, budget=budget, rng=tried, settings=TreeSettings(heuristic=misleading, bias=1e6)
+        )
         assert steered.action == worst
-        faded = mcts(nim, s, budget=budget, rng=tried, heuristic=misleading, bias=1.0)
+        faded = mcts(
+            nim, s, budget=budget, rng=tried, settings=TreeSettings(heuristic=misleading, bias=1.0)
+        )
         assert faded.action == best, s
         plain = mcts(nim, s, budget=budget, rng=tried)
-        assert same(plain, mcts(nim, s, budget=budget, rng=tried, heuristic=misleading, bias=0))
+        assert same(
+            plain,
+            mcts(
+                nim,
+                s,
+                budget=budget,
+                rng=tried,
+                settings=TreeSettings(heuristic=misleading, bias=0),
+            ),
+        )
         tried += 1
     assert tried == 12
     with pytest.raises(SearchError, match="heuristic"):
-        MCTS(nim, bias=0.5)
+        MCTS(nim, settings=TreeSettings(bias=0.5))
 
 
 def test_mcts_statistics_and_the_class_interface() -> None:
@@ -951,7 +965,9 @@ def test_mcts_with_a_value_function_does_not_roll_out() -> None:
 
     for s in nonterminal(game, game.initial())[:60]:
         CountingNim.steps = 0
-        result = mcts(game, s, budget=Budget(iterations=400), rng=1, evaluate=exact)
+        result = mcts(
+            game, s, budget=Budget(iterations=400), rng=1, settings=TreeSettings(evaluate=exact)
+        )
         assert CountingNim.steps == result.stats.tree_size - 1
         best = unique_best(game, bf, s)
         if best is not None:
@@ -1023,10 +1039,17 @@ def searches() -> Iterator[tuple[str, Callable[[int | random.Random], SearchResu
         lambda r: pimc(CARDS, obs, worlds=8, search=world_search, combine="visits", rng=r),
     )
     yield "ismcts", lambda r: ismcts(CARDS, obs, player=p, budget=budget, rng=r)
-    yield "mcts-puct", lambda r: mcts(nim, nim.initial(), budget=budget, rng=r, prior=uniform)
+    yield (
+        "mcts-puct",
+        lambda r: mcts(
+            nim, nim.initial(), budget=budget, rng=r, settings=TreeSettings(prior=uniform)
+        ),
+    )
     yield (
         "ismcts-puct",
-        lambda r: ismcts(CARDS, obs, player=p, budget=budget, rng=r, prior=uniform),
+        lambda r: ismcts(
+            CARDS, obs, player=p, budget=budget, rng=r, settings=TreeSettings(prior=uniform)
+        ),
     )
 
 
@@ -1447,24 +1470,39 @@ def test_ismcts_progressive_bias_steers_early_and_fades() -> None:
         p = CARDS.current_player(s)
         budget = Budget(iterations=1500)
         steered = ismcts(
-            CARDS, obs, player=p, budget=budget, rng=tried, heuristic=misleading, bias=1e6
+            CARDS,
+            obs,
+            player=p,
+            budget=budget,
+            rng=tried,
+            settings=TreeSettings(heuristic=misleading, bias=1e6),
         )
         assert steered.action == worst
         faded = ismcts(
-            CARDS, obs, player=p, budget=budget, rng=tried, heuristic=misleading, bias=2.0
+            CARDS,
+            obs,
+            player=p,
+            budget=budget,
+            rng=tried,
+            settings=TreeSettings(heuristic=misleading, bias=2.0),
         )
         assert faded.action == means[0][1], (obs, means, faded)
         plain = ismcts(CARDS, obs, player=p, budget=budget, rng=tried)
         unbiased = ismcts(
-            CARDS, obs, player=p, budget=budget, rng=tried, heuristic=misleading, bias=0.0
+            CARDS,
+            obs,
+            player=p,
+            budget=budget,
+            rng=tried,
+            settings=TreeSettings(heuristic=misleading, bias=0.0),
         )
         assert same(plain, unbiased)
         tried += 1
     assert tried >= 10
     with pytest.raises(SearchError, match="bias"):
-        ismcts(CARDS, obs, player=p, budget=budget, rng=0, bias=-1.0)
+        ismcts(CARDS, obs, player=p, budget=budget, rng=0, settings=TreeSettings(bias=-1.0))
     with pytest.raises(SearchError, match="heuristic"):
-        ismcts(CARDS, obs, player=p, budget=budget, rng=0, bias=1.0)
+        ismcts(CARDS, obs, player=p, budget=budget, rng=0, settings=TreeSettings(bias=1.0))
 
 
 # --------------------------------------------------------------------------------------
@@ -1486,7 +1524,13 @@ def test_puct_with_a_uniform_prior_decides_as_uct_in_nim_and_tictactoe() -> None
             if best is None:
                 continue
             uct = mcts(game, s, budget=Budget(iterations=1500), rng=compared)
-            guided = mcts(game, s, budget=Budget(iterations=1500), rng=compared, prior=uniform)
+            guided = mcts(
+                game,
+                s,
+                budget=Budget(iterations=1500),
+                rng=compared,
+                settings=TreeSettings(prior=uniform),
+            )
             assert uct.action == guided.action == best, s
             compared += 1
     tbf: BruteForce[tuple[int, ...], int] = BruteForce(TTT)
@@ -1497,7 +1541,13 @@ def test_puct_with_a_uniform_prior_decides_as_uct_in_nim_and_tictactoe() -> None
     ]
     for board in random.Random(8).sample(boards, 30):
         plain = mcts(TTT, board, budget=Budget(iterations=3000), rng=compared)
-        steered = mcts(TTT, board, budget=Budget(iterations=3000), rng=compared, prior=uniform)
+        steered = mcts(
+            TTT,
+            board,
+            budget=Budget(iterations=3000),
+            rng=compared,
+            settings=TreeSettings(prior=uniform),
+        )
         assert plain.action == steered.action == unique_best(TTT, tbf, board), board
         compared += 1
     assert compared > 70
@@ -1509,7 +1559,9 @@ def test_ismcts_with_a_uniform_prior_decides_as_plain_ismcts() -> None:
         p = CARDS.current_player(s)
         budget = Budget(iterations=1500)
         plain = ismcts(CARDS, obs, player=p, budget=budget, rng=tried)
-        guided = ismcts(CARDS, obs, player=p, budget=budget, rng=tried, prior=uniform)
+        guided = ismcts(
+            CARDS, obs, player=p, budget=budget, rng=tried, settings=TreeSettings(prior=uniform)
+        )
         assert plain.action == guided.action == means[0][1], (obs, means)
         tried += 1
     assert tried >= 10
@@ -1529,10 +1581,10 @@ def test_ismcts_uses_the_guides_it_is_given() -> None:
     w0, obs = card_positions()[0]
     p = CARDS.current_player(w0)
     budget = Budget(iterations=5)
-    ismcts(CARDS, obs, player=p, budget=budget, rng=1, rollout=rollout)
+    ismcts(CARDS, obs, player=p, budget=budget, rng=1, settings=TreeSettings(rollout=rollout))
     assert calls["rollout"] > 0 and calls["evaluate"] == 0
     calls.clear()
-    ismcts(CARDS, obs, player=p, budget=budget, rng=1, evaluate=value)
+    ismcts(CARDS, obs, player=p, budget=budget, rng=1, settings=TreeSettings(evaluate=value))
     assert calls["evaluate"] > 0 and calls["rollout"] == 0
     # One simulation: the preferred action is expanded first, even with a small bias.
     game = OneShot((0.25, -0.5, 0.75))
@@ -1541,7 +1593,12 @@ def test_ismcts_uses_the_guides_it_is_given() -> None:
         return legal[-1]
 
     hinted = ismcts(
-        game, -1, player=0, budget=Budget(iterations=1), rng=0, heuristic=last, bias=0.5
+        game,
+        -1,
+        player=0,
+        budget=Budget(iterations=1),
+        rng=0,
+        settings=TreeSettings(heuristic=last, bias=0.5),
     )
     assert hinted.visits == ((0, 0), (1, 0), (2, 1))
     # Each simulation of a one-shot game visits the root and one leaf.
@@ -1567,11 +1624,17 @@ def test_mcts_is_a_fresh_tree_search_with_every_setting() -> None:
         {"stop_early": True},
     ]
     for kwargs in grid:
-        fresh = MCTS(TTT, reuse_depth=0, **kwargs).search(root, budget=budget, rng=7)
-        assert without_time(mcts(TTT, root, budget=budget, rng=7, **kwargs)) == without_time(
-            fresh
+        settings: TreeSettings[tuple[int, ...], int] = TreeSettings(**kwargs)
+        fresh = MCTS(TTT, reuse_depth=0, settings=settings).search(root, budget=budget, rng=7)
+        assert without_time(mcts(TTT, root, budget=budget, rng=7, settings=settings)) == (
+            without_time(fresh)
         ), kwargs
-    assert mcts(TTT, root, budget=budget, rng=7, stop_early=True).stats.iterations < 200
+    assert (
+        mcts(
+            TTT, root, budget=budget, rng=7, settings=TreeSettings(stop_early=True)
+        ).stats.iterations
+        < 200
+    )
 
 
 def puct_visits(payoffs: Sequence[float], prior: Sequence[float], c: float, n: int) -> list[int]:
@@ -1610,9 +1673,16 @@ def test_puct_root_visits_follow_the_rule(
     def policy(_: int, legal: Sequence[int]) -> list[float]:
         return [prior[a] for a in legal]
 
-    searcher = MCTS(game, c=c, prior=policy)
+    searcher = MCTS(game, settings=TreeSettings(c=c, prior=policy))
     tree = searcher.search(game.initial(), budget=budget, rng=0)
-    info = ismcts(game, game.initial(), player=0, budget=budget, rng=0, c=c, prior=policy)
+    info = ismcts(
+        game,
+        game.initial(),
+        player=0,
+        budget=budget,
+        rng=0,
+        settings=TreeSettings(c=c, prior=policy),
+    )
     for result in (tree, info):
         assert list(result.visits) == expected
         assert dict(result.action_values) == {a: payoffs[a] for a, n in expected if n}
@@ -1654,7 +1724,9 @@ def test_puct_with_a_perfect_prior_and_value_needs_few_simulations() -> None:
     missed = 0
     for i, board in enumerate(random.Random(3).sample(boards, 60)):
         best = unique_best(TTT, tbf, board)
-        guided = mcts(TTT, board, budget=budget, rng=i, prior=prior, evaluate=value)
+        guided = mcts(
+            TTT, board, budget=budget, rng=i, settings=TreeSettings(prior=prior, evaluate=value)
+        )
         assert guided.action == best, board
         missed += mcts(TTT, board, budget=budget, rng=i).action != best
     assert missed > 0
@@ -1674,8 +1746,7 @@ def test_ismcts_with_a_perfect_prior_finds_the_best_move_quickly() -> None:
             player=p,
             budget=Budget(iterations=60),
             rng=tried,
-            prior=prior,
-            evaluate=value,
+            settings=TreeSettings(prior=prior, evaluate=value),
         )
         assert result.action == means[0][1], (obs, means, result)
         tried += 1
@@ -1694,16 +1765,14 @@ def test_a_bad_prior_is_refused() -> None:
 
     for bad in (short, negative):
         with pytest.raises(SearchError, match="prior must give one probability"):
-            mcts(game, s, budget=Budget(iterations=10), rng=0, prior=bad)
+            mcts(game, s, budget=Budget(iterations=10), rng=0, settings=TreeSettings(prior=bad))
     with pytest.raises(SearchError, match="bias or a prior"):
         mcts(
             game,
             s,
             budget=Budget(iterations=10),
             rng=0,
-            prior=uniform,
-            heuristic=lambda st, legal: legal[0],
-            bias=1.0,
+            settings=TreeSettings(prior=uniform, heuristic=lambda st, legal: legal[0], bias=1.0),
         )
     deal, obs = card_position()
     with pytest.raises(SearchError, match="prior must give one probability"):
@@ -1713,5 +1782,5 @@ def test_a_bad_prior_is_refused() -> None:
             player=CARDS.current_player(deal),
             budget=Budget(iterations=5),
             rng=0,
-            prior=short,
+            settings=TreeSettings(prior=short),
         )

@@ -12,7 +12,7 @@ import pytest
 from durak.agents import evals
 from durak.rules import DurakGame, GameState, Rules, legal_actions, new_game, observe, returns
 from durak.rules import step_unchecked as step
-from durak.search import Budget, ismcts, mcts
+from durak.search import Budget, TreeSettings, ismcts, mcts
 from strategies import check_invariants, random_game
 
 VARIANTS = [Rules(), Rules(players=3, transfer=True), Rules(players=4, lowest_rank=9, hand_size=4)]
@@ -99,9 +99,9 @@ def _decisions(game: DurakGame, seeds: Sequence[int]) -> list[object]:
             player=state.turn,
             budget=Budget(iterations=60),
             rng=seed,
-            rollout=evals.greedy_rollout,
-            heuristic=evals.greedy_heuristic,
-            bias=20.0,
+            settings=TreeSettings(
+                rollout=evals.greedy_rollout, heuristic=evals.greedy_heuristic, bias=20.0
+            ),
         )
         uniform = mcts(game, state, budget=Budget(iterations=60), rng=seed)
         out += [greedy.action, greedy.visits, uniform.action, uniform.visits, uniform.vector]

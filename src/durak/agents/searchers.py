@@ -29,7 +29,7 @@ randomness only from the ``rng`` it is given, and takes an optional time budget 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -57,11 +57,14 @@ from durak.search import (
     Budget,
     BudgetExhausted,
     Combine,
+    Evaluator,
     Heuristic,
     Prior,
     RolloutPolicy,
+    SearchError,
     SearchResult,
     TranspositionTable,
+    TreeSettings,
     alphabeta,
     ismcts,
     maxn,
@@ -101,6 +104,11 @@ def _game(observation: Observation) -> DurakGame:
 
 def _per_world(seconds: float | None, samples: int) -> float | None:
     return None if seconds is None else seconds / samples
+
+
+def _uniform_prior(state: GameState, actions: Sequence[Action]) -> list[float]:
+    """A uniform prior: stands for a guide's prior where only its presence matters."""
+    return [1.0 / len(actions)] * len(actions)
 
 
 def _uniform(state: GameState, rng: random.Random) -> Action:
@@ -166,9 +174,14 @@ class MctsAgent(Inferring):
         """The action most worlds chose (``vote``), or the most visited over all worlds."""
         game = _game(observation)
         budget = Budget(iterations=self.limit, seconds=_per_world(self.seconds, self.samples))
-        rollout = ROLLOUTS[self.simulation]
-        # Stopping a world early keeps its own choice but not its visit counts.
-        stop_early = self.combine == "vote"
+        settings: TreeSettings[GameState, Action] = TreeSettings(
+            c=self.c,
+            rollout=ROLLOUTS[self.simulation],
+            heuristic=evals.greedy_heuristic,
+            bias=self.bias,
+            # Stopping a world early keeps its own choice but not its visit counts.
+            stop_early=self.combine == "vote",
+        )
         chance = DurakGame(observation.rules, open_world=True)  # hands seen, talon hidden
 
         def search(world: GameState, r: random.Random) -> SearchResult[Action]:
@@ -179,23 +192,9 @@ class MctsAgent(Inferring):
                     player=observation.player,
                     budget=budget,
                     rng=r,
-                    c=self.c,
-                    rollout=rollout,
-                    heuristic=evals.greedy_heuristic,
-                    bias=self.bias,
-                    stop_early=stop_early,
+                    settings=settings,
                 )
-            return mcts(
-                game,
-                world,
-                budget=budget,
-                rng=r,
-                c=self.c,
-                rollout=rollout,
-                heuristic=evals.greedy_heuristic,
-                bias=self.bias,
-                stop_early=stop_early,
-            )
+            return mcts(game, world, budget=budget, rng=r, settings=settings)
 
         return _sampled(self, observation, rng, self.samples, self.combine, search)
 
@@ -232,9 +231,33 @@ class IsmctsAgent(Inferring):
     name: str = "ismcts"
 
     def __attrs_post_init__(self) -> None:
-        if self.prior != "none" and self.bias:
-            raise SpecError("ismcts: give a progressive bias or a prior, not both")
+        # The search's own check of its settings, with a stand-in for the guide's prior.
+        try:
+            prior = None if self.prior == "none" else _uniform_prior
+            self.tree_settings(prior, None, ROLLOUTS[self.simulation], evals.greedy_heuristic)
+        except SearchError as e:
+            raise SpecError(f"ismcts: {e}") from None
         super().__attrs_post_init__()
+
+    def tree_settings(
+        self,
+        prior: Prior[GameState, Action] | None,
+        value: Evaluator[GameState] | None,
+        rollout: RolloutPolicy[GameState, Action] | None,
+        heuristic: Heuristic[GameState, Action],
+    ) -> TreeSettings[GameState, Action]:
+        """The search's settings with these guides; the progressive bias is 20 by default,
+        0 with a prior."""
+        bias = (0.0 if prior is not None else 20.0) if self.bias is None else self.bias
+        return TreeSettings(
+            c=self.c,
+            rollout=rollout,
+            evaluate=value,
+            heuristic=heuristic,
+            bias=bias,
+            prior=prior,
+            stop_early=True,
+        )
 
     def guide_names(self) -> set[str]:
         """The guides of ``prior``, ``value``, ``opponent`` and ``infer``."""
@@ -267,7 +290,6 @@ class IsmctsAgent(Inferring):
         if self.prior in guidance:
             prior = guidance[self.prior].prior
         value = guidance[self.value].value if self.value in guidance else None
-        bias = (0.0 if prior is not None else 20.0) if self.bias is None else self.bias
         rollout = None if value is not None else ROLLOUTS[self.simulation]
         heuristic: Heuristic[GameState, Action] = evals.greedy_heuristic
         if self.opponent != "self":
@@ -289,13 +311,7 @@ class IsmctsAgent(Inferring):
             player=observation.player,
             budget=budget,
             rng=rng,
-            c=self.c,
-            rollout=rollout,
-            evaluate=value,
-            heuristic=heuristic,
-            bias=bias,
-            prior=prior,
-            stop_early=True,
+            settings=self.tree_settings(prior, value, rollout, heuristic),
         ).action
 
 

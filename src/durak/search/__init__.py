@@ -2,15 +2,16 @@
 
 Every algorithm is written against the small game protocol of
 :mod:`durak.search.protocol` and never imports the Durak rules; ``durak.rules.DurakGame``
-adapts Durak to it.  Settings are keyword-only, evaluation is passed in as callables, all
-randomness comes from an explicit ``random.Random`` or seed, and every search returns a
+adapts Durak to it.  Settings are keyword-only (the tree searches' in one frozen
+:class:`TreeSettings` value), evaluation is passed in as callables, all randomness comes
+from an explicit ``random.Random`` or seed, and every search returns a
 :class:`SearchResult` with :class:`SearchStats`.  ``docs/search.md`` describes each one.
 """
 
 from durak.search.budget import NO_LIMIT, Budget, BudgetExhausted, SearchError, as_rng
 from durak.search.ismcts import ismcts
 from durak.search.maxn import maxn
-from durak.search.mcts import MCTS, SQRT2, mcts, playout
+from durak.search.mcts import MCTS, mcts, playout
 from durak.search.minimax import TranspositionTable, alphabeta, solve
 from durak.search.pimc import Combine, WorldSearch, pimc
 from durak.search.protocol import (
@@ -23,6 +24,7 @@ from durak.search.protocol import (
     RolloutPolicy,
 )
 from durak.search.result import SearchResult, SearchStats
+from durak.search.settings import SQRT2, TreeSettings
 
 __all__ = [
     "MCTS",
@@ -42,6 +44,7 @@ __all__ = [
     "SearchResult",
     "SearchStats",
     "TranspositionTable",
+    "TreeSettings",
     "WorldSearch",
     "alphabeta",
     "as_rng",

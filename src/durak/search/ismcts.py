@@ -34,19 +34,11 @@ from collections.abc import Sequence
 from typing import Generic
 
 from durak.search.budget import Budget, SearchError, as_rng, now
-from durak.search.mcts import SQRT2, playout
-from durak.search.protocol import (
-    A,
-    Evaluator,
-    Heuristic,
-    ImperfectGame,
-    O,
-    Prior,
-    RolloutPolicy,
-    S,
-)
+from durak.search.mcts import playout
+from durak.search.protocol import A, ImperfectGame, O, S
 from durak.search.result import SearchResult
-from durak.search.simulation import Tally, check_settings, prior_of, puct
+from durak.search.settings import DEFAULTS, TreeSettings
+from durak.search.simulation import Tally, prior_of, puct
 
 
 class _Edge:
@@ -68,26 +60,17 @@ class _Search(Generic[S, A, O]):
         self,
         game: ImperfectGame[S, A, O],
         player: int,
-        c: float,
-        rollout: RolloutPolicy[S, A] | None,
-        evaluate: Evaluator[S] | None,
-        heuristic: Heuristic[S, A] | None,
-        bias: float,
-        prior: Prior[S, A] | None = None,
+        settings: TreeSettings[S, A],
     ) -> None:
         self.game = game
         self.player = player
-        self.c = c
-        self.rollout = rollout
-        self.evaluate = evaluate
-        self.heuristic = heuristic if bias > 0 else None
-        self.bias = bias
-        self.prior = prior
+        self.settings = settings
         self.nodes: dict[O, dict[A, _Edge]] = {}
 
     def iterate(self, root: O, rng: random.Random) -> tuple[Sequence[float], int, int]:
         """One determinized simulation; its returns, states visited and tree depth."""
-        game, c, heuristic, bias = self.game, self.c, self.heuristic, self.bias
+        game, settings = self.game, self.settings
+        c, heuristic, bias, prior = settings.c, settings.biased, settings.bias, settings.prior
         state = game.sample_world(root, rng)
         edges = self.nodes[root]
         on_path = {id(edges)}
@@ -98,7 +81,7 @@ class _Search(Generic[S, A, O]):
                 payoff = game.returns(state)
                 self.backup(path, payoff)
                 return payoff, len(path) + 1, len(path)
-            if self.prior is not None:
+            if prior is not None:
                 action, edge, new = self.choose_puct(state, actions, edges)
             else:
                 untried = [a for a in actions if a not in edges]
@@ -144,8 +127,9 @@ class _Search(Generic[S, A, O]):
     ) -> tuple[A, _Edge, bool]:
         """The PUCT choice among ``actions`` (legal in this determinization): the action,
         its edge (created if new) and whether it is new."""
-        assert self.prior is not None
-        priors = prior_of(self.prior, state, actions)
+        c, prior = self.settings.c, self.settings.prior
+        assert prior is not None
+        priors = prior_of(prior, state, actions)
         n = 0  # visits of the actions available here; PUCT reads no availability counts
         total = 0.0
         for a in actions:
@@ -159,9 +143,9 @@ class _Search(Generic[S, A, O]):
         for a, p in zip(actions, priors, strict=True):
             e = edges.get(a)
             if e is None:  # an edge is backed up in the simulation that makes it
-                score = puct(first, p, sqrt_n, 0, self.c)
+                score = puct(first, p, sqrt_n, 0, c)
             else:
-                score = puct(e.value / e.visits, p, sqrt_n, e.visits, self.c)
+                score = puct(e.value / e.visits, p, sqrt_n, e.visits, c)
             if score > best_score:
                 best_score, best = score, a
         edge = edges.get(best)
@@ -172,9 +156,10 @@ class _Search(Generic[S, A, O]):
 
     def simulate(self, state: S, rng: random.Random) -> tuple[Sequence[float], int]:
         """The returns of a rollout (or the value function) from a new leaf."""
-        if self.evaluate is not None and not self.game.is_terminal(state):
-            return self.evaluate(state), 0
-        return playout(self.game, state, self.game.legal_actions(state), self.rollout, rng)
+        evaluate, rollout = self.settings.evaluate, self.settings.rollout
+        if evaluate is not None and not self.game.is_terminal(state):
+            return evaluate(state), 0
+        return playout(self.game, state, self.game.legal_actions(state), rollout, rng)
 
     @staticmethod
     def backup(path: list[_Edge], payoff: Sequence[float]) -> None:
@@ -191,13 +176,7 @@ def ismcts(
     player: int,
     budget: Budget,
     rng: random.Random | int,
-    c: float = SQRT2,
-    rollout: RolloutPolicy[S, A] | None = None,
-    evaluate: Evaluator[S] | None = None,
-    heuristic: Heuristic[S, A] | None = None,
-    bias: float = 0.0,
-    prior: Prior[S, A] | None = None,
-    stop_early: bool = False,
+    settings: TreeSettings[S, A] = DEFAULTS,
 ) -> SearchResult[A]:
     """The SO-ISMCTS decision for ``player``, whose information state is ``observation``.
 
@@ -206,24 +185,16 @@ def ismcts(
     * ``player``: the searching player (the owner of ``observation``; it must be to move).
     * ``budget``: ``iterations`` (determinized simulations), ``nodes`` (states visited,
       tree and rollout) and/or ``seconds``; at least one.
-    * ``c``: the UCB exploration constant (default √2).
-    * ``rollout`` / ``evaluate``: the simulation policy (default uniformly random) or a
-      value function at new leaves.
-    * ``heuristic`` / ``bias``: progressive bias; with ``bias > 0`` the action
-      ``heuristic(state, legal)`` prefers in each determinization is expanded first and
-      gets ``bias / (visits + 1)`` added to its UCB score (``bias = 0``: plain SO-ISMCTS).
-    * ``prior``: PUCT selection with this policy prior, called at every tree step with the
-      determinization and its legal actions (``c`` is then the PUCT constant); not with a
-      progressive bias.
-    * ``stop_early``: with an iteration budget, stop once the simulations left could not
-      change the most visited root action (the decision is the same, sooner).
+    * ``settings`` (:class:`~durak.search.settings.TreeSettings`): the exploration
+      constant, the simulation, the progressive bias (toward the action the heuristic
+      prefers in each determinization), the prior (called at every tree step with the
+      determinization and its legal actions) and the early stop.
 
     Returns the most visited root action; ``visits`` per legal action, the mean value of
     each tried root action for ``player``, and ``vector``, the mean returns.  Deterministic
     for a fixed seed with an iteration or node budget.
     """
     budget.require_limit("ISMCTS")
-    check_settings(c, rollout, evaluate, heuristic, bias, prior)
     rng = as_rng(rng)
     start = now()
     first = game.sample_world(observation, rng)
@@ -232,15 +203,16 @@ def ismcts(
         raise SearchError("cannot search from a terminal state: it has no legal actions")
     if game.current_player(first) != player:
         raise SearchError(f"player {player} is not to move in this observation")
-    search = _Search(game, player, c, rollout, evaluate, heuristic, bias, prior)
+    search = _Search(game, player, settings)
     search.nodes[observation] = {}
     root = search.nodes[observation]
 
     def root_visits() -> list[int]:
         return [root[a].visits if a in root else 0 for a in legal]
 
+    stop_early = root_visits if settings.stop_early else None
     tally = Tally(game.num_players, start).run(
-        lambda: search.iterate(observation, rng), budget, root_visits if stop_early else None
+        lambda: search.iterate(observation, rng), budget, stop_early
     )
     visits = {a: edge.visits for a, edge in root.items()}
     sums = {a: edge.value for a, edge in root.items()}

@@ -32,12 +32,10 @@ from collections.abc import Sequence
 from typing import Generic
 
 from durak.search.budget import Budget, SearchError, as_rng, now
-from durak.search.protocol import A, Evaluator, Game, Heuristic, Prior, RolloutPolicy, S
+from durak.search.protocol import A, Game, RolloutPolicy, S
 from durak.search.result import SearchResult
-from durak.search.simulation import Tally, check_settings, prior_of, puct
-
-#: The UCB1 exploration constant of Kocsis & Szepesvári for payoffs in [0, 1].
-SQRT2 = math.sqrt(2.0)
+from durak.search.settings import DEFAULTS, TreeSettings
+from durak.search.simulation import Tally, prior_of, puct
 
 
 class Node(Generic[S, A]):
@@ -86,47 +84,25 @@ class Node(Generic[S, A]):
 class MCTS(Generic[S, A]):
     """UCT search over ``game``, keeping the tree for the next search.
 
-    Settings (keyword-only):
-
-    * ``c``: the exploration constant (default √2).
-    * ``rollout``: the simulation policy ``(state, rng) -> action``; default uniformly
-      random over ``legal_actions``.
-    * ``evaluate``: a value function ``state -> returns vector`` used at new leaves instead
-      of a rollout.
-    * ``heuristic`` / ``bias``: progressive bias; with ``bias > 0`` the action
-      ``heuristic(state, legal)`` prefers at a node is expanded first and gets
-      ``bias / (visits + 1)`` added to its UCB score (``bias = 0``: plain UCT).
-    * ``prior``: PUCT selection with this policy prior, called once per new node (``c`` is
-      then the PUCT constant); not with a progressive bias.
-    * ``reuse_depth``: how many plies below the previous root a new root state is looked
-      for (0 disables tree reuse).
-    * ``stop_early``: with an iteration budget, stop once the simulations left could not
-      change the most visited root action (the decision is the same, sooner).
+    ``settings`` (:class:`~durak.search.settings.TreeSettings`) say how it chooses,
+    simulates and stops; the heuristic of a progressive bias is called at each new node,
+    a ``prior`` once per new node.  ``reuse_depth``: how many plies below the previous root
+    a new root state is looked for (0 disables tree reuse).
     """
 
     def __init__(
         self,
         game: Game[S, A],
         *,
-        c: float = SQRT2,
-        rollout: RolloutPolicy[S, A] | None = None,
-        evaluate: Evaluator[S] | None = None,
-        heuristic: Heuristic[S, A] | None = None,
-        bias: float = 0.0,
-        prior: Prior[S, A] | None = None,
+        settings: TreeSettings[S, A] = DEFAULTS,
         reuse_depth: int = 8,
-        stop_early: bool = False,
     ) -> None:
-        check_settings(c, rollout, evaluate, heuristic, bias, prior)
         self.game = game
-        self.c = c
-        self.rollout = rollout
-        self.evaluate = evaluate
-        self.heuristic = heuristic if bias > 0 else None
-        self.bias = bias
-        self.prior = prior
+        self.settings = settings
+        # Read at every new node: kept as attributes (the heuristic only with a bias).
+        self.heuristic = settings.biased
+        self.prior = settings.prior
         self.reuse_depth = reuse_depth
-        self.stop_early = stop_early
         self.root: Node[S, A] | None = None
 
     def search(self, state: S, *, budget: Budget, rng: random.Random | int) -> SearchResult[A]:
@@ -149,8 +125,9 @@ class MCTS(Generic[S, A]):
         def root_visits() -> list[int]:
             return [child.visits for _, child in root.children] + [0] * len(root.untried)
 
+        stop_early = root_visits if self.settings.stop_early else None
         tally = Tally(game.num_players, start).run(
-            lambda: self._iterate(root, rng), budget, root_visits if self.stop_early else None
+            lambda: self._iterate(root, rng), budget, stop_early
         )
         visits = {a: child.visits for a, child in root.children}
         sums = {a: child.value for a, child in root.children}
@@ -196,7 +173,7 @@ class MCTS(Generic[S, A]):
         any)."""
         if self.prior is not None:
             return self._select_expand_puct(root)
-        c = self.c
+        c = self.settings.c
         node = root
         path = [node]
         while not node.untried and node.children:
@@ -224,7 +201,7 @@ class MCTS(Generic[S, A]):
     def _select_expand_puct(self, root: Node[S, A]) -> list[Node[S, A]]:
         """PUCT down the tree until an untried action scores best (it is expanded) or a
         terminal node is reached."""
-        c = self.c
+        c = self.settings.c
         node = root
         path = [node]
         while node.untried or node.children:
@@ -257,7 +234,7 @@ class MCTS(Generic[S, A]):
         game = self.game
         child = self._node(game.step(node.state, action), game.current_player(node.state))
         if node.preferred is not None and action == node.preferred:
-            child.bonus = self.bias
+            child.bonus = self.settings.bias
         if node.priors is not None:
             child.p = node.priors[action]
         node.children.append((action, child))
@@ -270,9 +247,10 @@ class MCTS(Generic[S, A]):
         if not leaf.untried and not leaf.children:
             leaf.payoff = self.game.returns(leaf.state)
             return leaf.payoff, 0
-        if self.evaluate is not None:
-            return self.evaluate(leaf.state), 0
-        return playout(self.game, leaf.state, leaf.untried, self.rollout, rng)
+        settings = self.settings
+        if settings.evaluate is not None:
+            return settings.evaluate(leaf.state), 0
+        return playout(self.game, leaf.state, leaf.untried, settings.rollout, rng)
 
 
 def playout(
@@ -321,26 +299,10 @@ def mcts(
     *,
     budget: Budget,
     rng: random.Random | int,
-    c: float = SQRT2,
-    rollout: RolloutPolicy[S, A] | None = None,
-    evaluate: Evaluator[S] | None = None,
-    heuristic: Heuristic[S, A] | None = None,
-    bias: float = 0.0,
-    prior: Prior[S, A] | None = None,
-    stop_early: bool = False,
+    settings: TreeSettings[S, A] = DEFAULTS,
 ) -> SearchResult[A]:
-    """One UCT search from ``state`` with a fresh tree; see :class:`MCTS` for the settings.
+    """One UCT search from ``state`` with a fresh tree; see :class:`MCTS`.
 
     Deterministic for a fixed ``rng`` seed and an iteration or node budget.
     """
-    tree = MCTS(
-        game,
-        c=c,
-        rollout=rollout,
-        evaluate=evaluate,
-        heuristic=heuristic,
-        bias=bias,
-        prior=prior,
-        stop_early=stop_early,
-    )
-    return tree.search(state, budget=budget, rng=rng)
+    return MCTS(game, settings=settings).search(state, budget=budget, rng=rng)

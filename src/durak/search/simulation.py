@@ -37,25 +37,6 @@ def settled(visits: Iterable[int], remaining: float) -> bool:
     return first - sum(second) > remaining
 
 
-def check_settings(
-    c: float, rollout: object, evaluate: object, heuristic: object, bias: float, prior: object
-) -> None:
-    """Raise :class:`SearchError` for a bad exploration constant, for both a rollout policy
-    and a value function (only one can score a new leaf), for a negative progressive
-    bias or one without a heuristic, or for both a progressive bias and a prior (two ways
-    of steering the same choice)."""
-    if not c >= 0:
-        raise SearchError(f"the exploration constant c must be >= 0, got {c!r}")
-    if rollout is not None and evaluate is not None:
-        raise SearchError("give a rollout policy or a value function, not both")
-    if not bias >= 0:
-        raise SearchError(f"the progressive bias must be >= 0, got {bias!r}")
-    if bias > 0 and heuristic is None:
-        raise SearchError("a progressive bias needs a heuristic")
-    if bias > 0 and prior is not None:
-        raise SearchError("give a progressive bias or a prior, not both")
-
-
 def prior_of(prior: Prior[S, A], state: S, actions: Sequence[A]) -> list[float]:
     """``prior(state, actions)`` checked: one probability in [0, 1] per action."""
     p = list(prior(state, actions))

@@ -29,7 +29,7 @@ from durak.rules import (
     step,
     step_unchecked,
 )
-from durak.search import Budget, alphabeta, ismcts, mcts
+from durak.search import Budget, TreeSettings, alphabeta, ismcts, mcts
 
 #: The benchmarks' clock: this thread's CPU time.
 clock = time.thread_time
@@ -168,9 +168,9 @@ def bench_ismcts(rules: Rules, positions: int, iterations: int, seed: int = 0) -
             player=state.turn,
             budget=Budget(iterations=iterations),
             rng=k,
-            rollout=evals.greedy_rollout,
-            heuristic=evals.greedy_heuristic,
-            bias=20.0,
+            settings=TreeSettings(
+                rollout=evals.greedy_rollout, heuristic=evals.greedy_heuristic, bias=20.0
+            ),
         )
         done += result.stats.iterations
     return SearchBench("ISMCTS, greedy rollouts", "iterations", done, clock() - start, positions)
