@@ -2,7 +2,7 @@
 
 It reads a two-player ``durak match --log`` file, replays each game to the first position
 with an empty talon, solves it as the ``solver`` agent does
-(:func:`durak.agents.searchers.solve_endgame`) and counts the games by that position's
+(:func:`durak.agents.solver.solve_endgame`) and counts the games by that position's
 value for the agent (won, drawn or lost against perfect play, or not solved within the
 budget) and by the result.
 A game lost from a won endgame was lost in the endgame; a game won from a lost one was
@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
-from durak.agents.searchers import solve_endgame
+from durak.agents.solver import solve_endgame
 from durak.arena.gamelog.files import read_log
 from durak.arena.gamelog.replay import replay_entry
 from durak.rules import DurakGame

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from durak.agents import evals, make_agent, searchers
+from durak.agents import evals, make_agent, searchers, solver
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
 from durak.agents.inference import GameLog, PublicRecord
-from durak.agents.searchers import SolverAgent
+from durak.agents.solver import SolverAgent
 from durak.agents.tactics import action_card, play_key, weak_mask
 from durak.arena.play.game import play_game
 from durak.rules import (
@@ -160,8 +160,9 @@ def test_forced_moves_return_at_once_without_search(monkeypatch: pytest.MonkeyPa
     forced = observe(state, state.turn)
     agent = SolverAgent(Exploding(), nodes=200_000)
     # A solve would be a search too: only the forced move may come back.
-    for name in ("mcts", "ismcts", "pimc", "alphabeta", "maxn", "solve"):
+    for name in ("mcts", "ismcts", "pimc", "alphabeta", "maxn"):
         monkeypatch.setattr(searchers, name, no_search)
+    monkeypatch.setattr(solver, "solve", no_search)
     assert agent.act(forced, random.Random(0)) == legal_actions(state)[0]
     for spec in CHEAP.values():
         assert make_agent(spec).act(forced, random.Random(0)) == legal_actions(state)[0]
@@ -239,7 +240,7 @@ def test_ismcts_with_endgame_plays_the_solvers_move_once_all_is_known() -> None:
         if is_terminal(state) or len(legal_actions(state)) == 1:
             continue
         obs = observe(state, state.turn)
-        solved = searchers.solved_move(obs, random.Random(seed), nodes=100_000_000)
+        solved = solver.solved_move(obs, random.Random(seed), nodes=100_000_000)
         if solved is None:
             continue  # lost against perfect play: the search's move stands
         assert agent.act(obs, random.Random(seed)) == solved

@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 
 from durak.agents import LowestAgent
-from durak.agents.searchers import ExactEndgame, SolverAgent, solved_move
 from durak.agents.simple import lowest_action
+from durak.agents.solver import ExactEndgame, SolverAgent, solved_move
 from durak.arena.play.game import play_game
 from durak.envs.solo import SoloStep, SoloTable
 from durak.rules import Action, Observation, Rules

@@ -3,11 +3,12 @@
 Importing this package registers the built-in agents for :func:`make_agent`: ``random``,
 ``greedy`` and ``lowest`` (:mod:`durak.agents.simple`), ``smart`` (:mod:`durak.agents.smart`)
 ``human`` (:mod:`durak.agents.human`), ``faulty`` (:mod:`durak.agents.faulty`, which
-breaks on purpose to test referees), and the search agents ``minimax``, ``mcts``,
-``maxn``, ``ismcts`` and ``solver`` (:mod:`durak.agents.searchers`).
+breaks on purpose to test referees), the search agents ``minimax``, ``mcts``,
+``maxn`` and ``ismcts`` (:mod:`durak.agents.searchers`) and the exact endgame ``solver``
+(:mod:`durak.agents.solver`).
 """
 
-from durak.agents import evals, faulty, human, searchers, simple, smart
+from durak.agents import evals, faulty, human, searchers, simple, smart, solver
 from durak.agents.base import Agent, SpecError, Watcher, make_agent, parse_spec, registry
 from durak.agents.human import HumanAgent
 from durak.agents.simple import GreedyAgent, LowestAgent, RandomAgent
@@ -31,4 +32,5 @@ __all__ = [
     "searchers",
     "simple",
     "smart",
+    "solver",
 ]

@@ -34,6 +34,7 @@ __all__ = [
     "RulesBound",
     "SpecError",
     "Watcher",
+    "check_bound",
     "make_agent",
     "parse_spec",
     "register",
@@ -91,6 +92,16 @@ class RulesBound(Protocol):
     def check_rules(self, rules: Rules) -> None:
         """Raise :class:`SpecError` naming both rules if this agent cannot play ``rules``."""
         ...
+
+
+def check_bound(part: object, rules: Rules, context: str) -> None:
+    """``part.check_rules(rules)`` if ``part`` is made for one variant, its
+    :class:`SpecError` prefixed with ``context``."""
+    if isinstance(part, RulesBound):
+        try:
+            part.check_rules(rules)
+        except SpecError as e:
+            raise SpecError(f"{context}: {e}") from None
 
 
 def watchers_among(*agents: object) -> tuple[Watcher, ...]:

@@ -1,4 +1,4 @@
-"""Search agents: minimax, MCTS, max^n, ISMCTS and the exact endgame solver.
+"""Search agents: minimax, MCTS, max^n and ISMCTS (the exact solver: :mod:`durak.agents.solver`).
 
 They are thin wrappers over :mod:`durak.search` (which never sees these agents):
 
@@ -12,10 +12,9 @@ They are thin wrappers over :mod:`durak.search` (which never sees these agents):
   against ``greedy`` (``docs/agents.md``);
 * ``mcts:talon=sampled`` fixes only the hands in each world and draws the talon order anew
   at every iteration, so future draws are chance events rather than known cards;
-* ``solver`` plays the exact alpha-beta move once every card is known (open world, or an
-  empty talon in a two-player game), and defers to another agent before that and in lost
-  positions.
-* ``infer=...`` (every agent above but ``solver``) weighs the sampled worlds by the
+* ``ismcts:endgame=N`` plays the exact move of :mod:`durak.agents.solver` once every card
+  is known;
+* ``infer=...`` (every agent above) weighs the sampled worlds by the
   opponents' moves so far under an opponent model (:mod:`durak.agents.inference`), and
   ``ismcts:opponent=...`` models the other players by such a model at their nodes
   (:mod:`durak.agents.opponents`).
@@ -31,31 +30,21 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
 
 import attrs
 
 from durak.agents import evals
-from durak.agents.base import (
-    Agent,
-    Relay,
-    RulesBound,
-    SpecError,
-    Watcher,
-    make_agent,
-    register,
-    watchers_among,
-)
+from durak.agents.base import SpecError, check_bound, register
 from durak.agents.guides import Guidance
 from durak.agents.inference import InferredGame
 from durak.agents.inferring import GUIDED, Inferring, Scores
 from durak.agents.opponents import MODELS, by_mover, most_likely
+from durak.agents.solver import solved_move
 from durak.agents.specs import Param, param, params_of
 from durak.rules import Action, DurakGame, GameState, Observation, Rules, legal_actions, observe
 from durak.search import (
     SQRT2,
     Budget,
-    BudgetExhausted,
     Combine,
     Evaluator,
     Heuristic,
@@ -63,14 +52,12 @@ from durak.search import (
     RolloutPolicy,
     SearchError,
     SearchResult,
-    TranspositionTable,
     TreeSettings,
     alphabeta,
     ismcts,
     maxn,
     mcts,
     pimc,
-    solve,
 )
 
 EVALS: dict[str, evals.StateEval] = {
@@ -268,7 +255,7 @@ class IsmctsAgent(Inferring):
         """:class:`SpecError` unless every guide can score ``rules``' games (a network
         is made for one variant), as :func:`make_agent` checks the agent it builds."""
         for guide in self.guides.values():
-            _bound(guide, rules, "ismcts")
+            check_bound(guide, rules, "ismcts")
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The most visited root action (or the solved one in a known endgame)."""
@@ -380,136 +367,6 @@ class MaxnAgent(Inferring):
         return _sampled(self, observation, rng, self.samples, "vote", search)
 
 
-def determined(observation: Observation) -> bool:
-    """Whether only one state fits ``observation``: no hidden card in the talon (or the
-    talon's order shown), and at most one opponent with cards its owner cannot see (it
-    must hold all of the hidden ones)."""
-    o = observation
-    hidden_talon = 0 if o.talon_order is not None else o.talon_size - o.trump_in_talon
-    unseen = [p for p in range(o.rules.players) if p != o.player and o.unknown_count(p)]
-    return hidden_talon == 0 and len(unseen) <= 1
-
-
-def solve_endgame(
-    game: DurakGame, state: GameState, *, nodes: int, table: TranspositionTable | None = None
-) -> SearchResult[Action]:
-    """The exact solve of ``state`` as the ``solver`` agent runs it: the weakest cards first
-    (:func:`~durak.agents.evals.cheap_first`), from the game's value range, so a proven win
-    ends a node's search at once, within ``nodes`` nodes (else :class:`BudgetExhausted`);
-    a ``table`` carries solved positions over to the next solve."""
-    return solve(
-        game,
-        state,
-        order=evals.cheap_first,
-        budget=Budget(nodes=nodes),
-        value_range=game.value_range,
-        transpositions=True if table is None else table,
-    )
-
-
-def solved_move(
-    observation: Observation,
-    rng: random.Random,
-    *,
-    nodes: int,
-    table: TranspositionTable | None = None,
-) -> Action | None:
-    """The exact move of a two-player position in which every card is known, solved within
-    ``nodes`` nodes and not lost against perfect play; else ``None``.
-
-    The solve is :func:`solve_endgame`'s; a ``table`` carries solved positions over to the
-    next decision.  It reads only the observation (the one world consistent with it).
-    """
-    if observation.rules.players != 2 or not determined(observation):
-        return None
-    game = _game(observation)
-    world = game.sample_world(observation, rng)
-    try:
-        solved = solve_endgame(game, world, nodes=nodes, table=table)
-    except BudgetExhausted:
-        return None
-    return solved.action if solved.value >= 0 else None
-
-
-@attrs.frozen
-class ExactEndgame:
-    """:func:`solved_move` with one transposition table kept through a game, so each
-    decision of an endgame reuses the positions the earlier ones solved.
-
-    It is a :class:`~durak.agents.Watcher`: the table is cleared when a game starts and
-    ends, so a game's moves depend only on that game.
-    Used by ``solver`` and as the learner's autopilot in ``durak train --solve-endgame``.
-    """
-
-    nodes: int
-    table: TranspositionTable = attrs.field(factory=TranspositionTable, eq=False, repr=False)
-
-    def __call__(self, observation: Observation, rng: random.Random) -> Action | None:
-        """:func:`solved_move` with the kept table (cleared once it holds more than twice
-        ``nodes`` entries, which bounds memory when solves keep running out of budget)."""
-        move = solved_move(observation, rng, nodes=self.nodes, table=self.table)
-        if len(self.table) > 2 * self.nodes:
-            self.table.clear()
-        return move
-
-    def game_started(self, observation: Observation) -> None:
-        """Forget the previous game's solves."""
-        self.table.clear()
-
-    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
-        """Nothing: the table is keyed by full states."""
-
-    def game_ended(self, observation: Observation, loser: int | None) -> None:
-        """Free the table."""
-        self.table.clear()
-
-
-@attrs.frozen
-class SolverAgent(Relay):
-    """The exact alpha-beta move once every card is known; ``fallback`` before that, when
-    the solve needs more than ``nodes`` nodes, and in a position lost against perfect play
-    (every move loses, so the fallback's move keeps the chances an opponent's mistake
-    offers).  ``fallback`` is the agent itself; the ``solver`` spec builds it from a spec
-    with ``;`` between its parameters (``solver:fallback=mcts:limit=100;samples=2``).  The
-    solve is :class:`ExactEndgame`'s: it keeps its
-    table through a game, and it hears the game's progress (as the fallback does, if it is
-    a :class:`~durak.agents.Watcher`): a fresh table when a game starts, freed when it
-    ends."""
-
-    fallback: Agent
-    nodes: int = param(200_000, "node budget of one solve", low=1, high=10**9)
-    name: str = "solver"
-    endgame: ExactEndgame = attrs.field(init=False, eq=False, repr=False)
-    watchers: tuple[Watcher, ...] = attrs.field(init=False, eq=False, repr=False)
-
-    def __attrs_post_init__(self) -> None:
-        endgame = ExactEndgame(self.nodes)
-        object.__setattr__(self, "endgame", endgame)
-        object.__setattr__(self, "watchers", watchers_among(endgame, self.fallback))
-
-    def check_rules(self, rules: Rules) -> None:
-        """:class:`SpecError` unless the fallback agent can play ``rules``."""
-        _bound(self.fallback, rules, "solver: fallback")
-
-    def act(self, observation: Observation, rng: random.Random) -> Action:
-        """The solved move, or the fallback agent's."""
-        legal = observation.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        solved = self.endgame(observation, rng)
-        return self.fallback.act(observation, rng) if solved is None else solved
-
-
-def _bound(part: object, rules: Rules, context: str) -> None:
-    """``part.check_rules(rules)`` if ``part`` is made for one variant, its
-    :class:`SpecError` prefixed with ``context``."""
-    if isinstance(part, RulesBound):
-        try:
-            part.check_rules(rules)
-        except SpecError as e:
-            raise SpecError(f"{context}: {e}") from None
-
-
 def _inference_last(cls: type) -> tuple[Param, ...]:
     """The spec parameters of ``cls``, its own first and the inherited inference ones
     after (attrs lists a base class's fields first)."""
@@ -528,17 +385,3 @@ for _name, _cls, _text in (
     ("maxn", MaxnAgent, "Van Khan's max^n with shallow pruning, in sampled worlds"),
 ):
     register(_name, _cls, _text, _inference_last(_cls))
-
-_FALLBACK = Param("fallback", str, "mcts", "other positions' agent spec, ';' for ','")
-
-
-def _solver(fallback: str, **settings: Any) -> SolverAgent:
-    return SolverAgent(make_agent(fallback.replace(";", ",")), **settings)
-
-
-register(
-    "solver",
-    _solver,
-    "exact endgame moves once all cards are known",
-    (*params_of(SolverAgent), _FALLBACK),
-)

@@ -16,7 +16,7 @@ from rich.console import Console
 import durak.learn  # noqa: F401 - registers the learners
 from durak.agents.base import Agent, load_plugins, parse_spec
 from durak.agents.faulty import FaultyAgent
-from durak.agents.searchers import ExactEndgame
+from durak.agents.solver import ExactEndgame
 from durak.cli.driver import seed_line, stderr_console, stdout_console
 from durak.cli.errors import INTERRUPTED, user_errors
 from durak.cli.info import print_listing

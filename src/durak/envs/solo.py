@@ -36,7 +36,7 @@ from durak.seeding import derive_seed
 __all__ = ["Autopilot", "SoloStep", "SoloTable"]
 
 #: Moves the learner's seat makes without the learner: an action, or ``None`` to let the
-#: learner decide (e.g. :class:`durak.agents.searchers.ExactEndgame`).
+#: learner decide (e.g. :class:`durak.agents.solver.ExactEndgame`).
 Autopilot = Callable[[Observation, random.Random], Action | None]
 
 

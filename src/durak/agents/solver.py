@@ -1,0 +1,166 @@
+"""The exact endgame solver: the ``solver`` agent and the solve it shares.
+
+Once every card is known (open world, or an empty talon in a two-player game) the
+position is a perfect-information game, and its exact alpha-beta value (Knuth & Moore,
+"An analysis of alpha-beta pruning", Artificial Intelligence 6, 1975; :func:`durak.search.solve`)
+gives the move.  :class:`SolverAgent` plays it and defers to another agent before that and
+in lost positions; :class:`ExactEndgame` keeps one transposition table through a game and
+is also the learner's autopilot in ``durak train --solve-endgame``; the ``ismcts`` agent
+calls :func:`solved_move` with ``endgame=N``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+
+from durak.agents import evals
+from durak.agents.base import (
+    Agent,
+    Relay,
+    Watcher,
+    check_bound,
+    make_agent,
+    register,
+    watchers_among,
+)
+from durak.agents.specs import Param, param, params_of
+from durak.rules import Action, DurakGame, GameState, Observation, Rules
+from durak.search import Budget, BudgetExhausted, SearchResult, TranspositionTable, solve
+
+
+def determined(observation: Observation) -> bool:
+    """Whether only one state fits ``observation``: no hidden card in the talon (or the
+    talon's order shown), and at most one opponent with cards its owner cannot see (it
+    must hold all of the hidden ones)."""
+    o = observation
+    hidden_talon = 0 if o.talon_order is not None else o.talon_size - o.trump_in_talon
+    unseen = [p for p in range(o.rules.players) if p != o.player and o.unknown_count(p)]
+    return hidden_talon == 0 and len(unseen) <= 1
+
+
+def solve_endgame(
+    game: DurakGame, state: GameState, *, nodes: int, table: TranspositionTable | None = None
+) -> SearchResult[Action]:
+    """The exact solve of ``state`` as the ``solver`` agent runs it: the weakest cards first
+    (:func:`~durak.agents.evals.cheap_first`), from the game's value range, so a proven win
+    ends a node's search at once, within ``nodes`` nodes (else :class:`BudgetExhausted`);
+    a ``table`` carries solved positions over to the next solve."""
+    return solve(
+        game,
+        state,
+        order=evals.cheap_first,
+        budget=Budget(nodes=nodes),
+        value_range=game.value_range,
+        transpositions=True if table is None else table,
+    )
+
+
+def solved_move(
+    observation: Observation,
+    rng: random.Random,
+    *,
+    nodes: int,
+    table: TranspositionTable | None = None,
+) -> Action | None:
+    """The exact move of a two-player position in which every card is known, solved within
+    ``nodes`` nodes and not lost against perfect play; else ``None``.
+
+    The solve is :func:`solve_endgame`'s; a ``table`` carries solved positions over to the
+    next decision.  It reads only the observation (the one world consistent with it).
+    """
+    if observation.rules.players != 2 or not determined(observation):
+        return None
+    game = DurakGame(observation.rules, observation.visibility)
+    world = game.sample_world(observation, rng)
+    try:
+        solved = solve_endgame(game, world, nodes=nodes, table=table)
+    except BudgetExhausted:
+        return None
+    return solved.action if solved.value >= 0 else None
+
+
+@attrs.frozen
+class ExactEndgame:
+    """:func:`solved_move` with one transposition table kept through a game, so each
+    decision of an endgame reuses the positions the earlier ones solved.
+
+    It is a :class:`~durak.agents.Watcher`: the table is cleared when a game starts and
+    ends, so a game's moves depend only on that game.
+    Used by ``solver`` and as the learner's autopilot in ``durak train --solve-endgame``.
+    """
+
+    nodes: int
+    table: TranspositionTable = attrs.field(factory=TranspositionTable, eq=False, repr=False)
+
+    def __call__(self, observation: Observation, rng: random.Random) -> Action | None:
+        """:func:`solved_move` with the kept table (cleared once it holds more than twice
+        ``nodes`` entries, which bounds memory when solves keep running out of budget)."""
+        move = solved_move(observation, rng, nodes=self.nodes, table=self.table)
+        if len(self.table) > 2 * self.nodes:
+            self.table.clear()
+        return move
+
+    def game_started(self, observation: Observation) -> None:
+        """Forget the previous game's solves."""
+        self.table.clear()
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        """Nothing: the table is keyed by full states."""
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        """Free the table."""
+        self.table.clear()
+
+
+@attrs.frozen
+class SolverAgent(Relay):
+    """The exact alpha-beta move once every card is known; ``fallback`` before that, when
+    the solve needs more than ``nodes`` nodes, and in a position lost against perfect play
+    (every move loses, so the fallback's move keeps the chances an opponent's mistake
+    offers).  ``fallback`` is the agent itself; the ``solver`` spec builds it from a spec
+    with ``;`` between its parameters (``solver:fallback=mcts:limit=100;samples=2``).  The
+    solve is :class:`ExactEndgame`'s: it keeps its
+    table through a game, and it hears the game's progress (as the fallback does, if it is
+    a :class:`~durak.agents.Watcher`): a fresh table when a game starts, freed when it
+    ends."""
+
+    fallback: Agent
+    nodes: int = param(200_000, "node budget of one solve", low=1, high=10**9)
+    name: str = "solver"
+    endgame: ExactEndgame = attrs.field(init=False, eq=False, repr=False)
+    watchers: tuple[Watcher, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        endgame = ExactEndgame(self.nodes)
+        object.__setattr__(self, "endgame", endgame)
+        object.__setattr__(self, "watchers", watchers_among(endgame, self.fallback))
+
+    def check_rules(self, rules: Rules) -> None:
+        """:class:`SpecError` unless the fallback agent can play ``rules``."""
+        check_bound(self.fallback, rules, "solver: fallback")
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The solved move, or the fallback agent's."""
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        solved = self.endgame(observation, rng)
+        return self.fallback.act(observation, rng) if solved is None else solved
+
+
+_FALLBACK = Param("fallback", str, "mcts", "other positions' agent spec, ';' for ','")
+
+
+def _solver(fallback: str, **settings: Any) -> SolverAgent:
+    return SolverAgent(make_agent(fallback.replace(";", ",")), **settings)
+
+
+register(
+    "solver",
+    _solver,
+    "exact endgame moves once all cards are known",
+    (*params_of(SolverAgent), _FALLBACK),
+)
