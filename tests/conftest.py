@@ -47,7 +47,12 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 #: The test files of ``durak.search``'s mutation run; the rules run takes the others.
 SEARCH_SUITES = (
-    "test_search_toys.py",
+    "test_search_toys_alphabeta.py",
+    "test_search_toys_maxn.py",
+    "test_search_toys_mcts.py",
+    "test_search_toys_reproducible.py",
+    "test_search_toys_imperfect.py",
+    "test_search_toys_puct.py",
     "test_search_api.py",
     "test_search_contract.py",
     "test_search_reference.py",
