@@ -192,11 +192,11 @@ def test_the_bundled_model_plays_a_legal_action_everywhere() -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["dmc", "--vs", "self"], ["--episodes N or --hours H"]),
-        (["dmc", "--vs", "self", "--episodes", "8", "--resume"], ["no checkpoint"]),
-        (["dmc", "--vs", "self,nobody", "--episodes", "8"], ["unknown agent 'nobody'"]),
-        (["dmc:round=10,chunk=4", "--vs", "self", "--episodes", "8"], ["multiple of chunk"]),
-        (["qlearn", "--vs", "lowest", "--episodes", "8", "--hours", "1"], ["only for"]),
+        (["dmc", "--vs", "self"], ["--games N or --hours H"]),
+        (["dmc", "--vs", "self", "--games", "8", "--resume"], ["no checkpoint"]),
+        (["dmc", "--vs", "self,nobody", "--games", "8"], ["unknown agent 'nobody'"]),
+        (["dmc:round=10,chunk=4", "--vs", "self", "--games", "8"], ["multiple of chunk"]),
+        (["qlearn", "--vs", "lowest", "--games", "8", "--hours", "1"], ["only for"]),
     ],
 )
 def test_train_dmc_refuses_bad_options(tmp_path: Path, args: list[str], words: list[str]) -> None:
@@ -209,11 +209,11 @@ def test_train_dmc_writes_model_checkpoint_csv_and_resumes(tmp_path: Path) -> No
     base = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--vs", "self,lowest"]
     base += ["--lowest-rank", "10", "--seed", "3", "--out", str(out), "--interval", "8"]
     base += ["--eval-games", "4", "--no-plot"]
-    first = runner.invoke(app, [*base, "--episodes", "16"])
+    first = runner.invoke(app, [*base, "--games", "16"])
     assert first.exit_code == 0, first.output
     assert out.exists() and out.with_name("m.pt.ckpt").exists()
     assert len(out.with_suffix(".csv").read_text().splitlines()) == 3  # header + 2 evaluations
-    again = runner.invoke(app, [*base, "--episodes", "24", "--resume"])
+    again = runner.invoke(app, [*base, "--games", "24", "--resume"])
     assert again.exit_code == 0, again.output
     assert "resuming: 16 episodes" in again.stdout
     assert load_model(out).meta["episodes"] == 24
@@ -227,7 +227,7 @@ def test_an_interrupted_training_resumes_to_the_uninterrupted_network(tmp_path: 
     out = tmp_path / "cut.pt"
     durak = [sys.executable, "-c", "from durak.cli.app import main; main()"]
     proc = subprocess.Popen(
-        [*durak, *base, "--episodes", "100000", "--out", str(out)],
+        [*durak, *base, "--games", "100000", "--out", str(out)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -245,10 +245,10 @@ def test_an_interrupted_training_resumes_to_the_uninterrupted_network(tmp_path: 
     stopped_at = int(load_model(out).meta["episodes"])
     assert 16 <= stopped_at < 100000 and stopped_at % 8 == 0  # at a round's end
     goal = str(stopped_at + 16)
-    resumed = runner.invoke(app, [*base, "--episodes", goal, "--out", str(out), "--resume"])
+    resumed = runner.invoke(app, [*base, "--games", goal, "--out", str(out), "--resume"])
     assert resumed.exit_code == 0, resumed.output
     whole = tmp_path / "whole.pt"
-    straight = runner.invoke(app, [*base, "--episodes", goal, "--out", str(whole)])
+    straight = runner.invoke(app, [*base, "--games", goal, "--out", str(whole)])
     assert straight.exit_code == 0, straight.output
     a, b = load_model(out).net.state_dict(), load_model(whole).net.state_dict()
     assert all(torch.equal(a[k], b[k]) for k in a)

@@ -11,20 +11,32 @@ exit code 2; Ctrl-C exits with 130.
 from __future__ import annotations
 
 import codecs
+import importlib.metadata
 import io
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Annotated, Any, TextIO
 
 import typer
 from typer.core import TyperGroup
 
 from durak.cli import grid, info, play, replay, runs, serve, training
+from durak.cli.conventions import rewrite_arguments, tidy_help
 from durak.cli.errors import INTERRUPTED, USAGE, error
 
 
 class _OneLineErrors(TyperGroup):
-    """Reports click's usage errors (bad or missing options) on one line."""
+    """Reports click's usage errors (bad or missing options) on one line, and applies the
+    option conventions (:mod:`durak.cli.conventions`) to the arguments and the help."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        tidy_help(command)
+        return command
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        tidy_help(self)
+        super().format_help(ctx, formatter)
 
     def main(
         self,
@@ -35,6 +47,7 @@ class _OneLineErrors(TyperGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
+        args = rewrite_arguments(sys.argv[1:] if args is None else args)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         try:
@@ -60,7 +73,29 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
     rich_markup_mode="rich",
+    add_completion=False,
 )
+
+
+def _version(wanted: bool) -> None:
+    if wanted:
+        print(f"durak {importlib.metadata.version(DISTRIBUTION)}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_version, help="Print the version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Durak: rules engine, agents and experiments.  Agent specs look like
+    'mcts:limit=300,c=1.4'; see durak agents."""
+
+
 app.command()(runs.match)
 app.command()(runs.tournament)
 app.command()(grid.grid)
@@ -108,6 +143,9 @@ def _ascii_stand_ins(error: UnicodeError) -> tuple[str, int]:
     text = error.object[error.start : error.end]
     return "".join(ASCII_FALLBACK.get(ch, "?") for ch in text), error.end
 
+
+#: The distribution whose version ``durak --version`` prints.
+DISTRIBUTION = "durak-lab"
 
 codecs.register_error(_FALLBACK_ERRORS, _ascii_stand_ins)
 

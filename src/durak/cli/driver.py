@@ -110,11 +110,19 @@ class RunSettings:
 
     def the_seed(self) -> int:
         """``--seed``; when resuming without it, the log's; else a random seed."""
+        logged = self._logged_seed()
+        return choose_seed(self.seed) if logged is None else logged
+
+    def _logged_seed(self) -> int | None:
         if self.seed is None and self.resume and self.log is not None:
-            logged = logged_seed(self.log)
-            if logged is not None:
-                return logged
-        return choose_seed(self.seed)
+            return logged_seed(self.log)
+        return None
+
+    def seed_line(self, seed: int) -> str:
+        """How to repeat the run of :meth:`the_seed` ``seed``: given, from the log, or
+        random."""
+        source = None if self._logged_seed() is None or self.log is None else str(self.log)
+        return seed_line(seed, self.seed, source)
 
     @property
     def visibility(self) -> Visibility:
@@ -139,10 +147,13 @@ class RunSettings:
         return open_backend(self.backend.value, jobs=self.workers(), address=self.address)
 
 
-def seed_line(seed: int, given: int | None) -> str:
-    """How to repeat the run."""
+def seed_line(seed: int, given: int | None, source: str | None = None) -> str:
+    """How to repeat the run: ``seed`` was ``given``, read from ``source`` (a log or a
+    checkpoint), or drawn at random."""
     if given is not None:
         return f"seed {seed}"
+    if source is not None:
+        return f"seed {seed} (from {source})"
     return f"seed {seed} (random; repeat with --seed {seed})"
 
 

@@ -13,7 +13,6 @@ from durak.cli.driver import (
     RunSettings,
     drive,
     finish,
-    seed_line,
     visibility_label,
 )
 from durak.cli.errors import user_errors
@@ -85,7 +84,7 @@ def grid(
     out.print(
         f"grid: {template} with {' × '.join(p.split('=')[0] for p in param)} "
         f"({len(run.plans)} settings) vs {', '.join(opponents)} · {games} games each · "
-        f"{seed_line(the_seed, settings.seed)}"
+        f"{settings.seed_line(the_seed)}"
     )
     out.print(f"rules: {describe_rules(rules)}" + visibility_label(open_world))
     stopped = drive(run, settings, out, pairing=True)

@@ -95,6 +95,16 @@ def match_summary(result: MatchResult, confidence: float) -> list[str]:
     return lines
 
 
+def duration(seconds: float) -> str:
+    """A length of time in the unit that shows it: ``42.0 s``, ``12.5 min`` or ``3.00 h``
+    (a short run is never ``0.00 h``)."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.2f} h"
+
+
 def timing_line(wall: float, games: int, jobs: int) -> str:
     """``time: 1.84 s wall · 109 games/s · 2 jobs``; slow runs give s/game instead.
 
