@@ -17,7 +17,7 @@ from durak.agents.base import (
     register,
     registry,
 )
-from durak.agents.human import HumanAgent
+from durak.agents.human import HumanAgent, shown_hand, shown_order
 from durak.agents.simple import GreedyAgent, LowestAgent, RandomAgent
 from durak.agents.smart import SmartAgent
 
@@ -38,6 +38,8 @@ __all__ = [
     "register",
     "registry",
     "searchers",
+    "shown_hand",
+    "shown_order",
     "simple",
     "smart",
 ]

@@ -7,12 +7,14 @@ conventions"), and the help text that shows it.
 * The spellings replaced by the convention (``durak train --episodes`` and ``--actors``)
   still work for one release: :func:`rewrite_arguments` maps them to the new ones and
   prints a one-line note on standard error.
-* :func:`tidy_help` shows flags as flags (no ``<bool>`` placeholder) and arguments in the
-  usage line as ``SPEC...`` rather than typer's ``{specs}...``.
+* :func:`tidy_help` shows flags as flags (no ``<bool>`` placeholder), arguments in the
+  usage line as ``SPEC...`` rather than typer's ``{specs}...``, and descriptions filled to
+  the terminal's width.
 """
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -62,11 +64,16 @@ def _usage_pieces(param: Any) -> list[str]:
 
 
 def tidy_help(command: Any) -> None:
-    """Show ``command``'s flags without a value placeholder and its arguments as
-    ``SPEC...`` / ``[NAME]`` in the usage line."""
+    """Show ``command``'s flags without a value placeholder, its arguments as ``SPEC...`` /
+    ``[NAME]`` in the usage line, and its description as paragraphs that rich fills to the
+    terminal's width (rich help keeps the docstring's line breaks, so a narrower terminal
+    broke every line a second time, mid-sentence)."""
     if command is None or getattr(command, "_durak_tidy", False):
         return
     command._durak_tidy = True
+    if command.help:
+        paragraphs = inspect.cleandoc(command.help).split("\n\n")
+        command.help = "\n\n".join(" ".join(p.split()) for p in paragraphs)
     help_option = command.get_help_option
 
     def flag_help_option(ctx: Any) -> Any:

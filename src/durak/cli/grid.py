@@ -61,7 +61,7 @@ def grid(
 
     Every combination of the --param values plays a duplicate match of GAMES games against
     the --vs opponents on the same deals.  Prints each setting's score with its Wilson
-    interval; * marks the best.
+    interval; * marks the best (every one of a tie).
     """
     opponents = tuple(vs or ["greedy"])
     games, confidence, open_world = settings.games, settings.confidence, settings.visibility

@@ -173,7 +173,8 @@ def ranking_table(result: TournamentResult, confidence: float) -> Table:
 def grid_table(result: GridResult, confidence: float) -> Table:
     """One row per setting: its score against the opponents with its interval."""
     c = conf(confidence)
-    best = result.best()
+    leaders = result.leaders()
+    tie = f"; * marks the {len(leaders)} settings tied for the best" if len(leaders) > 1 else ""
     table = Table(
         "setting",
         "spec",
@@ -186,11 +187,11 @@ def grid_table(result: GridResult, confidence: float) -> Table:
         "forfeits",
         "ms/move",
         title=f"vs {', '.join(result.grid.opponents)}: score (wins + ½ draws), "
-        f"{c} Wilson intervals",
+        f"{c} Wilson intervals{tie}",
     )
     for k, (setting, m) in enumerate(zip(result.grid.settings(), result.matches, strict=True)):
         table.add_row(
-            setting.label + (" *" if k == best else ""),
+            setting.label + (" *" if k in leaders else ""),
             setting.spec,
             str(m.games),
             str(m.wins(0)),

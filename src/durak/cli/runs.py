@@ -60,6 +60,10 @@ def match(
     """
     games, confidence = settings.games, settings.confidence
     with user_errors():
+        if len(specs) < 2:
+            raise UsageError(
+                f"a match needs at least two agents, one spec per seat; got {len(specs)}"
+            )
         rules = rules_options.rules(len(specs), players)
         the_seed = settings.the_seed()
         plan = MatchPlan(
