@@ -84,3 +84,14 @@ def test_a_resumed_dmc_run_says_its_seed_came_from_the_checkpoint(tmp_path: Path
     assert again.exit_code == 0, again.output
     assert f"seed {seed[1]} (from m.pt.ckpt)" in again.stdout
     assert "0.00 h" not in first.stdout + again.stdout
+
+
+def test_a_resume_with_one_game_left_says_it_runs_in_this_process(tmp_path: Path) -> None:
+    log = tmp_path / "run.jsonl"
+    first = invoke("match", "greedy", "random", "-n", "4", "--seed", "1", "-j", "2", "--log", log)
+    assert first.exit_code == 0, first.output
+    more = invoke("match", "greedy", "random", "-n", "5", "-j", "2", "--log", log, "--resume")
+    assert more.exit_code == 0, more.output
+    assert "runs on: this process" in more.stdout
+    assert "· 1 job" in more.stdout
+    assert "seed 1 (from" in more.stdout  # not "random": the seed is the log's

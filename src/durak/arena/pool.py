@@ -69,7 +69,11 @@ class LocalPool(Closing):
     @property
     def where(self) -> str:
         """``local pool, N processes`` (``this process`` for one)."""
-        n = self.capacity()
+        return self.where_for(self.capacity())
+
+    def where_for(self, count: int) -> str:
+        """Where :meth:`play` plays ``count`` games: in no more processes than games."""
+        n = min(self.capacity(), max(count, 1))
         return "this process" if n == 1 else f"local pool, {n} processes"
 
     def capacity(self) -> int:

@@ -20,6 +20,7 @@ from rich.console import Console
 from durak.arena.backend import Backend, BackendError, open_backend
 from durak.arena.logs import logged_seed
 from durak.arena.match import MatchPlan, PlayedGame
+from durak.arena.pool import LocalPool
 from durak.arena.referee import Referee
 from durak.arena.run import Run
 from durak.arena.signals import Terminated, sigterm_interrupts
@@ -200,7 +201,9 @@ def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) 
     except BaseException:
         run.close()
         raise
-    out.print(f"runs on: {backend.where}")
+    to_play = run.total - run.resumed
+    where = backend.where_for(to_play) if isinstance(backend, LocalPool) else backend.where
+    out.print(f"runs on: {where}")
     with backend, GameProgress(run.total, run.resumed, wanted(settings.quiet), out) as bar:
         try:
             with sigterm_interrupts(), closing(run.play(backend)) as games:  # closed on stop
