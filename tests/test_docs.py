@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import re
 import shlex
+import subprocess
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,33 +66,79 @@ def check_synopsis(argv: list[str], where: str) -> None:
     assert named <= known, f"{where}: durak {argv[1]} has no {sorted(named - known)}"
 
 
-@pytest.mark.parametrize("block", RUNNABLE, ids=lambda b: b.name)
-def test_a_block_runs(block: Block, tmp_path: Path) -> None:
+@dataclass(frozen=True)
+class Ran:
+    """One command of a block, run (``result`` is ``None`` for a synopsis)."""
+
+    where: str
+    argv: list[str]
+    result: subprocess.CompletedProcess[str] | None
+    shown: list[str]
+    cwd: Path
+
+
+def run_block(block: Block, cwd: Path) -> list[Ran]:
+    """Run ``block`` (scaled) in ``cwd``: a python block as a script, a console block's
+    commands one after another."""
     text = block.scaled()
     if block.language == "python":
-        result = run_python(text, tmp_path)
-        assert result.returncode == 0, f"{block.name}:\n{result.stderr[-3000:]}"
-        return
+        return [Ran(block.name, [], run_python(text, cwd), [], cwd)]
+    ran = []
     for command in commands(text):
         where = f"{block.name}: $ {command.line}"
-        if command.synopsis:
-            check_synopsis(command.argv, where)
-            continue
-        result = run_command(command.argv, tmp_path)
-        assert result.returncode == 0, f"{where}\n{result.stderr[-3000:]}"
-        got = normalise(result.stdout + result.stderr, tmp_path)
-        for line in normalise("\n".join(command.output)):
-            assert line in got, f"{where}: does not print {line!r}; it prints:\n" + "\n".join(got)
+        result = None if command.synopsis else run_command(command.argv, cwd)
+        ran.append(Ran(where, command.argv, result, command.output, cwd))
+    return ran
 
 
-@pytest.mark.parametrize("block", OUTPUTS, ids=lambda b: b.name)
-def test_a_shown_output_is_what_the_command_prints(block: Block, tmp_path: Path) -> None:
-    command, scale, shape = output_marker(block)
+def run_output(block: Block, cwd: Path) -> Ran:
+    """Run the command of an ``output of:`` block (scaled, for a shape comparison)."""
+    command, scale, _ = output_marker(block)
     for old, new in scale:
         assert old in command, f"{block.name}: {old!r} is not in {command!r}"
         command = command.replace(old, new)
-    result = run_command(shlex.split(command), tmp_path)
-    assert result.returncode == 0, f"{block.name}: {command}\n{result.stderr[-3000:]}"
-    got = normalise(result.stdout, tmp_path, shape)
+    argv = shlex.split(command)
+    return Ran(f"{block.name}: {command}", argv, run_command(argv, cwd), [], cwd)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Future[Any]]]:
+    """Every block, run two at a time (each in a directory of its own, so they are
+    independent): the blocks' commands mostly wait on process start-up and imports."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures: dict[str, Future[Any]] = {}
+        for b in RUNNABLE:
+            futures[b.name] = pool.submit(run_block, b, tmp_path_factory.mktemp("doc"))
+        for b in OUTPUTS:
+            futures[b.name] = pool.submit(run_output, b, tmp_path_factory.mktemp("out"))
+        yield futures
+        for f in futures.values():
+            f.cancel()
+
+
+@pytest.mark.parametrize("block", RUNNABLE, ids=lambda b: b.name)
+def test_a_block_runs(block: Block, runs: dict[str, Future[list[Ran]]]) -> None:
+    for ran in runs[block.name].result():
+        if ran.result is None:
+            check_synopsis(ran.argv, ran.where)
+            continue
+        result = ran.result
+        assert result.returncode == 0, f"{ran.where}\n{result.stderr[-3000:]}"
+        got = normalise(result.stdout + result.stderr, ran.cwd)
+        for line in normalise("\n".join(ran.shown)):
+            assert line in got, f"{ran.where}: does not print {line!r}; it prints:\n" + "\n".join(
+                got
+            )
+
+
+@pytest.mark.parametrize("block", OUTPUTS, ids=lambda b: b.name)
+def test_a_shown_output_is_what_the_command_prints(
+    block: Block, runs: dict[str, Future[Ran]]
+) -> None:
+    ran = runs[block.name].result()
+    assert ran.result is not None
+    assert ran.result.returncode == 0, f"{ran.where}\n{ran.result.stderr[-3000:]}"
+    _, _, shape = output_marker(block)
+    got = normalise(ran.result.stdout, ran.cwd, shape)
     shown = normalise(block.text, shape=shape)
-    assert got == shown, f"{block.name}: run make docs-outputs ({command})"
+    assert got == shown, f"{ran.where}: run make docs-outputs"
