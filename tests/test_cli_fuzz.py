@@ -115,7 +115,7 @@ def _cases(tmp: Path) -> list[Case]:
             cases.append((f"{command[0]} {' '.join(args)}", [*command, *args], word))
     cases += [
         ("match players mismatch", ["match", "random", "greedy", "--players", "3"], "--players"),
-        ("match one spec", ["match", "random"], "players"),
+        ("match one spec", ["match", "random"], "two agents"),
         ("match seven specs", ["match", *["random"] * 7], "players"),
         ("match log is a folder", ["match", "random", "greedy", "--log", str(folder)], "folder"),
         (
