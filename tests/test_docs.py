@@ -18,6 +18,7 @@ import typer.main
 from typer.core import TyperGroup
 
 from doc_blocks import (
+    ROOT,
     RUN_LANGUAGES,
     Block,
     all_blocks,
@@ -27,7 +28,9 @@ from doc_blocks import (
     run_command,
     run_python,
 )
+from durak.agents import registry
 from durak.cli.app import app
+from durak.learn.registry import learners as registered_learners
 
 BLOCKS = all_blocks()
 RUN = [b for b in BLOCKS if b.language in RUN_LANGUAGES]
@@ -142,3 +145,32 @@ def test_a_shown_output_is_what_the_command_prints(
     got = normalise(ran.result.stdout, ran.cwd, shape)
     shown = normalise(block.text, shape=shape)
     assert got == shown, f"{ran.where}: run make docs-outputs"
+
+
+def test_the_command_table_of_the_cli_doc_lists_every_command() -> None:
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    table = text[
+        text.index("| command | what it does |") : text.index("\n\n", text.index("| command |"))
+    ]
+    listed = set(re.findall(r"\[`durak (\w+)`\]", table))
+    assert listed == set(cli_commands())
+    train = next(line for line in table.splitlines() if "durak train`]" in line)
+    for learner in registered_learners():
+        assert f"`{learner}`" in train, train
+
+
+def test_the_agent_table_names_every_parameter_of_every_agent() -> None:
+    text = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+    rows = {m[1]: m[0] for m in re.finditer(r"^\| `(\w+)` \|.*$", text, re.MULTILINE)}
+    # Below the table: "Every search agent ... takes `seconds=`, a time budget per decision".
+    assert "takes\n`seconds=`" in text or "takes `seconds=`" in text
+    common = {"seconds"}
+    for name, info in registry().items():
+        if name not in rows:
+            continue  # agents documented elsewhere (the learners', in learning.md)
+        missing = [
+            p.name
+            for p in info.params
+            if p.name not in common and not re.search(rf"[`:,]{p.name}\b", rows[name])
+        ]
+        assert not missing, f"docs/agents.md's {name} row omits {missing}"
