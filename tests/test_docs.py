@@ -31,6 +31,7 @@ from doc_blocks import (
 from durak.agents import registry
 from durak.cli.app import app
 from durak.learn.registry import learners as registered_learners
+from durak.rules import Rules
 
 BLOCKS = all_blocks()
 RUN = [b for b in BLOCKS if b.language in RUN_LANGUAGES]
@@ -174,3 +175,20 @@ def test_the_agent_table_names_every_parameter_of_every_agent() -> None:
             if p.name not in common and not re.search(rf"[`:,]{p.name}\b", rows[name])
         ]
         assert not missing, f"docs/agents.md's {name} row omits {missing}"
+
+
+def test_the_observation_sizes_in_the_encoding_doc_are_built_as_stated() -> None:
+    from durak.encoding import observation_size  # noqa: PLC0415 - needs numpy (the rl extra)
+
+    text = (ROOT / "docs" / "encoding.md").read_text(encoding="utf-8")
+    start = text.index("| players | 24 cards | 36 cards | 52 cards |")
+    rows = text[start : text.index("\n\n", start)].splitlines()[2:]
+    assert len(rows) >= 2
+    for row in rows:
+        players, *cells = (c.strip() for c in row.strip("|").split("|"))
+        for lowest, cell in zip((9, 6, 2), cells, strict=True):
+            size = int(cell.split()[0])
+            extra = re.search(r"`hand_size=(\d+)`", cell)
+            hand = Rules().hand_size if extra is None else int(extra[1])
+            rules = Rules(players=int(players), lowest_rank=lowest, hand_size=hand)
+            assert observation_size(rules) == size, row
