@@ -128,3 +128,9 @@ def test_version_is_the_package_version() -> None:
     shown = invoke("--version")
     assert shown.exit_code == 0, shown.output
     assert shown.stdout == f"durak {importlib.metadata.version('durak-lab')}\n"
+
+
+def test_the_top_level_help_shows_its_flags_as_flags() -> None:
+    shown = invoke("--help")
+    assert shown.exit_code == 0, shown.output
+    assert "--version" in shown.stdout and "<bool>" not in shown.stdout

@@ -73,7 +73,6 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
     rich_markup_mode="rich",
-    add_completion=False,
 )
 
 
@@ -92,8 +91,7 @@ def _options(
         ),
     ] = False,
 ) -> None:
-    """Durak: rules engine, agents and experiments.  Agent specs look like
-    'mcts:limit=300,c=1.4'; see durak agents."""
+    """The options of ``durak`` itself, before the command (the help is the app's)."""
 
 
 app.command()(runs.match)
