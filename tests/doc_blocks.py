@@ -153,19 +153,10 @@ def durak_script() -> str:
     return str(Path(sys.executable).parent / "durak")
 
 
-def run_command(
-    argv: list[str], cwd: Path, timeout: float = 300
-) -> subprocess.CompletedProcess[str]:
-    """Run a ``durak ...`` command in ``cwd`` with no input."""
-    if argv[0] != "durak":
-        raise ValueError(f"only durak commands run in the docs, not {argv[0]!r}")
-    if ">" in argv:  # durak ... > FILE
-        argv, target = argv[: argv.index(">")], argv[argv.index(">") + 1 :]
-        result = run_command(argv, cwd, timeout)
-        (cwd / target[0]).write_text(result.stdout, encoding="utf-8")
-        return subprocess.CompletedProcess(result.args, result.returncode, "", result.stderr)
+def run(argv: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run ``argv`` in ``cwd`` with the docs' environment and no input."""
     return subprocess.run(
-        [durak_script(), *argv[1:]],
+        argv,
         cwd=cwd,
         env=environment(),
         stdin=subprocess.DEVNULL,
@@ -176,20 +167,18 @@ def run_command(
     )
 
 
-def run_python(source: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def run_command(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run a ``durak ...`` command in ``cwd``."""
+    if argv[0] != "durak":
+        raise ValueError(f"only durak commands run in the docs, not {argv[0]!r}")
+    return run([durak_script(), *argv[1:]], cwd)
+
+
+def run_python(source: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run ``source`` as a script (``python doc_block.py``) in ``cwd``."""
     script = cwd / "doc_block.py"
     script.write_text(source, encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, script.name],
-        cwd=cwd,
-        env=environment(),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    return run([sys.executable, script.name], cwd)
 
 
 # Machine-dependent table columns, masked by normalise().

@@ -4,11 +4,10 @@ line instead of looping (each worker failing on the parent's log lock, forever).
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
-from doc_blocks import environment
+from doc_blocks import run
 
 UNGUARDED = """
 from durak.arena.pool import LocalPool
@@ -22,15 +21,7 @@ run_match(Rules(), ["greedy", "random"], games=20, seed=1, backend=LocalPool(job
 
 def test_a_script_without_a_main_guard_is_told_so(tmp_path: Path) -> None:
     (tmp_path / "script.py").write_text(UNGUARDED, encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "script.py"],
-        cwd=tmp_path,
-        env=environment(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = run([sys.executable, "script.py"], tmp_path, timeout=120)
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
     assert 'if __name__ == "__main__":' in last, result.stderr[-2000:]
