@@ -97,6 +97,8 @@ def test_optional_values_are_filled_in() -> None:
     assert rewrite_arguments(["grid", "--csv", "-n", "4"]) == ["grid", "--csv", "-", "-n", "4"]
     assert rewrite_arguments(["grid", "--csv", "t.csv"]) == ["grid", "--csv", "t.csv"]
     assert rewrite_arguments(["agents", "--json", "-"]) == ["agents", "--json", "-"]
+    moved = rewrite_arguments(["match", "mine", "--agent-module", "m", "greedy", "--json"])
+    assert moved == ["--agent-module", "m", "match", "mine", "greedy", "--json", "-"]
 
 
 def test_old_train_spellings_work_with_a_one_line_note(tmp_path: Path) -> None:

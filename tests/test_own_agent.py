@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from doc_blocks import ROOT, Block, blocks, durak_script, environment
+from doc_blocks import ROOT, Block, blocks, commands, durak_script, environment, run
 
 
 def _section_blocks() -> list[Block]:
@@ -50,3 +50,22 @@ def test_the_documented_agent_installs_and_plays(tmp_path: Path) -> None:
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert "plays its last legal action" in listed.stdout, listed.stdout + listed.stderr
+
+
+def test_the_documented_agent_plays_through_agent_module(tmp_path: Path) -> None:
+    shown = _section_blocks()
+    (tmp_path / "mine.py").write_text(
+        next(b.text for b in shown if b.language == "python"), encoding="utf-8"
+    )
+    command = next(c for b in shown if b.language == "console" for c in commands(b.text))
+    assert "--agent-module mine" in command.line
+    # fewer games, on two worker processes: they must find the agent too
+    argv = [*command.argv[1:], "-j", "2"]
+    argv[argv.index("-n") + 1] = "4"
+    match = run([durak_script(), *argv], tmp_path)
+    assert match.returncode == 0, match.stderr
+    assert "runs on: local pool, 2 processes" in match.stdout
+    assert "│ 0 │ mine" in match.stdout
+    missing = run([durak_script(), "match", "mine", "greedy", "--agent-module", "nosuch"], tmp_path)
+    assert missing.returncode == 2
+    assert missing.stderr.splitlines() == ["error: --agent-module nosuch: No module named 'nosuch'"]

@@ -21,8 +21,8 @@ import typer
 from typer.core import TyperGroup
 
 from durak.cli import grid, info, play, replay, runs, serve, training
-from durak.cli.conventions import rewrite_arguments, tidy_help
-from durak.cli.errors import INTERRUPTED, USAGE, error
+from durak.cli.conventions import import_agent_module, rewrite_arguments, tidy_help
+from durak.cli.errors import INTERRUPTED, USAGE, error, user_errors
 
 
 class _OneLineErrors(TyperGroup):
@@ -90,8 +90,21 @@ def _options(
             "--version", is_eager=True, callback=_version, help="Print the version and exit."
         ),
     ] = False,
+    agent_module: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agent-module",
+            metavar="MODULE",
+            help="Import MODULE (from the current directory too) before the command, so the "
+            "agents it registers can be named in specs; may follow the command too, and repeat.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """The options of ``durak`` itself, before the command (the help is the app's)."""
+    """The options of ``durak`` itself (the help is the app's)."""
+    with user_errors():
+        for name in agent_module or ():
+            import_agent_module(name)
 
 
 app.command()(runs.match)

@@ -7,6 +7,8 @@ conventions"), and the help text that shows it.
 * The spellings replaced by the convention (``durak train --episodes`` and ``--actors``)
   still work for one release: :func:`rewrite_arguments` maps them to the new ones and
   prints a one-line note on standard error.
+* ``--agent-module MODULE`` (an option of ``durak`` itself) may also follow the command:
+  :func:`rewrite_arguments` moves it to the front.
 * :func:`tidy_help` shows flags as flags (no ``<bool>`` placeholder), arguments in the
   usage line as ``SPEC...`` rather than typer's ``{specs}...``, and descriptions filled to
   the terminal's width.
@@ -14,10 +16,14 @@ conventions"), and the help text that shows it.
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
+
+from durak.cli.options import UsageError
 
 #: Options whose value may be left out; alone they mean standard output.
 OPTIONAL_VALUE = {"--json": "-", "--csv": "-"}
@@ -26,18 +32,61 @@ OPTIONAL_VALUE = {"--json": "-", "--csv": "-"}
 DEPRECATED = {"train": {"--episodes": "--games", "--actors": "--jobs"}}
 
 
+#: Options of ``durak`` itself that may also be given after the command.
+GLOBAL = "--agent-module"
+
+
 def _command_of(args: Sequence[str]) -> str | None:
-    """The subcommand named in ``args`` (the first word that is not an option)."""
-    return next((a for a in args if not a.startswith("-")), None)
+    """The subcommand named in ``args`` (the first word that is not an option or the value
+    of ``--agent-module``)."""
+    skip = False
+    for a in args:
+        if skip or a.startswith("-"):
+            skip = a == GLOBAL
+            continue
+        return a
+    return None
+
+
+def _hoist_globals(args: list[str]) -> list[str]:
+    """``args`` with every ``--agent-module MODULE`` moved before the command."""
+    hoisted: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        if args[i] == "--":
+            rest += args[i:]
+            break
+        if args[i] == GLOBAL and i + 1 < len(args):
+            hoisted += args[i : i + 2]
+            i += 2
+            continue
+        if args[i].startswith(GLOBAL + "="):
+            hoisted.append(args[i])
+        else:
+            rest.append(args[i])
+        i += 1
+    return hoisted + rest
+
+
+def import_agent_module(name: str) -> None:
+    """Import the module ``name`` (the current directory first on the path), whose import
+    registers its agents; :class:`~durak.cli.options.UsageError` if it cannot be imported."""
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        importlib.import_module(name)
+    except ImportError as e:
+        raise UsageError(f"--agent-module {name}: {e}") from None
 
 
 def rewrite_arguments(args: Sequence[str]) -> list[str]:
     """``args`` with a ``-`` after a ``--json``/``--csv`` that has no value, and deprecated
     spellings replaced (each noted on standard error); everything after ``--`` is kept."""
+    args = _hoist_globals(list(args))
     command = _command_of(args)
     aliases = DEPRECATED.get(command or "", {})
     out: list[str] = []
-    args = list(args)
     for i, given in enumerate(args):
         if given == "--":
             return out + args[i:]
