@@ -4,6 +4,7 @@
 #                 Playwright; Debian's Chromium if missing), run ruff (check and format
 #                 --check), mypy --strict (src, tests, benchmarks) and pytest, every
 #                 optional extra's tests included
+#   make docs-outputs - regenerate the sample outputs shown in the README and docs/
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -14,7 +15,7 @@ RAY    := 2.60.0
 # is not reachable here (tests/test_web_browser.py).
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: demo test lint typecheck pytest bench thorough mutation clean
+.PHONY: demo test lint typecheck pytest bench thorough mutation clean docs-outputs
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -73,6 +74,11 @@ mutation: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/durak bench
+
+# Rewrite the sample outputs shown in README.md and docs/*.md (the blocks marked
+# `<!-- doctest: output of: COMMAND -->`) from fresh runs; tests/test_docs.py checks them.
+docs-outputs: $(STAMP)
+	$(BIN)/python tests/doc_blocks.py --write
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis mutants .mutants

@@ -25,7 +25,7 @@ from durak.arena.backend import Backend, Task
 from durak.arena.entry import LogEntry, LogError, entry_for
 from durak.arena.logs import LogWriter, read_log
 from durak.arena.match import GameOutcome, MatchPlan, PlayedGame, build_agents
-from durak.arena.pool import LocalPool
+from durak.arena.pool import LocalPool, refuse_in_starting_worker
 from durak.arena.referee import Referee
 from durak.arena.replay import check_unique, replay_entry
 from durak.arena.results import MatchResult
@@ -52,6 +52,7 @@ class Run:
         log: Path | str | None = None,
         resume: bool = False,
     ) -> None:
+        refuse_in_starting_worker()
         self.plans = tuple(plans)
         keys = [repr(p.identity()) for p in self.plans]
         if len(set(keys)) != len(keys):
