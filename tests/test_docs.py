@@ -162,10 +162,18 @@ def test_the_command_table_of_the_cli_doc_lists_every_command() -> None:
 
 def test_the_agent_table_names_every_parameter_of_every_agent() -> None:
     text = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
-    rows = {m[1]: m[0] for m in re.finditer(r"^\| `(\w+)` \|.*$", text, re.MULTILINE)}
+    rows: dict[str, str] = {}
+    for m in re.finditer(r"^\| `(\w+)` \|.*$", text, re.MULTILINE):
+        rows.setdefault(m[1], m[0])  # the agent table comes first; later tables reuse names
     # Below the table: "Every search agent ... takes `seconds=`, a time budget per decision".
     assert "takes\n`seconds=`" in text or "takes `seconds=`" in text
     common = {"seconds"}
+    # Below the table too: the inference options that four search agents share.
+    inference = ("infer", "candidates", "epsilon", "model_temperature", "mix")
+    shared = re.search(r"also take the inference options\s+((?:`\w+=`[,\s]*(?:and\s+)?)+)", text)
+    assert shared is not None
+    assert re.findall(r"`(\w+)=`", shared[1]) == list(inference)
+    common |= set(inference)
     for name, info in registry().items():
         if name not in rows:
             continue  # agents documented elsewhere (the learners', in learning.md)
