@@ -1,7 +1,7 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make demo   - create .venv, install, play a short tournament (random, greedy, mcts)
 #   make test   - create .venv, install (with the CPU build of torch, Ray, the web server and
-#                 Playwright; Debian's Chromium if missing), run ruff (check and format
+#                 Playwright, OpenSpiel; Debian's Chromium if missing), run ruff (check and format
 #                 --check), mypy --strict (src, tests, benchmarks) and pytest, every
 #                 optional extra's tests included
 PYTHON ?= python3
@@ -10,6 +10,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TORCH  := 2.13.0
 RAY    := 2.60.0
+OPENSPIEL := 2.0.2
 # The browser tests drive Debian's Chromium through Playwright, whose own browser download
 # is not reachable here (tests/test_web_browser.py).
 CHROMIUM := /usr/bin/chromium
@@ -22,7 +23,7 @@ $(STAMP): pyproject.toml Makefile
 	# sb3-contrib asks for, would pull a CUDA build of several GB) and Ray, so that every
 	# CI run tests the same versions.
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
-		-e '.[dev,ray,web]' torch==$(TORCH) ray==$(RAY)
+		-e '.[dev,ray,web,openspiel]' torch==$(TORCH) ray==$(RAY) open-spiel==$(OPENSPIEL)
 	touch $(STAMP)
 
 demo: $(STAMP)
