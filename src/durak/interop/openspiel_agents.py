@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import attrs
@@ -54,18 +55,35 @@ def _need_openspiel(name: str) -> None:
 
 
 @functools.cache
+def _lib() -> SimpleNamespace:
+    """numpy, OpenSpiel's MCTS and ISMCTS, the durak game and action space: imported when a
+    bot first acts (the optional extra)."""
+    import numpy  # noqa: PLC0415
+    from open_spiel.python.algorithms import ismcts, mcts  # noqa: PLC0415
+
+    from durak.encoding import ActionSpace  # noqa: PLC0415
+    from durak.interop.openspiel import DurakOpenSpielGame, params_of  # noqa: PLC0415
+
+    return SimpleNamespace(
+        np=numpy,
+        ismcts=ismcts,
+        mcts=mcts,
+        ActionSpace=ActionSpace,
+        Game=DurakOpenSpielGame,
+        params_of=params_of,
+    )
+
+
+@functools.cache
 def _game(rules: Rules) -> Any:
     """The ``python_durak`` game of ``rules`` (one per variant and process)."""
-    from durak.interop.openspiel import DurakOpenSpielGame, params_of
-
-    return DurakOpenSpielGame(params_of(rules))
+    lib = _lib()
+    return lib.Game(lib.params_of(rules))
 
 
 def _answer(observation: Observation, action_id: int) -> Action:
     """The durak action of ``action_id`` (one of the observation's legal actions)."""
-    from durak.encoding import ActionSpace
-
-    action = ActionSpace(observation.rules).decode(action_id)
+    action: Action = _lib().ActionSpace(observation.rules).decode(action_id)
     if action not in observation.legal_actions:
         raise AssertionError(f"the OpenSpiel bot chose {action}, not a legal action")
     return action
@@ -95,9 +113,8 @@ class OpenSpielIsmctsAgent:
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
-        import numpy as np
-        from open_spiel.python.algorithms import ismcts, mcts
-
+        lib = _lib()
+        np, ismcts, mcts = lib.np, lib.ismcts, lib.mcts
         world, bot_seed, resample_seed = _seeds(rng)
         game = _game(observation.rules)
         root = game.sampled_state(observation, random.Random(world))
@@ -132,9 +149,8 @@ class OpenSpielMctsAgent:
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
-        import numpy as np
-        from open_spiel.python.algorithms import mcts
-
+        lib = _lib()
+        np, mcts = lib.np, lib.mcts
         world, bot_seed, _ = _seeds(rng)
         game = _game(observation.rules)
         root = game.sampled_state(observation, random.Random(world))

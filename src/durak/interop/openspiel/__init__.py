@@ -6,16 +6,23 @@ Importing this package registers the game ``python_durak`` with ``pyspiel`` (Lan
 * :mod:`~durak.interop.openspiel.parameters`: one game parameter per ``Rules`` field;
 * :mod:`~durak.interop.openspiel.game`: the game and state adapter (deal as chance nodes);
 * :mod:`~durak.interop.openspiel.observers`: observation and information-state views;
-* :mod:`~durak.interop.openspiel.search_agents`: OpenSpiel's MCTS and ISMCTS as durak agents;
-* :mod:`~durak.interop.openspiel.agent_bots`: any durak agent as a ``pyspiel.Bot``.
+* :mod:`~durak.interop.openspiel.agent_bots`: any durak agent as a ``pyspiel.Bot``
+  (:func:`bot`).
+
+OpenSpiel's MCTS and ISMCTS as durak agents are in :mod:`durak.interop.openspiel_agents`,
+which loads without open-spiel (the agent registry loads every plugin).
 """
 
+from durak.interop.openspiel.agent_bots import AgentBot, bot
 from durak.interop.openspiel.game import DurakOpenSpielGame, DurakOpenSpielState
-from durak.interop.openspiel.parameters import game_string, params_of, rules_of
+from durak.interop.openspiel.parameters import ParameterError, game_string, params_of, rules_of
 
 __all__ = [
+    "AgentBot",
     "DurakOpenSpielGame",
     "DurakOpenSpielState",
+    "ParameterError",
+    "bot",
     "game_string",
     "params_of",
     "rules_of",

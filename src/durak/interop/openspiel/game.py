@@ -105,7 +105,16 @@ class DurakOpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is unty
             max_game_length=MAX_GAME_LENGTH,
         )
         super().__init__(GAME_TYPE, info, params_of(rules))
-        self.rules = rules
+        self._rules = rules
+
+    @property
+    def rules(self) -> Rules:
+        """The variant of this game's parameters."""
+        try:
+            return self._rules
+        except AttributeError:  # an unpickled game: pyspiel rebuilds only the C++ part
+            self._rules = rules_of(self.get_parameters())
+            return self._rules
 
     def new_initial_state(self) -> DurakOpenSpielState:
         """The state before the first card is dealt."""
