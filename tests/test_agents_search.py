@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import random
 
 import attrs
@@ -48,6 +50,13 @@ CHEAP = {
     "maxn-paranoid": "maxn:depth=2,samples=2,paranoid=true",
     "solver": "solver:nodes=2000,fallback=mcts:limit=10;samples=1",
 }
+# OpenSpiel's bots (durak.interop.openspiel_agents), with the extra that runs them.
+if os.environ.get("DURAK_REQUIRE_EXTRAS") == "1" or importlib.util.find_spec("pyspiel"):
+    CHEAP |= {
+        "openspiel-ismcts": "openspiel-ismcts:simulations=20",
+        "openspiel-ismcts-worlds": "openspiel-ismcts:simulations=20,worlds=3,policy=normalized",
+        "openspiel-mcts": "openspiel-mcts:simulations=20",
+    }
 
 
 def _play(rules: Rules, specs: list[str], seed: int, open_world: bool, max_steps: int) -> None:
