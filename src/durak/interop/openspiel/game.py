@@ -296,6 +296,10 @@ class DurakOpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel is un
             return f"Leader {action}"
         return str(_tables(self.rules)[1][action])
 
+    def is_chance_node(self) -> bool:
+        """Whether chance acts (the deal); answered in Python, as :meth:`legal_actions`."""
+        return self._player == _CHANCE
+
     def is_terminal(self) -> bool:
         """Whether the game is over."""
         return self._player == _TERMINAL
