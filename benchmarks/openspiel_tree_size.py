@@ -1,4 +1,4 @@
-"""Game-tree sizes of small 2-player ``python_durak`` configurations.
+"""Game-tree sizes of small ``python_durak`` configurations (2 players, and 3-4 on 4 cards).
 
 OpenSpiel's exact tools (CFR and CFR+, and ``exploitability``'s best response) walk every
 history of the game tree, and tabular policies hold every information state.  This script
@@ -32,6 +32,9 @@ CONFIGS = [
     Rules(lowest_rank=14, hand_size=1),
     Rules(lowest_rank=14, hand_size=2),
     Rules(lowest_rank=14, hand_size=2, bout_cap=1),
+    Rules(players=3, lowest_rank=14, hand_size=1),
+    Rules(players=3, lowest_rank=14, hand_size=1, transfer=True),
+    Rules(players=4, lowest_rank=14, hand_size=1, transfer=True),
     Rules(lowest_rank=13, hand_size=1, bout_cap=1),
     Rules(lowest_rank=13, hand_size=2),
     Rules(lowest_rank=13, hand_size=3),
@@ -60,7 +63,7 @@ def estimate(game: pyspiel.Game, probes: int, seed: int) -> tuple[float, float]:
 
 
 def walk(game: pyspiel.Game) -> tuple[int, int, list[int]]:
-    """Exact counts: histories, decision histories, information states per player."""
+    """Exact counts: histories, decision histories, information states of each player."""
     histories = decisions = 0
     infostates: list[set[str]] = [set() for _ in range(game.num_players())]
     stack = [game.new_initial_state()]
@@ -79,7 +82,8 @@ def walk(game: pyspiel.Game) -> tuple[int, int, list[int]]:
 def label(rules: Rules) -> str:
     """A short name of a small configuration."""
     cap = f", bout_cap={rules.bout_cap}" if rules.bout_cap != Rules().bout_cap else ""
-    return f"{rules.deck_size} cards, hand {rules.hand_size}{cap}"
+    extra = cap + (", transfer" if rules.transfer else "")
+    return f"{rules.players} players, {rules.deck_size} cards, hand {rules.hand_size}{extra}"
 
 
 def main() -> None:
@@ -92,7 +96,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     print(
-        "| configuration | histories | decision histories | information states (p0, p1) "
+        "| configuration | histories | decision histories | information states (per player) "
         "| how | seconds |"
     )
     print("|---|---|---|---|---|---|")
@@ -102,7 +106,8 @@ def main() -> None:
         total, choices = estimate(game, args.probes, args.seed)
         if total <= args.exact_limit:
             histories, decisions, infostates = walk(game)
-            row = f"{histories:,} | {decisions:,} | {infostates[0]:,}, {infostates[1]:,} | exact"
+            counts = ", ".join(f"{k:,}" for k in infostates)
+            row = f"{histories:,} | {decisions:,} | {counts} | exact"
         else:
             row = f"~{total:.2g} | ~{choices:.2g} | - | Knuth, {args.probes} probes"
         seconds = time.perf_counter() - start

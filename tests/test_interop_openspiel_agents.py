@@ -17,13 +17,16 @@ from extras import require_extra
 pyspiel = require_extra("pyspiel")
 
 import numpy as np  # noqa: E402
-from open_spiel.python.algorithms import evaluate_bots  # noqa: E402
+from open_spiel.python import policy  # noqa: E402
+from open_spiel.python.algorithms import evaluate_bots, exploitability  # noqa: E402
 
 from durak.agents import make_agent  # noqa: E402
 from durak.agents.base import SpecError  # noqa: E402
 from durak.arena.logs import read_log  # noqa: E402
 from durak.cli.app import app  # noqa: E402
+from durak.encoding import ActionSpace  # noqa: E402
 from durak.interop.openspiel import AgentBot, bot, game_string  # noqa: E402
+from durak.interop.openspiel.agent_policies import AgentPolicy  # noqa: E402
 from durak.rules import (  # noqa: E402
     Action,
     Observation,
@@ -168,3 +171,55 @@ def test_a_watching_agent_hears_every_action_once() -> None:
     assert len(listener.heard) == decisions + 2
     durak = returns.index(-1.0)
     assert listener.heard[-1] == f"end {durak}"
+
+
+# --- durak agents as OpenSpiel policies -----------------------------------------------------
+
+
+def decisions(game: Any, seed: int) -> list[Any]:
+    """Copies of the decision states of one random game of ``game``."""
+    rng = random.Random(seed)
+    state, out = game.new_initial_state(), []
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            out.append(state.clone())
+        state.apply_action(rng.choice(state.legal_actions()))
+    return out
+
+
+def test_a_deterministic_agent_is_a_pure_policy() -> None:
+    game = pyspiel.load_game(game_string(SMALL))
+    lowest = AgentPolicy(game, "lowest", samples=3, seed=1)
+    agent = make_agent("lowest")
+    for state in decisions(game, 2):
+        probs = lowest.action_probabilities(state)
+        assert set(probs) == set(state.legal_actions())
+        chosen = [a for a, p in probs.items() if p == 1.0]
+        now = state.durak_state
+        expected = agent.act(observe(now, now.turn), random.Random(0))
+        assert chosen == [ActionSpace(SMALL).encode(expected)]
+
+
+def test_a_random_agent_is_a_seeded_distribution_over_legal_actions() -> None:
+    game = pyspiel.load_game(game_string(SMALL))
+    one, two = (AgentPolicy(game, "random", samples=40, seed=3) for _ in range(2))
+    mixed = 0
+    for state in decisions(game, 4):
+        probs = one.action_probabilities(state)
+        assert set(probs) == set(state.legal_actions())
+        assert sum(probs.values()) == pytest.approx(1.0)
+        assert probs == two.action_probabilities(state)
+        mixed += sum(p > 0 for p in probs.values()) > 1
+    assert mixed > 3
+    with pytest.raises(ValueError, match="samples must be a positive int"):
+        AgentPolicy(game, "random", samples=0)
+
+
+def test_nash_conv_of_agents_on_the_smallest_three_player_game() -> None:
+    """The 3-player 4-card game is not degenerate: the uniform policy can be exploited; an
+    agent's NashConv is a number OpenSpiel's best response computes over the whole tree."""
+    game = pyspiel.load_game("python_durak(players=3,lowest_rank=14,hand_size=1)")
+    uniform = exploitability.nash_conv(game, policy.UniformRandomPolicy(game))
+    assert uniform > 0.1
+    value = exploitability.nash_conv(game, AgentPolicy(game, "greedy", samples=1, seed=0))
+    assert 0.0 <= value <= 3 * (game.max_utility() - game.min_utility())
