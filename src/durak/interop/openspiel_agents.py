@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import random
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -94,6 +95,22 @@ def _seeds(rng: random.Random) -> tuple[int, int, int]:
     return rng.getrandbits(31), rng.getrandbits(31), rng.getrandbits(31)
 
 
+BotMaker = Callable[[SimpleNamespace, Any, int, int], Any]
+
+
+def _search(observation: Observation, rng: random.Random, make_bot: BotMaker) -> Action:
+    """A forced move at once; else ``make_bot(lib, game, seed, resample_seed)``'s step from
+    a world sampled from ``observation`` (the world and both seeds drawn from ``rng``)."""
+    legal = observation.legal_actions
+    if len(legal) == 1:
+        return legal[0]
+    world, bot_seed, resample_seed = _seeds(rng)
+    game = _game(observation.rules)
+    root = game.sampled_state(observation, random.Random(world))
+    bot = make_bot(_lib(), game, bot_seed, resample_seed)
+    return _answer(observation, int(bot.step(root)))
+
+
 @attrs.frozen
 class OpenSpielIsmctsAgent:
     """OpenSpiel's ISMCTS with random rollouts, from a world sampled from the observation."""
@@ -110,26 +127,22 @@ class OpenSpielIsmctsAgent:
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The bot's choice; a forced move at once, without a search."""
-        legal = observation.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        lib = _lib()
-        np, ismcts, mcts = lib.np, lib.ismcts, lib.mcts
-        world, bot_seed, resample_seed = _seeds(rng)
-        game = _game(observation.rules)
-        root = game.sampled_state(observation, random.Random(world))
+        return _search(observation, rng, self._bot)
+
+    def _bot(self, lib: SimpleNamespace, game: Any, seed: int, resample_seed: int) -> Any:
+        np, ismcts = lib.np, lib.ismcts
         bot = ismcts.ISMCTSBot(
             game,
-            mcts.RandomRolloutEvaluator(self.rollouts, np.random.RandomState(bot_seed)),
+            lib.mcts.RandomRolloutEvaluator(self.rollouts, np.random.RandomState(seed)),
             self.c,
             self.simulations,
             max_world_samples=self.worlds or ismcts.UNLIMITED_NUM_WORLD_SAMPLES,
-            random_state=np.random.RandomState(bot_seed),
+            random_state=np.random.RandomState(seed),
             final_policy_type=getattr(ismcts.ISMCTSFinalPolicyType, FINAL_POLICIES[self.policy]),
         )
         draw = random.Random(resample_seed).random
         bot.set_resampler(lambda state, player: state.resample_from_infostate(player, draw))
-        return _answer(observation, int(bot.step(root)))
+        return bot
 
 
 @attrs.frozen
@@ -146,23 +159,18 @@ class OpenSpielMctsAgent:
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The bot's choice; a forced move at once, without a search."""
-        legal = observation.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        lib = _lib()
+        return _search(observation, rng, self._bot)
+
+    def _bot(self, lib: SimpleNamespace, game: Any, seed: int, _: int) -> Any:
         np, mcts = lib.np, lib.mcts
-        world, bot_seed, _ = _seeds(rng)
-        game = _game(observation.rules)
-        root = game.sampled_state(observation, random.Random(world))
-        bot = mcts.MCTSBot(
+        return mcts.MCTSBot(
             game,
             self.c,
             self.simulations,
-            mcts.RandomRolloutEvaluator(self.rollouts, np.random.RandomState(bot_seed)),
+            mcts.RandomRolloutEvaluator(self.rollouts, np.random.RandomState(seed)),
             solve=False,
-            random_state=np.random.RandomState(bot_seed),
+            random_state=np.random.RandomState(seed),
         )
-        return _answer(observation, int(bot.step(root)))
 
 
 register(
