@@ -10,7 +10,6 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TORCH  := 2.13.0
 RAY    := 2.60.0
-OPENSPIEL := 2.0.2
 # The browser tests drive Debian's Chromium through Playwright, whose own browser download
 # is not reachable here (tests/test_web_browser.py).
 CHROMIUM := /usr/bin/chromium
@@ -21,9 +20,9 @@ $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# One resolution with the pins: the CPU wheel of torch (a loose `torch`, which
 	# sb3-contrib asks for, would pull a CUDA build of several GB) and Ray, so that every
-	# CI run tests the same versions.
+	# CI run tests the same versions.  The openspiel extra pins open-spiel==2.0.2.
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
-		-e '.[dev,ray,web,openspiel]' torch==$(TORCH) ray==$(RAY) open-spiel==$(OPENSPIEL)
+		-e '.[dev,ray,web,openspiel]' torch==$(TORCH) ray==$(RAY)
 	touch $(STAMP)
 
 demo: $(STAMP)
