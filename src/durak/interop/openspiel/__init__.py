@@ -7,7 +7,9 @@ Importing this package registers the game ``python_durak`` with ``pyspiel`` (Lan
 * :mod:`~durak.interop.openspiel.game`: the game and state adapter (deal as chance nodes);
 * :mod:`~durak.interop.openspiel.observers`: observation and information-state views;
 * :mod:`~durak.interop.openspiel.agent_bots`: any durak agent as a ``pyspiel.Bot``
-  (:func:`bot`).
+  (:func:`bot`);
+* :mod:`~durak.interop.openspiel.agent_policies`: any durak agent as an OpenSpiel
+  ``Policy``, for ``exploitability`` (imported on its own: it needs ``open_spiel.python``).
 
 OpenSpiel's MCTS and ISMCTS as durak agents are in :mod:`durak.interop.openspiel_agents`,
 which loads without open-spiel (the agent registry loads every plugin).
