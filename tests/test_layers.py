@@ -2,7 +2,8 @@
 
 One table says which packages each package may import: ``rules`` <- ``search`` (which
 imports nothing of durak: it sees a game only through its protocol) <- ``agents`` <-
-``arena`` <- ``web`` <- ``cli``; ``encoding``, ``envs`` and ``learn`` sit beside them;
+``arena`` <- ``web`` <- ``cli``; ``encoding``, ``envs``, ``learn`` and ``interop`` sit beside
+them (``interop``'s agents reach the others through the agent registry's entry points);
 ``seeding`` is neutral.  Nothing imports ``cli``.  And no module-level import cycle joins
 two modules.
 """
@@ -27,6 +28,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "encoding": frozenset({"rules"}),
     "envs": frozenset({"rules", "agents", "encoding", "seeding"}),
     "learn": frozenset({"rules", "search", "agents", "encoding", "envs", "seeding"}),
+    "interop": frozenset({"rules", "search", "agents", "encoding"}),
     "web": frozenset({"rules", "agents", "arena", "seeding"}),
     "cli": frozenset(
         {"rules", "search", "agents", "arena", "encoding", "envs", "learn", "seeding", "web"}
