@@ -1,9 +1,10 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+ and make:
 #   make demo   - create .venv, install, play a short tournament (random, greedy, mcts)
 #   make test   - create .venv, install (with the CPU build of torch, Ray, the web server and
-#                 Playwright; Debian's Chromium if missing), run ruff (check and format
+#                 Playwright, OpenSpiel; Debian's Chromium if missing), run ruff (check and format
 #                 --check), mypy --strict (src, tests, benchmarks) and pytest, every
 #                 optional extra's tests included
+#   make docs-outputs - regenerate the sample outputs shown in the README and docs/
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -14,15 +15,15 @@ RAY    := 2.60.0
 # is not reachable here (tests/test_web_browser.py).
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: demo test lint typecheck pytest bench thorough mutation clean
+.PHONY: demo test lint typecheck pytest bench thorough mutation clean docs-outputs
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# One resolution with the pins: the CPU wheel of torch (a loose `torch`, which
 	# sb3-contrib asks for, would pull a CUDA build of several GB) and Ray, so that every
-	# CI run tests the same versions.
+	# CI run tests the same versions.  The openspiel extra pins open-spiel==2.0.2.
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
-		-e '.[dev,ray,web]' torch==$(TORCH) ray==$(RAY)
+		-e '.[dev,ray,web,openspiel]' torch==$(TORCH) ray==$(RAY)
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -73,6 +74,11 @@ mutation: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/durak bench
+
+# Rewrite the sample outputs shown in README.md and docs/*.md (the blocks marked
+# `<!-- doctest: output of: COMMAND -->`) from fresh runs; tests/test_docs.py checks them.
+docs-outputs: $(STAMP)
+	$(BIN)/python tests/doc_blocks.py --write
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis mutants .mutants

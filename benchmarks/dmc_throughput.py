@@ -24,9 +24,9 @@ from pathlib import Path
 
 DURAK = str(Path(sys.executable).with_name("durak"))
 ROWS = [
-    ("1 local actor", ["--actors", "1"]),
-    ("2 local actors", ["--actors", "2"]),
-    ("Ray, 2 CPUs", ["--actors", "2", "--backend", "ray"]),
+    ("1 local actor", ["--jobs", "1"]),
+    ("2 local actors", ["--jobs", "2"]),
+    ("Ray, 2 CPUs", ["--jobs", "2", "--backend", "ray"]),
 ]
 
 
@@ -35,7 +35,7 @@ def train(
 ) -> tuple[dict[str, str], float, bytes]:
     """The last CSV row, the wall seconds and the model's weights of one run."""
     out = folder / f"{name}.pt"
-    command = [DURAK, "train", "dmc", "--vs", "self,greedy,lowest", "--episodes", str(episodes)]
+    command = [DURAK, "train", "dmc", "--vs", "self,greedy,lowest", "--games", str(episodes)]
     command += ["--interval", str(episodes), "--seed", "3", "--out", str(out), "--no-plot"]
     started = time.perf_counter()
     subprocess.run([*command, *options], check=True, capture_output=True, text=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import random
 
 import attrs
@@ -55,6 +57,13 @@ CHEAP = {
     "maxn-infer": "maxn:depth=2,samples=2,infer=greedy,candidates=6",
     "solver-infer": "solver:nodes=2000,fallback=ismcts:limit=10;infer=greedy;candidates=4",
 }
+# OpenSpiel's bots (durak.interop.openspiel_agents), with the extra that runs them.
+if os.environ.get("DURAK_REQUIRE_EXTRAS") == "1" or importlib.util.find_spec("pyspiel"):
+    CHEAP |= {
+        "openspiel-ismcts": "openspiel-ismcts:simulations=20",
+        "openspiel-ismcts-worlds": "openspiel-ismcts:simulations=20,worlds=3,policy=normalized",
+        "openspiel-mcts": "openspiel-mcts:simulations=20",
+    }
 #: The specs that infer from the opponents' moves (they need the game's hooks).
 INFERRING = sorted(name for name, spec in CHEAP.items() if "infer=" in spec)
 

@@ -91,7 +91,7 @@ def _cases(tmp: Path) -> list[Case]:
     corrupt, nested, wrong = tmp / "corrupt.jsonl", tmp / "nested.jsonl", tmp / "wrong.jsonl"
     latin, qtable, deep_q = tmp / "latin.jsonl", tmp / "q.json", tmp / "deep.json"
     used, folder = tmp / "used.jsonl", tmp / "folder"
-    train = ["--episodes", "5", "--out", str(used), "--vs", "random"]
+    train = ["--games", "5", "--out", str(used), "--vs", "random"]
     cases: list[Case] = []
     for spec, word in SPECS:
         cases.append((f"match spec {spec!r}", ["match", spec, "random", "-n", "2"], word))
@@ -115,7 +115,7 @@ def _cases(tmp: Path) -> list[Case]:
             cases.append((f"{command[0]} {' '.join(args)}", [*command, *args], word))
     cases += [
         ("match players mismatch", ["match", "random", "greedy", "--players", "3"], "--players"),
-        ("match one spec", ["match", "random"], "players"),
+        ("match one spec", ["match", "random"], "two agents"),
         ("match seven specs", ["match", *["random"] * 7], "players"),
         ("match log is a folder", ["match", "random", "greedy", "--log", str(folder)], "folder"),
         (
@@ -187,7 +187,7 @@ def _cases(tmp: Path) -> list[Case]:
             "unknown agent",
         ),
         ("train from a corrupt table", ["train", f"qlearn:init={qtable}", *train], "not a Q-table"),
-        ("train zero episodes", ["train", "qlearn", "--episodes", "0", *train[2:]], "--episodes"),
+        ("train zero episodes", ["train", "qlearn", "--games", "0", *train[2:]], "--games"),
         (
             "match with a corrupt Q-table",
             ["match", f"qlearn:path={qtable}", "random"],

@@ -253,7 +253,7 @@ def test_ctrl_c_stops_the_worker_processes(tmp_path: Path) -> None:
     [
         (["random", "bogus"], "unknown agent 'bogus' in spec 'bogus'"),
         (["random", "mcts:limit=0"], "mcts: limit must be in [1, 1e+07], got 0"),
-        (["random"], "Rules.players must be 2..6, got 1"),
+        (["random"], "a match needs at least two agents"),
         (["random", "random", "--hand-size", "30"], "more than the 36-card deck"),
         (["random", "random", "--players", "3"], "--players 3 but 2 agent specs"),
         (["random", "random", "--games", "x"], "Invalid value for '--games'"),

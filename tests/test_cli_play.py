@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from threading import Event
@@ -164,3 +165,15 @@ def test_a_slow_opponent_is_announced_and_a_quick_one_is_not() -> None:
     quick = Announced(GreedyAgent(), 2, delay=60.0, announce=said.append)
     quick.act(observe(state, state.turn), random.Random(0))
     assert said == ["player 1 is thinking…"]  # cancelled before its time
+
+
+def test_a_second_session_on_one_log_continues_its_numbering(tmp_path: Path) -> None:
+    log = tmp_path / "games.jsonl"
+    for _ in range(2):  # the same seed twice: without new numbers, game 0 twice
+        session = play("greedy", "--seed", "3", "--lowest-rank", "12", "--log", str(log))
+        assert session.exit_code == 0, session.output
+    checked = runner.invoke(app, ["replay", str(log)])
+    assert checked.exit_code == 0, checked.output
+    games = [json.loads(line)["game"] for line in log.read_text().splitlines()]
+    assert games == [0, 1]
+    assert "continue its numbering from game 1" in session.stdout

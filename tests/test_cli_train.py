@@ -46,7 +46,7 @@ def train_qlearn(out: Path, *extra: str | int | Path) -> Result:
         "qlearn",
         "--vs",
         "random",
-        "--episodes",
+        "--games",
         EPISODES,
         "--interval",
         INTERVAL,
@@ -157,7 +157,7 @@ def test_one_vs_fills_every_seat_and_the_rules_reach_the_evaluation(tmp_path: Pa
         "4",
         "--variant",
         "perevodnoy",
-        "--episodes",
+        "--games",
         "30",
         "--interval",
         "10",
@@ -194,7 +194,7 @@ def test_solve_endgame_trains_the_fallback_of_the_solver_agent(tmp_path: Path) -
             "qlearn:min_visits=5",
             "--vs",
             "lowest",
-            "--episodes",
+            "--games",
             "40",
             "--interval",
             "20",
@@ -227,7 +227,7 @@ def test_solve_endgame_trains_the_fallback_of_the_solver_agent(tmp_path: Path) -
 def test_an_existing_out_needs_force(trained: tuple[Path, Result], tmp_path: Path) -> None:
     out = tmp_path / "q.json"
     out.write_text("keep me", encoding="utf-8")
-    refused = invoke("train", "qlearn", "--vs", "random", "--episodes", "5", "--out", out)
+    refused = invoke("train", "qlearn", "--vs", "random", "--games", "5", "--out", out)
     assert refused.exit_code == 2 and "pass --force" in refused.stderr
     assert out.read_text(encoding="utf-8") == "keep me"
     forced = invoke(
@@ -235,7 +235,7 @@ def test_an_existing_out_needs_force(trained: tuple[Path, Result], tmp_path: Pat
         "qlearn",
         "--vs",
         "random",
-        "--episodes",
+        "--games",
         "5",
         "--seed",
         "1",
@@ -260,8 +260,8 @@ def test_an_existing_out_needs_force(trained: tuple[Path, Result], tmp_path: Pat
             "--players 4 needs 3 --vs opponents (or one, for every other seat), got 2",
         ),
         (["qlearn", *["--vs", "random"] * 6], "Rules.players must be 2..6, got 7"),
-        (["qlearn", "--vs", "random", "--episodes", "0"], "--episodes and --interval must be"),
-        (["qlearn", "--vs", "random", "--interval", "-1"], "--episodes and --interval must be"),
+        (["qlearn", "--vs", "random", "--games", "0"], "--games and --interval must be"),
+        (["qlearn", "--vs", "random", "--interval", "-1"], "--games and --interval must be"),
         (["qlearn", "--vs", "random", "--out", "/no/such/dir/q.json"], "no such directory"),
         (["qlearn", "--vs", "random", "--csv", "{out}"], "would be overwritten by the CSV"),
         (["qlearn"], "Missing option '--vs'"),
@@ -276,7 +276,7 @@ def test_errors_are_one_line_with_exit_code_2(
     args: list[str], message: str, tmp_path: Path
 ) -> None:
     out = tmp_path / "q.json"
-    defaults = {"--episodes": "20", "--out": str(out)}
+    defaults = {"--games": "20", "--out": str(out)}
     given = [a.replace("{out}", str(out)) for a in args]
     extra = [x for k, v in defaults.items() if k not in given for x in (k, v)]
     result = invoke("train", *given, *extra)
@@ -303,7 +303,7 @@ def test_ctrl_c_saves_what_was_learned(tmp_path: Path) -> None:
         "qlearn",
         "--vs",
         "test-interrupt:after=400",
-        "--episodes",
+        "--games",
         "1000",
         "--interval",
         "5",
@@ -327,7 +327,7 @@ def test_without_matplotlib_the_curve_is_skipped_with_a_warning(
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now fails
     out = tmp_path / "q.json"
     result = invoke(
-        "train", "qlearn", "--vs", "random", "--episodes", "10", "--seed", "1", "--out", out
+        "train", "qlearn", "--vs", "random", "--games", "10", "--seed", "1", "--out", out
     )
     assert result.exit_code == 0, result.output
     assert result.stderr == (
@@ -371,7 +371,7 @@ def test_the_end_of_a_human_opponents_input_saves_what_was_learned(tmp_path: Pat
     out = tmp_path / "q.json"
     result = CliRunner().invoke(
         app,
-        ["train", "qlearn", "--vs", "human", "--episodes", "5", "--seed", "1", "--out", str(out)],
+        ["train", "qlearn", "--vs", "human", "--games", "5", "--seed", "1", "--out", str(out)],
         input="",
     )
     assert result.exit_code == 130, result.output

@@ -195,18 +195,18 @@ def test_the_bundled_model_plays_a_legal_action_everywhere() -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["dmc", "--vs", "self"], ["--episodes N or --hours H"]),
-        (["dmc", "--vs", "self", "--episodes", "8", "--resume"], ["no checkpoint"]),
-        (["dmc", "--vs", "self,nobody", "--episodes", "8"], ["unknown agent 'nobody'"]),
-        (["dmc:round=10,chunk=4", "--vs", "self", "--episodes", "8"], ["multiple of chunk"]),
-        (["qlearn", "--vs", "lowest", "--episodes", "8", "--hours", "1"], ["only for"]),
-        (["dmc", "--vs", "faulty", "--episodes", "8"], ["--vs faulty", "breaks on purpose"]),
-        (["dmc", "--vs", "self,faulty:fault=timeout", "--episodes", "8"], ["breaks on purpose"]),
-        (["dmc", "--vs", "human", "--episodes", "8"], ["--vs human", "a person"]),
-        (["dmc", "--vs", "solver:fallback=human", "--episodes", "8"], ["a person"]),
-        (["qlearn", "--vs", "faulty", "--episodes", "8"], ["breaks on purpose"]),
-        (["dmc", "--vs", "samples=1,self", "--episodes", "8"], ["parameter of no agent"]),
-        (["dmc", "--vs", "mcts:limit=5,nosuch=1", "--episodes", "8"], ["unknown parameter"]),
+        (["dmc", "--vs", "self"], ["--games N or --hours H"]),
+        (["dmc", "--vs", "self", "--games", "8", "--resume"], ["no checkpoint"]),
+        (["dmc", "--vs", "self,nobody", "--games", "8"], ["unknown agent 'nobody'"]),
+        (["dmc:round=10,chunk=4", "--vs", "self", "--games", "8"], ["multiple of chunk"]),
+        (["qlearn", "--vs", "lowest", "--games", "8", "--hours", "1"], ["only for"]),
+        (["dmc", "--vs", "faulty", "--games", "8"], ["--vs faulty", "breaks on purpose"]),
+        (["dmc", "--vs", "self,faulty:fault=timeout", "--games", "8"], ["breaks on purpose"]),
+        (["dmc", "--vs", "human", "--games", "8"], ["--vs human", "a person"]),
+        (["dmc", "--vs", "solver:fallback=human", "--games", "8"], ["a person"]),
+        (["qlearn", "--vs", "faulty", "--games", "8"], ["breaks on purpose"]),
+        (["dmc", "--vs", "samples=1,self", "--games", "8"], ["parameter of no agent"]),
+        (["dmc", "--vs", "mcts:limit=5,nosuch=1", "--games", "8"], ["unknown parameter"]),
     ],
 )
 def test_train_dmc_refuses_bad_options(tmp_path: Path, args: list[str], words: list[str]) -> None:
@@ -219,7 +219,7 @@ def test_train_dmc_takes_opponents_with_parameters(tmp_path: Path) -> None:
     out = tmp_path / "m.pt"
     args = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--lowest-rank", "10"]
     args += ["--vs", "mcts:limit=5,samples=1,self", "--vs", "solver:nodes=50,fallback=lowest"]
-    args += ["--episodes", "8", "--interval", "8", "--eval-games", "2", "--no-plot"]
+    args += ["--games", "8", "--interval", "8", "--eval-games", "2", "--no-plot"]
     result = runner.invoke(app, [*args, "--seed", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
     opponents = ["mcts:limit=5,samples=1", "self", "solver:nodes=50,fallback=lowest"]
@@ -229,7 +229,7 @@ def test_train_dmc_takes_opponents_with_parameters(tmp_path: Path) -> None:
 def test_train_dmc_prints_an_evaluation_that_runs_for_its_players(tmp_path: Path) -> None:
     out = tmp_path / "m.pt"
     args = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--vs", "greedy"]
-    args += ["--players", "3", "--lowest-rank", "10", "--episodes", "8", "--interval", "8"]
+    args += ["--players", "3", "--lowest-rank", "10", "--games", "8", "--interval", "8"]
     args += ["--eval-games", "2", "--no-plot", "--seed", "2", "--out", str(out)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
@@ -249,11 +249,11 @@ def test_train_dmc_writes_model_checkpoint_csv_and_resumes(tmp_path: Path) -> No
     base = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--vs", "self,lowest"]
     base += ["--lowest-rank", "10", "--seed", "3", "--out", str(out), "--interval", "8"]
     base += ["--eval-games", "4", "--no-plot"]
-    first = runner.invoke(app, [*base, "--episodes", "16"])
+    first = runner.invoke(app, [*base, "--games", "16"])
     assert first.exit_code == 0, first.output
     assert out.exists() and out.with_name("m.pt.ckpt").exists()
     assert len(out.with_suffix(".csv").read_text().splitlines()) == 3  # header + 2 evaluations
-    again = runner.invoke(app, [*base, "--episodes", "24", "--resume"])
+    again = runner.invoke(app, [*base, "--games", "24", "--resume"])
     assert again.exit_code == 0, again.output
     assert "resuming: 16 episodes" in again.stdout
     assert load_model(out).meta["episodes"] == 24
@@ -267,7 +267,7 @@ def test_an_interrupted_training_resumes_to_the_uninterrupted_network(tmp_path: 
     out = tmp_path / "cut.pt"
     durak = [sys.executable, "-c", "from durak.cli.app import main; main()"]
     proc = subprocess.Popen(
-        [*durak, *base, "--episodes", "100000", "--out", str(out)],
+        [*durak, *base, "--games", "100000", "--out", str(out)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -285,10 +285,10 @@ def test_an_interrupted_training_resumes_to_the_uninterrupted_network(tmp_path: 
     stopped_at = int(load_model(out).meta["episodes"])
     assert 16 <= stopped_at < 100000 and stopped_at % 8 == 0  # at a round's end
     goal = str(stopped_at + 16)
-    resumed = runner.invoke(app, [*base, "--episodes", goal, "--out", str(out), "--resume"])
+    resumed = runner.invoke(app, [*base, "--games", goal, "--out", str(out), "--resume"])
     assert resumed.exit_code == 0, resumed.output
     whole = tmp_path / "whole.pt"
-    straight = runner.invoke(app, [*base, "--episodes", goal, "--out", str(whole)])
+    straight = runner.invoke(app, [*base, "--games", goal, "--out", str(whole)])
     assert straight.exit_code == 0, straight.output
     a, b = load_model(out).net.state_dict(), load_model(whole).net.state_dict()
     assert all(torch.equal(a[k], b[k]) for k in a)
@@ -406,8 +406,8 @@ def test_guided_specs_are_refused_under_rules_the_network_does_not_fit(spec: str
         ["match", "ismcts:prior=dmc,limit=20", "greedy", "-n", "2", "--variant", "perevodnoy"],
         ["match", "solver:fallback=ismcts:value=dmc;limit=5", "greedy", "greedy", "-n", "2"],
         ["play", "ismcts:prior=dmc,limit=20", "greedy"],
-        ["train", "dmc", "--vs", "ismcts:prior=dmc", "--players", "3", "--episodes", "8"],
-        ["train", "qlearn", "--vs", "ismcts:value=dmc", "--players", "3", "--episodes", "8"],
+        ["train", "dmc", "--vs", "ismcts:prior=dmc", "--players", "3", "--games", "8"],
+        ["train", "qlearn", "--vs", "ismcts:value=dmc", "--players", "3", "--games", "8"],
     ],
 )
 def test_guided_specs_under_other_rules_are_one_error_line(tmp_path: Path, args: list[str]) -> None:

@@ -20,6 +20,7 @@ from durak.rules import (
     Pass,
     Rank,
     Rules,
+    RulesError,
     Suit,
     Take,
     Transfer,
@@ -366,6 +367,18 @@ def test_deal_without_trumps_player_zero_leads() -> None:
     assert s.known == (EMPTY, EMPTY)
     assert s.knowledge.from_talon == EMPTY
     assert len(s.talon) == 24
+
+
+def test_deal_takes_the_leader_only_when_nobody_holds_a_trump() -> None:
+    rules = Rules(players=3, trumps=False)
+    deck = deck_of(6)
+    at_bout_start(deal(rules, deck, leader=2), attacker=2, defender=0)
+    # With trumps the lowest trump leads, whatever the leader given.
+    held = deal(Rules(players=3), deck)
+    assert deal(Rules(players=3), deck, leader=2) == held
+    for bad in (3, -1, True, "1"):
+        with pytest.raises(RulesError, match=r"leader must be a player 0\.\.2"):
+            deal(rules, deck, leader=bad)  # type: ignore[arg-type]
 
 
 def test_deal_of_whole_deck_shows_trump_card_in_last_hand() -> None:

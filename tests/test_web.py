@@ -20,6 +20,7 @@ require_extra("httpx2")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from durak.agents.human import describe  # noqa: E402
 from durak.arena.gamelog.files import read_log  # noqa: E402
 from durak.arena.gamelog.replay import replay_entry  # noqa: E402
 from durak.rules import (  # noqa: E402
@@ -318,3 +319,16 @@ def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
         )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr == f"error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=3, transfer=True), Rules(trumps=False)])
+def test_the_page_numbers_and_sorts_as_the_terminal_does(rules: Rules) -> None:
+    # One position, one numbering: the number a person presses on the page is the number
+    # `durak play` prints for the same action, and the hand reads in the same order.
+    for o in random_game_observations(rules, games=3, seed=61):
+        view = table_view(o, ["p"] * rules.players, [], game="g", version=0, seed=0, outcome=None)
+        lines = describe(o).splitlines()
+        numbered = lines[lines.index("Legal actions:") + 1 :]
+        assert [f"  {a['key']}. {a['text']}" for a in view["actions"]] == numbered
+        hand = next(line for line in lines if line.startswith("Your hand: "))
+        assert " ".join(h["card"] for h in view["hand"]) == hand.removeprefix("Your hand: ")

@@ -9,8 +9,16 @@ breaks on purpose to test referees), the search agents ``minimax``, ``mcts``,
 """
 
 from durak.agents import evals, faulty, human, searchers, simple, smart, solver
-from durak.agents.base import Agent, SpecError, Watcher, make_agent, parse_spec, registry
-from durak.agents.human import HumanAgent
+from durak.agents.base import (
+    Agent,
+    SpecError,
+    Watcher,
+    make_agent,
+    parse_spec,
+    register,
+    registry,
+)
+from durak.agents.human import HumanAgent, shown_hand, shown_order
 from durak.agents.simple import GreedyAgent, LowestAgent, RandomAgent
 from durak.agents.smart import SmartAgent
 
@@ -28,8 +36,11 @@ __all__ = [
     "human",
     "make_agent",
     "parse_spec",
+    "register",
     "registry",
     "searchers",
+    "shown_hand",
+    "shown_order",
     "simple",
     "smart",
     "solver",

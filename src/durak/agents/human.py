@@ -17,7 +17,7 @@ import attrs
 
 from durak.agents.base import register
 from durak.agents.tactics import power, sorted_by_power
-from durak.rules import Action, Observation, parse_action
+from durak.rules import Action, Card, Observation, parse_action
 
 
 def describe(observation: Observation) -> str:
@@ -47,17 +47,24 @@ def describe(observation: Observation) -> str:
         lines.append(f"Table: {'  '.join(pairs)}{taking}")
     else:
         lines.append("Table: empty")
-    hand = " ".join(str(c) for c in sorted_by_power(o.hand, o.trump_suit))
+    hand = " ".join(str(c) for c in shown_hand(o))
     lines.append(f"Your hand: {hand or '(empty)'}")
     lines.append("Legal actions:")
     lines += [f"  {i}. {a}" for i, a in enumerate(shown_order(o), 1)]
     return "\n".join(lines)
 
 
+def shown_hand(observation: Observation) -> list[Card]:
+    """The player's hand as every person-facing view shows it (``durak play`` and the web
+    table): weakest first, trumps last."""
+    return sorted_by_power(observation.hand, observation.trump_suit)
+
+
 def shown_order(observation: Observation) -> tuple[Action, ...]:
-    """The legal actions in the order the hand is shown: by the played card, weakest first
-    and trumps last (a card's defences by their target, then its transfer), Take and Pass
-    last.  The numbers a person types refer to this order."""
+    """The legal actions in the order the hand is shown (:func:`shown_hand`): by the played
+    card, weakest first and trumps last (a card's defences by their target, then its
+    transfer), Take and Pass last.  The numbers a person types refer to this order, in
+    ``durak play`` and on the web table alike."""
     trump = observation.trump_suit
 
     def key(a: Action) -> tuple[int, int, int, int]:

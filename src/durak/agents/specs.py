@@ -197,6 +197,19 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
+def _nested_hint(raw: dict[str, str], unknown: str) -> str:
+    """A hint when ``unknown`` probably belongs to a nested spec given before it (``,``
+    ends the outer parameter; the nested spec's own parameters take ``;``)."""
+    nested = [(k, v) for k, v in raw.items() if ":" in v]
+    if not nested:
+        return ""
+    key, value = nested[-1]
+    return (
+        f" (a nested spec separates its own parameters with ';': "
+        f"{key}={value};{unknown}={raw[unknown]})"
+    )
+
+
 def typed_params(
     name: str, params: tuple[Param, ...], raw: dict[str, str]
 ) -> dict[str, ParamValue | None]:
@@ -209,5 +222,8 @@ def typed_params(
     for key in raw:
         if key not in by_name:
             valid = ", ".join(by_name) or "none"
-            raise SpecError(f"{name}: unknown parameter {key!r}; valid parameters: {valid}")
+            raise SpecError(
+                f"{name}: unknown parameter {key!r}; valid parameters: {valid}"
+                + _nested_hint(raw, key)
+            )
     return {p.name: p.parse(raw[p.name], name) if p.name in raw else p.default for p in params}

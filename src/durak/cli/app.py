@@ -11,20 +11,32 @@ exit code 2; Ctrl-C exits with 130.
 from __future__ import annotations
 
 import codecs
+import importlib.metadata
 import io
 import sys
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Annotated, Any, TextIO
 
 import typer
 from typer.core import TyperGroup
 
 from durak.cli import grid, info, play, replay, runs, serve, training
-from durak.cli.errors import INTERRUPTED, USAGE, error
+from durak.cli.conventions import import_agent_module, rewrite_arguments, tidy_help
+from durak.cli.errors import INTERRUPTED, USAGE, error, user_errors
 
 
 class _OneLineErrors(TyperGroup):
-    """Reports click's usage errors (bad or missing options) on one line."""
+    """Reports click's usage errors (bad or missing options) on one line, and applies the
+    option conventions (:mod:`durak.cli.conventions`) to the arguments and the help."""
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        tidy_help(command)
+        return command
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        tidy_help(self)
+        super().format_help(ctx, formatter)
 
     def main(
         self,
@@ -35,6 +47,7 @@ class _OneLineErrors(TyperGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
+        args = rewrite_arguments(sys.argv[1:] if args is None else args)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
         try:
@@ -61,6 +74,39 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
     rich_markup_mode="rich",
 )
+
+
+def _version(wanted: bool) -> None:
+    if wanted:
+        print(f"durak {importlib.metadata.version(DISTRIBUTION)}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_version, help="Print the version and exit."
+        ),
+    ] = False,
+    agent_module: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agent-module",
+            metavar="MODULE",
+            help="Import MODULE (from the current directory too) before the command, so the "
+            "agents it registers can be named in specs; may follow the command too, and repeat.",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """The options of ``durak`` itself (the help is the app's)."""
+    with user_errors():
+        for name in agent_module or ():
+            import_agent_module(name)
+
+
 app.command()(runs.match)
 app.command()(runs.tournament)
 app.command()(grid.grid)
@@ -108,6 +154,9 @@ def _ascii_stand_ins(error: UnicodeError) -> tuple[str, int]:
     text = error.object[error.start : error.end]
     return "".join(ASCII_FALLBACK.get(ch, "?") for ch in text), error.end
 
+
+#: The distribution whose version ``durak --version`` prints.
+DISTRIBUTION = "durak-lab"
 
 codecs.register_error(_FALLBACK_ERRORS, _ascii_stand_ins)
 

@@ -22,6 +22,7 @@ from durak.arena.play.match import MatchPlan, PlayedGame
 from durak.arena.play.referee import Referee
 from durak.arena.runs.backend import Backend, BackendError
 from durak.arena.runs.backends import open_backend
+from durak.arena.runs.pool import LocalPool
 from durak.arena.runs.run import Run
 from durak.arena.runs.signals import Terminated, sigterm_interrupts
 from durak.cli.errors import INTERRUPTED, TERMINATED, USAGE, describe, error, user_errors
@@ -111,11 +112,19 @@ class RunSettings:
 
     def the_seed(self) -> int:
         """``--seed``; when resuming without it, the log's; else a random seed."""
+        logged = self._logged_seed()
+        return choose_seed(self.seed) if logged is None else logged
+
+    def _logged_seed(self) -> int | None:
         if self.seed is None and self.resume and self.log is not None:
-            logged = logged_seed(self.log)
-            if logged is not None:
-                return logged
-        return choose_seed(self.seed)
+            return logged_seed(self.log)
+        return None
+
+    def seed_line(self, seed: int) -> str:
+        """How to repeat the run of :meth:`the_seed` ``seed``: given, from the log, or
+        random."""
+        source = None if self._logged_seed() is None or self.log is None else str(self.log)
+        return seed_line(seed, self.seed, source)
 
     @property
     def visibility(self) -> Visibility:
@@ -140,10 +149,13 @@ class RunSettings:
         return open_backend(self.backend.value, jobs=self.workers(), address=self.address)
 
 
-def seed_line(seed: int, given: int | None) -> str:
-    """How to repeat the run."""
+def seed_line(seed: int, given: int | None, source: str | None = None) -> str:
+    """How to repeat the run: ``seed`` was ``given``, read from ``source`` (a log or a
+    checkpoint), or drawn at random."""
     if given is not None:
         return f"seed {seed}"
+    if source is not None:
+        return f"seed {seed} (from {source})"
     return f"seed {seed} (random; repeat with --seed {seed})"
 
 
@@ -190,7 +202,9 @@ def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) 
     except BaseException:
         run.close()
         raise
-    out.print(f"runs on: {backend.where}")
+    to_play = run.total - run.resumed
+    where = backend.where_for(to_play) if isinstance(backend, LocalPool) else backend.where
+    out.print(f"runs on: {where}")
     with backend, GameProgress(run.total, run.resumed, wanted(settings.quiet), out) as bar:
         try:
             with sigterm_interrupts(), closing(run.play(backend)) as games:  # closed on stop

@@ -13,7 +13,6 @@ from durak.cli.driver import (
     RunSettings,
     drive,
     finish,
-    seed_line,
     visibility_label,
 )
 from durak.cli.errors import user_errors
@@ -62,7 +61,7 @@ def grid(
 
     Every combination of the --param values plays a duplicate match of GAMES games against
     the --vs opponents on the same deals.  Prints each setting's score with its Wilson
-    interval; * marks the best.
+    interval; * marks the best (every one of a tie).
     """
     opponents = tuple(vs or ["greedy"])
     games, confidence, open_world = settings.games, settings.confidence, settings.visibility
@@ -85,7 +84,7 @@ def grid(
     out.print(
         f"grid: {template} with {' × '.join(p.split('=')[0] for p in param)} "
         f"({len(run.plans)} settings) vs {', '.join(opponents)} · {games} games each · "
-        f"{seed_line(the_seed, settings.seed)}"
+        f"{settings.seed_line(the_seed)}"
     )
     out.print(f"rules: {describe_rules(rules)}" + visibility_label(open_world))
     stopped = drive(run, settings, out, pairing=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Annotated, Protocol
 
 import typer
@@ -21,7 +22,8 @@ from durak.arena.experiments.bench import (
     bench_passive,
 )
 from durak.cli.driver import stdout_console
-from durak.cli.errors import fail
+from durak.cli.errors import fail, user_errors
+from durak.cli.options import JsonFile
 from durak.rules import Rules
 
 
@@ -29,7 +31,7 @@ def agents(
     name: Annotated[
         str | None, typer.Argument(help="Show only this agent.", show_default=False)
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead.")] = False,
+    json_file: JsonFile = None,
 ) -> None:
     """List the agents with their parameters and defaults.
 
@@ -37,7 +39,7 @@ def agents(
     not given take their defaults.
     """
     print_listing(
-        registry(), name, "agent", "agents: use NAME or NAME:key=value,... as a spec", as_json
+        registry(), name, "agent", "agents: use NAME or NAME:key=value,... as a spec", json_file
     )
 
 
@@ -61,14 +63,15 @@ class Listed(Protocol):
 
 
 def print_listing(
-    known: Mapping[str, Listed], name: str | None, kind: str, title: str, as_json: bool
+    known: Mapping[str, Listed], name: str | None, kind: str, title: str, json_file: Path | None
 ) -> None:
     """Print the entries of ``known`` (only ``name``, if given) with their parameters, as a
-    table or as JSON; an unknown ``name`` is a usage error listing the known ones."""
+    table, or as JSON to ``json_file`` (``-``: standard output); an unknown ``name`` is a
+    usage error listing the known ones."""
     if name is not None and name not in known:
         raise fail(f"unknown {kind} {name!r}; known {kind}s: {', '.join(known)}")
     chosen = [known[name]] if name is not None else list(known.values())
-    if as_json:
+    if json_file is not None:
         listing = [
             {
                 "name": a.name,
@@ -88,7 +91,12 @@ def print_listing(
             }
             for a in chosen
         ]
-        print(json.dumps(listing, indent=2))
+        text = json.dumps(listing, indent=2)
+        if str(json_file) == "-":
+            print(text)
+        else:
+            with user_errors():
+                json_file.write_text(text + "\n", encoding="utf-8")
         return
     table = Table(
         kind,
@@ -104,7 +112,9 @@ def print_listing(
 
 
 def bench(
-    games: Annotated[int, typer.Option(min=1, help="Games per player count.")] = 2000,
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=1, help="Games per player count.")
+    ] = 2000,
     seed: Annotated[int, typer.Option(help="First deal seed.")] = 0,
     positions: Annotated[int, typer.Option(min=1, help="Positions per search benchmark.")] = 5,
     iterations: Annotated[

@@ -43,6 +43,7 @@ Specs = Annotated[
     list[str],
     typer.Argument(
         help="Agent specs, e.g. random, greedy, 'mcts:limit=300,c=1.4' (see durak agents).",
+        metavar="SPEC",
         show_default=False,
     ),
 ]
@@ -113,7 +114,7 @@ BackendOption = Annotated[
     typer.Option(
         "--backend",
         help="local: a process pool on this machine; ray: Ray tasks (pip install "
-        "'durak-lab[ray]'), on a local Ray instance or the cluster at --address.",
+        "'durak-lab\\[ray]'), on a local Ray instance or the cluster at --address.",
         rich_help_panel=RUN,
     ),
 ]
@@ -181,7 +182,9 @@ JsonFile = Annotated[
     Path | None,
     typer.Option(
         "--json",
-        help="Write the results as JSON to this file ('-': standard output).",
+        metavar="[FILE|-]",
+        help="Write the results as JSON to FILE; '-' or no value: to standard output (the "
+        "tables then go to standard error).",
         rich_help_panel=OUTPUT,
         show_default=False,
         dir_okay=False,
@@ -191,7 +194,9 @@ CsvFile = Annotated[
     Path | None,
     typer.Option(
         "--csv",
-        help="Write the results as CSV to this file ('-': standard output).",
+        metavar="[FILE|-]",
+        help="Write the results as CSV to FILE; '-' or no value: to standard output (the "
+        "tables then go to standard error).",
         rich_help_panel=OUTPUT,
         show_default=False,
         dir_okay=False,

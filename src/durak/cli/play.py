@@ -20,7 +20,7 @@ import typer
 
 from durak.agents import HumanAgent, make_agent
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
-from durak.arena.gamelog.files import LogWriter
+from durak.arena.gamelog.files import LogWriter, read_log
 from durak.arena.play.game import play_game
 from durak.arena.play.person import PlayerLeft, play_entry
 from durak.arena.play.referee import Referee
@@ -132,6 +132,9 @@ def play(
             raise fail(f"--seat {seat} is not a seat of a {rules.players}-player game")
         others = [Announced(make_agent(s, rules), i + (i >= seat)) for i, s in enumerate(specs)]
         writer = None if log is None else LogWriter(log)
+        # A log that holds games already is continued: game numbers stay unique in it,
+        # so durak replay accepts the file whatever the seeds of the sessions.
+        first = 0 if log is None or not log.stat().st_size else len(read_log(log).entries)
     the_seed = choose_seed(seed)
     human = HumanSeat(HumanAgent(confirm_forced=confirm_forced))
     agents: list[Agent] = [*others[:seat], human, *others[seat:]]
@@ -139,9 +142,11 @@ def play(
     print(
         f"play: you are seat {seat} of {rules.players} · seed {the_seed} · {describe_rules(rules)}"
     )
+    if first:
+        print(f"note: {log} holds {first} games; these continue its numbering from game {first}")
     lost = 0
     try:
-        for game in range(games):
+        for game in range(first, first + games):
             try:
                 record = play_game(
                     rules, agents, derive_seed(the_seed, game), open_world, Referee()

@@ -84,16 +84,19 @@ class BarProgress:
 
 
 class GameProgress(BarProgress):
-    """Counts finished games toward ``total`` (``done`` already); see :class:`BarProgress`."""
+    """Counts finished games (or another ``unit``, such as episodes) toward ``total``
+    (``done`` already); see :class:`BarProgress`."""
 
-    def __init__(self, total: int | None, done: int, enabled: bool, console: Console) -> None:
+    def __init__(
+        self, total: int | None, done: int, enabled: bool, console: Console, unit: str = "games"
+    ) -> None:
         bar = None
         if enabled:
             bar = Progress(
                 TextColumn("[progress.description]{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
-                Speed("games", 1),
+                Speed(unit, 1),
                 TimeElapsedColumn(),
                 TextColumn("eta"),
                 TimeRemainingColumn(),
@@ -101,11 +104,11 @@ class GameProgress(BarProgress):
                 auto_refresh=False,
                 transient=True,
             )
-            self._task = bar.add_task("games", total=total, completed=done)
+            self._task = bar.add_task(unit, total=total, completed=done)
         super().__init__(bar, console)
 
-    def advance(self, games: int = 1) -> None:
-        """Count ``games`` finished games."""
+    def advance(self, count: int = 1) -> None:
+        """Count ``count`` finished games (or units)."""
         if self._bar is not None:
-            self._bar.advance(self._task, games)
+            self._bar.advance(self._task, count)
             self.refresh()

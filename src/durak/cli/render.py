@@ -95,6 +95,16 @@ def match_summary(result: MatchResult, confidence: float) -> list[str]:
     return lines
 
 
+def duration(seconds: float) -> str:
+    """A length of time in the unit that shows it: ``42.0 s``, ``12.5 min`` or ``3.00 h``
+    (a short run is never ``0.00 h``)."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.1f} min"
+    return f"{seconds / 3600:.2f} h"
+
+
 def timing_line(wall: float, games: int, jobs: int) -> str:
     """``time: 1.84 s wall · 109 games/s · 2 jobs``; slow runs give s/game instead.
 
@@ -163,7 +173,8 @@ def ranking_table(result: TournamentResult, confidence: float) -> Table:
 def grid_table(result: GridResult, confidence: float) -> Table:
     """One row per setting: its score against the opponents with its interval."""
     c = conf(confidence)
-    best = result.best()
+    leaders = result.leaders()
+    tie = f"; * marks the {len(leaders)} settings tied for the best" if len(leaders) > 1 else ""
     table = Table(
         "setting",
         "spec",
@@ -176,11 +187,11 @@ def grid_table(result: GridResult, confidence: float) -> Table:
         "forfeits",
         "ms/move",
         title=f"vs {', '.join(result.grid.opponents)}: score (wins + ½ draws), "
-        f"{c} Wilson intervals",
+        f"{c} Wilson intervals{tie}",
     )
     for k, (setting, m) in enumerate(zip(result.grid.settings(), result.matches, strict=True)):
         table.add_row(
-            setting.label + (" *" if k == best else ""),
+            setting.label + (" *" if k in leaders else ""),
             setting.spec,
             str(m.games),
             str(m.wins(0)),

@@ -49,6 +49,7 @@ def _steps(game: Replay) -> list[tuple[str, bool]]:
     """The deal, a line at each new bout and one per action (flagged True)."""
     entry = game.entry
     names = [entry.specs[a] for a in entry.seats]
+    width = max(map(len, names))  # the action column lines up whatever the specs' lengths
     lines = [(text, False) for text in _deal(game.states[0], names)]
     bout = 0
     for k, (action, mover) in enumerate(zip(game.actions, game.movers, strict=True)):
@@ -66,7 +67,7 @@ def _steps(game: Replay) -> list[tuple[str, bool]]:
             )
         lines.append(
             (
-                f"  {k + 1:4}. seat {mover} {names[mover]:<12} {action!s:<16} "
+                f"  {k + 1:4}. seat {mover} {names[mover]:<{width}} {action!s:<16} "
                 f"table {_table(after)}",
                 True,
             )

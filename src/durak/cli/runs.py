@@ -3,13 +3,13 @@ and its ``-tournament``)."""
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
 
 from durak.arena.experiments.report import (
     match_report,
+    match_rows,
     tournament_report,
     tournament_rows,
 )
@@ -20,15 +20,11 @@ from durak.cli.driver import (
     RunSettings,
     drive,
     finish,
-    seed_line,
-    stderr_console,
-    stdout_console,
     visibility_label,
 )
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand
 from durak.cli.options import (
-    OUTPUT,
     RULES,
     CsvFile,
     JsonFile,
@@ -50,12 +46,8 @@ from durak.cli.render import (
 def match(
     specs: Specs,
     players: Players = None,
-    as_json: Annotated[
-        bool,
-        typer.Option(
-            "--json", help="Print the results as JSON instead of tables.", rich_help_panel=OUTPUT
-        ),
-    ] = False,
+    csv_file: CsvFile = None,
+    json_file: JsonFile = None,
     *,
     rules_options: RulesOptions,
     settings: RunSettings,
@@ -68,13 +60,18 @@ def match(
     """
     games, confidence = settings.games, settings.confidence
     with user_errors():
+        if len(specs) < 2:
+            raise UsageError(
+                f"a match needs at least two agents, one spec per seat; got {len(specs)}"
+            )
         rules = rules_options.rules(len(specs), players)
         the_seed = settings.the_seed()
         plan = MatchPlan(
             rules, tuple(specs), the_seed, games, settings.visibility, settings.referee()
         )
+        outputs = Outputs.open(csv_file, json_file)
         run = settings.run([plan])
-    out = stderr_console() if as_json else stdout_console()
+    out = outputs.console()
     n = rules.players
     deals = games // n
     balance = (
@@ -83,8 +80,7 @@ def match(
         else f" (not a multiple of {n}: seats are not balanced)"
     )
     out.print(
-        f"match: {' vs '.join(specs)} · {seed_line(the_seed, settings.seed)} · {games} "
-        f"games{balance}"
+        f"match: {' vs '.join(specs)} · {settings.seed_line(the_seed)} · {games} games{balance}"
     )
     limit = settings.move_timeout
     out.print(
@@ -94,18 +90,13 @@ def match(
     )
     stopped = drive(run, settings, out)
     result = run.results()[0]
-    if as_json:
-        print(
-            json.dumps(
-                {**match_report(result, confidence), "interrupted": stopped is not None},
-                ensure_ascii=False,
-                indent=2,
-            )
-        )
-    elif result.games:
+    if result.games:
         out.print(match_table(result, confidence))
         for line in match_summary(result, confidence):
             out.print(line)
+    with user_errors():
+        report = {**match_report(result, confidence), "interrupted": stopped is not None}
+        outputs.write(match_rows(result, confidence), report)
     finish(run, settings, out, stopped)
 
 
@@ -146,7 +137,7 @@ def tournament(
     out = outputs.console()
     out.print(
         f"tournament: {len(specs)} agents, {len(t.pairs)} pairings × {games} games · "
-        f"{seed_line(the_seed, settings.seed)}"
+        f"{settings.seed_line(the_seed)}"
     )
     out.print(f"rules: {describe_rules(rules)}" + visibility_label(open_world))
     stopped = drive(run, settings, out, pairing=True)

@@ -27,6 +27,7 @@ from durak.cli.options import (
     Address,
     BackendName,
     BackendOption,
+    JsonFile,
     Players,
     Quiet,
     RulesOptions,
@@ -147,7 +148,10 @@ def train(
     episodes: Annotated[
         int | None,
         typer.Option(
-            help="Training games (dmc: in all, across resumes).",
+            "--games",
+            "-n",
+            help="Training games (episodes); required (dmc: this, --hours or both; counted "
+            "across resumes, in whole rounds).",
             rich_help_panel=RUN,
             show_default=False,
         ),
@@ -169,7 +173,9 @@ def train(
         Path | None,
         typer.Option(
             "--csv",
-            help="The intervals as CSV (default: --out with the suffix .csv).",
+            metavar="[FILE|-]",
+            help="The intervals as CSV to FILE ('-' or no value: standard output; default: "
+            "--out with the suffix .csv).",
             rich_help_panel=OUTPUT,
             show_default=False,
             dir_okay=False,
@@ -217,7 +223,7 @@ def train(
     jobs: Annotated[
         int,
         typer.Option(
-            "--actors", min=1, help="dmc: actor processes (or Ray CPUs).", rich_help_panel=DMC
+            "--jobs", "-j", min=1, help="dmc: actor processes (or Ray CPUs).", rich_help_panel=DMC
         ),
     ] = 1,
     backend: BackendOption = BackendName.local,
@@ -235,10 +241,10 @@ def train(
     """Train a learner against fixed opponents, save it, and write its learning curve.
 
     dmc (Deep Monte-Carlo) plays self-play and/or fixed opponents (--vs self,greedy) on
-    actor processes (--actors, --backend ray), stops after --episodes or --hours, writes a
+    actor processes (--jobs, --backend ray), stops after --games or --hours, writes a
     checkpoint every five minutes and continues from it with --resume.
 
-    Plays EPISODES games with the learner in a seat drawn from each deal's seed, reporting
+    Plays GAMES games (episodes) with the learner in a seat drawn from each deal's seed, reporting
     the win rate and mean reward every INTERVAL episodes (lines, CSV, PNG), then saves the
     learner to --out and prints the durak match command that evaluates it.
     """
@@ -251,15 +257,15 @@ def train(
         return
     with user_errors():
         extra = [o for o, v in (("--hours", hours), ("--resume", resume)) if v]
-        extra += [o for o, v in (("--actors", jobs != 1), ("--address", address)) if v]
+        extra += [o for o, v in (("--jobs", jobs != 1), ("--address", address)) if v]
         if extra or backend is not BackendName.local:
             raise UsageError(f"{', '.join(extra) or '--backend'}: only for durak train dmc")
         if episodes is None:
-            raise UsageError("--episodes: how many training games")
+            raise UsageError("--games is required: how many training games (episodes)")
         interval = 1000 if interval is None else interval
         if episodes <= 0 or interval <= 0:
             raise UsageError(
-                f"--episodes and --interval must be positive, got {episodes} and {interval}"
+                f"--games and --interval must be positive, got {episodes} and {interval}"
             )
         opponents = seat_opponents(vs, players)
         rules = rules_options.rules(1 + len(opponents), players)
@@ -279,7 +285,8 @@ def train(
         table = SoloTable(rules, agents, autopilot=pilot)
         the_seed = choose_seed(seed)
         log = IntervalCsv(csv_path)
-    console = stdout_console()
+    # With --csv -, standard output carries the CSV alone.
+    console = stderr_console() if str(csv_path) == "-" else stdout_console()
     console.print(
         f"train: {spec} vs {', '.join(opponents)} · {episodes:,} episodes · "
         f"{seed_line(the_seed, seed)} · interval {interval:,}"
@@ -350,14 +357,16 @@ def _train_dmc(
     """``durak train dmc``: check the options, then :func:`train_dmc`."""
     with user_errors():
         if episodes is None and hours is None:
-            raise UsageError("durak train dmc needs --episodes N or --hours H (or both)")
+            raise UsageError("durak train dmc needs --games N or --hours H (or both)")
         if (episodes is not None and episodes <= 0) or (hours is not None and not hours > 0):
-            raise UsageError("--episodes and --hours must be positive")
+            raise UsageError("--games and --hours must be positive")
         interval = 50_000 if interval is None else interval
         if interval <= 0:
             raise UsageError(f"--interval must be positive, got {interval}")
         rules = rules_options.rules(players or 2, players)
         csv_path = csv_file or out.with_suffix(".csv")
+        if str(csv_path) == "-":
+            raise UsageError("--csv -: dmc appends its CSV across resumes; give it a file")
         png = None if no_plot else plot or out.with_suffix(".png")
         for path in (out, csv_path, png):
             if path is not None and not path.parent.is_dir():
@@ -422,7 +431,7 @@ def learners(
     name: Annotated[
         str | None, typer.Argument(help="Show only this learner.", show_default=False)
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead.")] = False,
+    json_file: JsonFile = None,
 ) -> None:
     """List the learners of durak train with their parameters and defaults.
 
@@ -434,5 +443,5 @@ def learners(
         name,
         "learner",
         "learners: durak train NAME or NAME:key=value,...",
-        as_json,
+        json_file,
     )

@@ -1,7 +1,7 @@
 """``durak train dmc``: Deep Monte-Carlo training with actors on a backend, checkpoints,
 ``--resume``, periodic evaluation on fixed deals, a CSV and a learning curve.
 
-The run stops after ``--episodes`` episodes or ``--hours`` hours of training (whichever
+The run stops after ``--games`` episodes or ``--hours`` hours of training (whichever
 comes first; both count across resumes).  Every ``--interval`` episodes the current
 network plays ``--eval-games`` games against each of ``greedy`` and ``lowest`` on the same
 deals (duplicate format, from a seed of their own that no training episode uses), and a
@@ -35,6 +35,7 @@ from durak.cli.driver import seed_line, stderr_console, stdout_console
 from durak.cli.errors import INTERRUPTED, TERMINATED, user_errors
 from durak.cli.options import UsageError, choose_seed, describe_rules
 from durak.cli.progress import GameProgress, wanted
+from durak.cli.render import duration
 from durak.cli.training_output import rules_flags
 from durak.learn.dmc_settings import DmcSettings
 from durak.rules import Rules
@@ -81,7 +82,7 @@ class DmcRun:
         return self.out.with_name(self.out.name + ".ckpt")
 
     def done(self, episodes: int, seconds: float) -> bool:
-        """Whether training has reached ``--episodes`` or ``--hours``."""
+        """Whether training has reached ``--games`` or ``--hours``."""
         return (self.episodes is not None and episodes >= self.episodes) or (
             self.hours is not None and seconds >= self.hours * 3600
         )
@@ -185,8 +186,8 @@ def train_dmc(
             raise UsageError(f"--resume: no checkpoint {run.checkpoint} to continue from")
         if not run.resume and run.out.exists() and not run.force:
             raise UsageError(f"--out {run.out} exists; pass --force to overwrite it, or --resume")
-        the_seed = _logged_seed(run.checkpoint) if run.resume and seed is None else None
-        the_seed = choose_seed(seed) if the_seed is None else the_seed
+        logged = _logged_seed(run.checkpoint) if run.resume and seed is None else None
+        the_seed = choose_seed(seed) if logged is None else logged
         trainer = DmcTrainer(run.rules, run.opponents, the_seed, run.settings)
         if run.resume:
             trainer.load_checkpoint(run.checkpoint)
@@ -195,13 +196,14 @@ def train_dmc(
     console = stdout_console()
     console.print(
         f"train: {run.spec} vs {','.join(run.opponents)} · {_goal(run)} · "
-        f"{seed_line(the_seed, seed)} · evaluation every {run.interval:,} episodes"
+        f"{seed_line(the_seed, seed, None if logged is None else run.checkpoint.name)} · "
+        f"evaluation every {run.interval:,} episodes"
     )
     console.print(f"rules: {describe_rules(run.rules)}")
     where = workers.where if backend == "ray" else f"{jobs} local process{'es' * (jobs > 1)}"
     console.print(f"actors: {where}")
     if run.resume:
-        console.print(f"resuming: {trainer.episodes:,} episodes, {trainer.seconds / 3600:.2f} h")
+        console.print(f"resuming: {trainer.episodes:,} episodes, {duration(trainer.seconds)}")
     eval_seed = derive_seed(the_seed, -7)  # no training episode deals from this stream
     next_eval = (trainer.episodes // run.interval + 1) * run.interval
     last_save = time.monotonic()
@@ -217,7 +219,8 @@ def train_dmc(
 
     meta = {"command": _command(run, the_seed)}
     total = run.episodes
-    with workers, GameProgress(total, trainer.episodes, wanted(quiet), console) as bar:
+    progress = GameProgress(total, trainer.episodes, wanted(quiet), console, unit="episodes")
+    with workers, progress as bar:
         try:
             with sigterm_interrupts():
                 while not run.done(trainer.episodes, trainer.seconds):
@@ -249,7 +252,7 @@ def train_dmc(
         written.append(str(run.png))
     console.print(
         f"trained: {trainer.episodes:,} episodes, {trainer.samples:,} samples in "
-        f"{trainer.seconds / 3600:.2f} h of training"
+        f"{duration(trainer.seconds)} of training"
     )
     console.print(f"wrote: {', '.join(written)}")
     if stopped is not None:
@@ -274,7 +277,7 @@ def _goal(run: DmcRun) -> str:
 
 
 def _command(run: DmcRun, seed: int) -> str:
-    goal = ["--episodes", str(run.episodes)] if run.episodes is not None else []
+    goal = ["--games", str(run.episodes)] if run.episodes is not None else []
     goal = goal or ["--hours", f"{run.hours:g}"]
     words = ["durak", "train", run.spec, "--vs", ",".join(run.opponents), *goal]
     words += ["--seed", str(seed), *_players_flag(run.rules), *rules_flags(run.rules)]
@@ -325,7 +328,7 @@ def _evaluate(
 def _line(row: dict[str, Any], run: DmcRun) -> str:
     wins = " · ".join(f"vs {o} {float(row[f'win_{o}']):.1%}" for o in EVAL_OPPONENTS)
     return (
-        f"episodes {row['episodes']:,} · {float(row['hours']):.2f} h · {wins} "
+        f"episodes {row['episodes']:,} · {duration(float(row['hours']) * 3600)} · {wins} "
         f"({run.eval_games} games each) · loss {row['loss'] or '-'} · "
         f"{row['episodes_per_second']} episodes/s"
     )

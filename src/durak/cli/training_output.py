@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import shlex
+import sys
 from pathlib import Path
 from typing import TextIO
 
@@ -102,7 +103,9 @@ class IntervalCsv:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._file: TextIO = path.open("w", encoding="utf-8", newline="")
+        self._file: TextIO = (
+            sys.stdout if str(path) == "-" else path.open("w", encoding="utf-8", newline="")
+        )
         self._writer = csv.writer(self._file, lineterminator="\n")
         self._writer.writerow(CSV_COLUMNS)
         self._file.flush()
@@ -113,8 +116,9 @@ class IntervalCsv:
         self._file.flush()
 
     def close(self) -> None:
-        """Close the file."""
-        self._file.close()
+        """Close the file (standard output stays open)."""
+        if self._file is not sys.stdout:
+            self._file.close()
 
 
 def rules_flags(rules: Rules) -> list[str]:

@@ -42,17 +42,19 @@ def new_game(rules: Rules, seed: int) -> GameState:
     return _deal_checked(rules, deck, fallback_leader=rng.randrange(rules.players))
 
 
-def deal(rules: Rules, deck: Sequence[Card | str]) -> GameState:
+def deal(rules: Rules, deck: Sequence[Card | str], leader: int = 0) -> GameState:
     """Deal ``deck`` (``deck[0]`` on top) one card at a time round-robin from player 0.
 
     ``deck`` must be exactly the variant's cards.  The last card is the trump card; if every
     card is dealt it is the last card dealt, and everyone knows who holds it.  If nobody holds
-    a trump, player 0 leads.
+    a trump, player ``leader`` leads (``new_game`` draws it at random).
     """
     _check_rules(rules)
     cards = [_card(c) for c in _sequence(deck, "deck")]
     _check_deck(rules, cards)
-    return _deal_checked(rules, cards, fallback_leader=0)
+    if type(leader) is not int or not 0 <= leader < rules.players:
+        raise RulesError(f"leader must be a player 0..{rules.players - 1}, got {leader!r}")
+    return _deal_checked(rules, cards, fallback_leader=leader)
 
 
 def _check_rules(rules: object) -> None:

@@ -14,7 +14,9 @@ from typing import Any
 
 import attrs
 
-from durak.rules import Action, Card, Observation, Rules, Suit
+from durak.agents import shown_hand, shown_order
+from durak.agents.tactics import sorted_by_power
+from durak.rules import Action, Card, Observation, Rules
 
 __all__ = ["Move", "Outcome", "card_text", "rules_json", "table_view"]
 
@@ -43,13 +45,6 @@ def card_text(card: Card) -> str:
     return str(card)
 
 
-def _hand_order(trump: Suit | None) -> Any:
-    def key(card: Card) -> tuple[bool, int, int]:
-        return (card.suit == trump, int(card.suit), int(card.rank))
-
-    return key
-
-
 def rules_json(rules: Rules) -> dict[str, Any]:
     """The rules as the page shows them."""
     return attrs.asdict(rules)
@@ -65,12 +60,13 @@ def table_view(
     seed: int,
     outcome: Outcome | None,
 ) -> dict[str, Any]:
-    """The person's table: their hand (sorted, trumps last and marked), the table as
-    attack/defence pairs, the trump card, talon and discard counts, every seat's hand size
-    and publicly known cards, the roles, whose turn it is (and whether an agent is
-    thinking), their legal actions (the engine's notation and the cards each uses), how
-    many moves were made and the last of them, and the result once the game is over (with
-    the seed, which gives the deal and so is never sent before)."""
+    """The person's table: their hand (as ``durak play`` shows it: weakest first, trumps
+    last and marked), the table as attack/defence pairs, the trump card, talon and discard
+    counts, every seat's hand size and publicly known cards, the roles, whose turn it is
+    (and whether an agent is thinking), their legal actions (numbered in ``durak play``'s
+    order, in the engine's notation, with the cards each uses), how many moves were made
+    and the last of them, and the result once the game is over (with the seed, which gives
+    the deal and so is never sent before)."""
     trump = o.trump_suit
     over = outcome is not None or o.is_terminal
     seats = []
@@ -82,7 +78,7 @@ def table_view(
                 "name": names[p],
                 "you": p == o.player,
                 "cards": o.hand_sizes[p],
-                "known": [card_text(c) for c in sorted(o.known_cards(p), key=_hand_order(trump))]
+                "known": [card_text(c) for c in sorted_by_power(o.known_cards(p), trump)]
                 if p != o.player
                 else [],
                 "role": "" if over else role,
@@ -91,7 +87,7 @@ def table_view(
         )
     actions = [
         {"key": i + 1, "text": str(a), "cards": [card_text(c) for c in _cards_of(a)]}
-        for i, a in enumerate(o.legal_actions)
+        for i, a in enumerate(shown_order(o))
     ]
     return {
         "game": game,
@@ -99,10 +95,7 @@ def table_view(
         "rules": rules_json(o.rules),
         "you": o.player,
         "seats": seats,
-        "hand": [
-            {"card": card_text(c), "trump": c.suit == trump}
-            for c in sorted(o.hand, key=_hand_order(trump))
-        ],
+        "hand": [{"card": card_text(c), "trump": c.suit == trump} for c in shown_hand(o)],
         "table": [
             {"attack": card_text(a), "defence": None if d is None else card_text(d)}
             for a, d in o.table

@@ -134,5 +134,9 @@ class GridResult:
 
     def best(self) -> int:
         """The index of the setting with the highest score rate (the first on ties)."""
+        return self.leaders()[0]
+
+    def leaders(self) -> list[int]:
+        """The indices of every setting with the highest score rate (several on a tie)."""
         rates = [m.score_rate(0) for m in self.matches]
-        return rates.index(max(rates))
+        return [k for k, rate in enumerate(rates) if rate == max(rates)]

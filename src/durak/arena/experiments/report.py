@@ -71,6 +71,34 @@ def match_report(result: MatchResult, confidence: float) -> dict[str, Any]:
     }
 
 
+def match_rows(result: MatchResult, confidence: float) -> list[dict[str, Any]]:
+    """One row per agent of a match, for CSV: its wins and durak counts, their rates and
+    Wilson intervals, forfeits and thinking time."""
+    rows = []
+    for i, spec in enumerate(result.plan.specs):
+        win_low, win_high = result.win_interval(i, confidence)
+        durak_low, durak_high = result.durak_interval(i, confidence)
+        rows.append(
+            {
+                "agent": i,
+                "spec": spec,
+                "games": result.games,
+                "wins": result.wins(i),
+                "win_rate": _r(result.win_rate(i)),
+                "win_low": _r(win_low),
+                "win_high": _r(win_high),
+                "durak": result.durak_count(i),
+                "durak_rate": _r(result.durak_rate(i)),
+                "durak_low": _r(durak_low),
+                "durak_high": _r(durak_high),
+                "draws": result.draws,
+                "forfeits": sum(result.forfeits(i).values()),
+                "ms_per_move": _r(result.mean_think(i) * 1000),
+            }
+        )
+    return rows
+
+
 def tournament_rows(result: TournamentResult, confidence: float) -> list[dict[str, Any]]:
     """One row per ordered pair (row agent vs column agent), for CSV."""
     specs = result.tournament.specs

@@ -31,6 +31,26 @@ from durak.arena.runs.backend import A, Batch, Batches, Closing, Played, R, Task
 _plans: list[MatchPlan] = []
 _agents: dict[int, tuple[Agent, ...]] = {}
 
+#: Why the workers of a pool died as they started: almost always a script that runs its
+#: games at import time, which each worker process does again when it imports the script.
+WORKERS_DIED = (
+    "the worker processes exit as they start: a script that runs games must keep its code "
+    'under `if __name__ == "__main__":`, because every worker process imports the script again'
+)
+
+
+class WorkerStartError(RuntimeError):
+    """The pool's worker processes die as they start (see :data:`WORKERS_DIED`)."""
+
+
+def refuse_in_starting_worker() -> None:
+    """End this process quietly if it is a worker still importing the parent's main script
+    (multiprocessing marks such a process ``_inheriting``): a run started there is the
+    script's own run started again, and would fight the parent for its log.  The parent
+    sees its worker die and raises :class:`WorkerStartError`, one line that says why."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise SystemExit(1)
+
 
 @attrs.frozen
 class LocalPool(Closing):
@@ -49,7 +69,11 @@ class LocalPool(Closing):
     @property
     def where(self) -> str:
         """``local pool, N processes`` (``this process`` for one)."""
-        n = self.capacity()
+        return self.where_for(self.capacity())
+
+    def where_for(self, count: int) -> str:
+        """Where :meth:`play` plays ``count`` games: in no more processes than games."""
+        n = min(self.capacity(), max(count, 1))
         return "this process" if n == 1 else f"local pool, {n} processes"
 
     def capacity(self) -> int:
@@ -115,6 +139,7 @@ def play_parallel(
     workers at once; games still running are lost, never half-reported.
     """
     pool = _pool(jobs, tuple(plans))
+    started = _workers(pool)
     done: queue.SimpleQueue[tuple[float, Batch] | BaseException] = queue.SimpleQueue()
     source = iter(tasks)
     batches = Batches(count, jobs)
@@ -134,7 +159,7 @@ def play_parallel(
     try:
         in_flight += fill()
         while in_flight:
-            item = done.get()
+            item = _next_result(done, pool, started)
             in_flight -= 1
             if isinstance(item, BaseException):
                 raise item
@@ -149,6 +174,27 @@ def play_parallel(
         else:
             pool.terminate()
         pool.join()
+
+
+def _workers(pool: Any) -> set[int | None]:
+    """The process ids of ``pool``'s workers (multiprocessing.Pool keeps them in ``_pool``
+    and replaces a worker that ends; none ends while the pool runs)."""
+    return {p.pid for p in getattr(pool, "_pool", ())}
+
+
+def _next_result(
+    done: queue.SimpleQueue[tuple[float, Batch] | BaseException],
+    pool: Any,
+    started: set[int | None],
+) -> tuple[float, Batch] | BaseException:
+    """The next finished batch; :class:`WorkerStartError` if a worker died meanwhile (the
+    pool would start another in its place, and that one would die the same way, forever)."""
+    while True:
+        try:
+            return done.get(timeout=0.2)
+        except queue.Empty:
+            if _workers(pool) != started:
+                raise WorkerStartError(WORKERS_DIED) from None
 
 
 def _start_worker(plans: tuple[MatchPlan, ...], agents: dict[str, Any]) -> None:

@@ -28,6 +28,7 @@ from durak.arena.play.match import GameOutcome, MatchPlan, PlayedGame, build_age
 from durak.arena.play.referee import Referee
 from durak.arena.runs.backend import Backend, Task
 from durak.arena.runs.backends import DEFAULT, open_backend
+from durak.arena.runs.pool import refuse_in_starting_worker
 from durak.arena.runs.signals import hold_interrupts
 from durak.arena.scores.result import MatchResult
 from durak.rules import Rules, Visibility
@@ -52,6 +53,7 @@ class Run:
         log: Path | str | None = None,
         resume: bool = False,
     ) -> None:
+        refuse_in_starting_worker()
         self.plans = tuple(plans)
         keys = [repr(p.identity()) for p in self.plans]
         if len(set(keys)) != len(keys):
