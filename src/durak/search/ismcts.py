@@ -65,12 +65,13 @@ class _Search(Generic[S, A, O]):
         self.game = game
         self.player = player
         self.settings = settings
+        self.heuristic = settings.biased  # read every iteration: looked up once here
         self.nodes: dict[O, dict[A, _Edge]] = {}
 
     def iterate(self, root: O, rng: random.Random) -> tuple[Sequence[float], int, int]:
         """One determinized simulation; its returns, states visited and tree depth."""
-        game, settings = self.game, self.settings
-        c, heuristic, bias, prior = settings.c, settings.biased, settings.bias, settings.prior
+        game, settings, heuristic = self.game, self.settings, self.heuristic
+        c, bias, prior = settings.c, settings.bias, settings.prior
         state = game.sample_world(root, rng)
         edges = self.nodes[root]
         on_path = {id(edges)}
