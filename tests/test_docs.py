@@ -45,6 +45,13 @@ def test_the_docs_have_blocks_to_run() -> None:
     assert len(OUTPUTS) >= 3, [b.name for b in OUTPUTS]
 
 
+def test_every_block_is_run_or_plainly_not_code_to_run() -> None:
+    # A shell block in another spelling (```sh, ```bash) would be skipped without a word:
+    # commands go in console blocks, which run; listings and records in plain blocks.
+    known = {*RUN_LANGUAGES, "", "json", "toml", "nginx"}
+    assert [b.name for b in BLOCKS if b.language not in known] == []
+
+
 @pytest.mark.parametrize("block", RUN, ids=lambda b: b.name)
 def test_a_block_not_run_says_why(block: Block) -> None:
     if block.marker is not None and block.marker.kind == "skip":
