@@ -106,8 +106,13 @@ def next_asked(s: GameState, after: int) -> int | None:
     hands = s.hand_masks
     if len(hands) == 2:
         return None
-    order = _asking(s)
-    for q in order[order.index(after) + 1 :]:
+    if s.players_out:
+        order = _asking(s)
+        rest = order[order.index(after) + 1 :]
+    else:  # the usual case: the rest of the order read from a table, no search or slice
+        r = s.rules
+        rest = _ASKED_AFTER[r.players][r.throw_in == "neighbours"][s.attacker][s.defender][after]
+    for q in rest:
         if hands[q]:
             return q
     return None
@@ -126,6 +131,23 @@ _ASKING: Final = tuple(
     if n >= 2
     else ()
     for n in range(7)
+)
+
+
+# _ASKED_AFTER[n][neighbours][attacker][defender][q]: the attackers asked after q (from
+# _ASKING; () if q is not asked), so that a pass finds the next one without a search.
+_ASKED_AFTER: Final = tuple(
+    tuple(
+        tuple(
+            tuple(
+                tuple(order[order.index(q) + 1 :] if q in order else () for q in range(n))
+                for order in by_defender
+            )
+            for by_defender in by_attacker
+        )
+        for by_attacker in by_neighbours
+    )
+    for n, by_neighbours in enumerate(_ASKING)
 )
 
 

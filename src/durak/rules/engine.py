@@ -27,7 +27,7 @@ from durak.rules.actions import (
     attacks_for,
 )
 from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
-from durak.rules.cards import BEATERS, CARDS, NUM_CARDS, Card, beaters, bit_indices, rank_mask
+from durak.rules.cards import BEATERS, CARDS, NUM_CARDS, Card, bit_indices, rank_mask
 from durak.rules.errors import IllegalActionError
 from durak.rules.origins import after_play
 from durak.rules.state import GameState, Knowledge, TablePair, build_knowledge, build_state
@@ -62,7 +62,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
 
 def _defender_actions(state: GameState, hand: int) -> tuple[Action, ...]:
-    beating = beaters(state.trump_suit)
+    trump = state.trump_suit  # beaters(trump), read without the call
+    beating = BEATERS[4 if trump is None else trump]
     table = state.table
     if len(table) == 1:
         targets = [table[0][0].index]
@@ -195,7 +196,8 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     p = s.turn
     masks = s.hand_masks
     if kind is Pass:
-        nxt = next_asked(s, p)
+        # With two players nobody else is asked: the pass ends the bout.
+        nxt = None if len(masks) == 2 else next_asked(s, p)
         if nxt is None:
             return end_bout(s, masks, s.table, s.knowledge)
         return build_state(
@@ -216,7 +218,11 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     card = action.card  # type: ignore[union-attr]
     bit = 1 << card.index
     hand = masks[p]
-    hands = with_hand(masks, p, hand ^ bit)
+    hands: tuple[int, ...]
+    if len(masks) == 2:  # with_hand, inlined: every play passes here
+        hands = (hand ^ bit, masks[1]) if p == 0 else (masks[0], hand ^ bit)
+    else:
+        hands = with_hand(masks, p, hand ^ bit)
     k = s.knowledge
     if k.origins and not k.exposed.mask & bit:
         k = _played_unknown(k, p, hand, bit)
@@ -270,10 +276,13 @@ def _after_defence(
     if beaten:
         if len(table) >= s.cap or not hands[turn]:
             return end_bout(s, hands, table, k)
-        asked = first_asked(s, hands)
-        if asked is None:
-            return end_bout(s, hands, table, k)
-        turn = asked
+        if hands[s.attacker]:  # first_asked's usual answer, without the call
+            turn = s.attacker
+        else:
+            asked = first_asked(s, hands)
+            if asked is None:
+                return end_bout(s, hands, table, k)
+            turn = asked
     return build_state(
         s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
         s.attacker, s.defender, turn, False, s.cap, s.players_out, k, s.history,
