@@ -29,8 +29,15 @@ from durak.rules.actions import (
 from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
 from durak.rules.cards import BEATERS, CARDS, NUM_CARDS, Card, bit_indices, rank_mask
 from durak.rules.errors import IllegalActionError
-from durak.rules.origins import after_play
-from durak.rules.state import GameState, Knowledge, TablePair, build_knowledge, build_state
+from durak.rules.state import (
+    GameState,
+    Knowledge,
+    TablePair,
+    build_knowledge,
+    build_state,
+    logged_play,
+    raw_origins,
+)
 
 # Per card index, the mask of its rank (the cards that may be thrown in on it).
 _RANK_OF = tuple(rank_mask(c.rank) for c in CARDS)
@@ -224,7 +231,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     else:
         hands = with_hand(masks, p, hand ^ bit)
     k = s.knowledge
-    if k.origins and not k.exposed.mask & bit:
+    if k.from_talon.mask and not k.exposed.mask & bit:  # the origins record may be kept
         k = _played_unknown(k, p, hand, bit)
     if kind is Defend:
         return _after_defence(s, hands, action.target, card, k)  # type: ignore[union-attr]
@@ -250,11 +257,14 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
 
 
 def _played_unknown(k: Knowledge, p: int, hand: int, bit: int) -> Knowledge:
-    """``k`` once ``p`` has played the card ``bit``, unknown to the others, out of ``hand``."""
-    origins = list(k.origins)
+    """``k`` once ``p`` has played the card ``bit``, unknown to the others, out of ``hand``
+    (the origins record's update left pending: only observations read it)."""
+    raw = raw_origins(k)
+    if not raw:  # no record kept (a position built without one)
+        return k
     unknown = (hand & ~k.exposed.mask).bit_count()
-    origins[p] = after_play(origins[p], unknown, bool(k.from_talon.mask & bit))
-    return build_knowledge(k.exposed, k.from_talon, tuple(origins))
+    restricted = k.from_talon.mask & bit != 0
+    return build_knowledge(k.exposed, k.from_talon, logged_play(raw, p, unknown, restricted))
 
 
 def _after_defence(
