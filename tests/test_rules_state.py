@@ -37,3 +37,20 @@ def test_build_knowledge_gives_the_value_knowledge_gives() -> None:
         assert pickle.loads(pickle.dumps(built)) == built
         with pytest.raises(attrs.exceptions.FrozenInstanceError):
             built.origins = ()  # type: ignore[misc]
+
+
+def test_a_pending_origins_record_reads_as_the_worked_out_one() -> None:
+    """The engine leaves origins updates pending (a log); every way of reading a state
+    (fields, comparison, hash, repr, pickle, evolve) sees the worked-out record."""
+    states = random_game(Rules(players=3), 1)
+    pending = [s for s in states if type(s.knowledge) is not Knowledge]
+    assert pending  # the engine does leave updates pending
+    for s in pending[::3]:
+        twin = pickle.loads(pickle.dumps(s))  # settles s.knowledge on the way
+        assert type(s.knowledge) is Knowledge and type(twin.knowledge) is Knowledge
+        assert twin == s and hash(twin) == hash(s) and repr(twin) == repr(s)
+        assert attrs.evolve(s.knowledge, origins=s.knowledge.origins) == s.knowledge
+    later = [s for s in states if type(s.knowledge) is not Knowledge]
+    for s in later[:20]:
+        origins = s.knowledge.origins
+        assert all(type(w) is tuple and w and w[-1] for w in origins)

@@ -15,15 +15,17 @@ from typing import Final
 
 from durak.rules.cards import Card, CardSet, cardset_unchecked
 from durak.rules.config import Rules
-from durak.rules.origins import after_draw
 from durak.rules.state import (
     GameState,
     History,
     Knowledge,
     PositionKey,
+    RawOrigins,
     TablePair,
     build_knowledge,
     build_state,
+    logged_draw,
+    raw_origins,
 )
 
 
@@ -106,8 +108,13 @@ def next_asked(s: GameState, after: int) -> int | None:
     hands = s.hand_masks
     if len(hands) == 2:
         return None
-    order = _asking(s)
-    for q in order[order.index(after) + 1 :]:
+    if s.players_out:
+        order = _asking(s)
+        rest = order[order.index(after) + 1 :]
+    else:  # the usual case: the rest of the order read from a table, no search or slice
+        r = s.rules
+        rest = _ASKED_AFTER[r.players][r.throw_in == "neighbours"][s.attacker][s.defender][after]
+    for q in rest:
         if hands[q]:
             return q
     return None
@@ -126,6 +133,23 @@ _ASKING: Final = tuple(
     if n >= 2
     else ()
     for n in range(7)
+)
+
+
+# _ASKED_AFTER[n][neighbours][attacker][defender][q]: the attackers asked after q (from
+# _ASKING; () if q is not asked), so that a pass finds the next one without a search.
+_ASKED_AFTER: Final = tuple(
+    tuple(
+        tuple(
+            tuple(
+                tuple(order[order.index(q) + 1 :] if q in order else () for q in range(n))
+                for order in by_defender
+            )
+            for by_defender in by_attacker
+        )
+        for by_attacker in by_neighbours
+    )
+    for n, by_neighbours in enumerate(_ASKING)
 )
 
 
@@ -168,13 +192,13 @@ def end_bout(
     else:
         hands = with_hand(hands, defender, hands[defender] | played)
     talon = s.talon
-    origins = knowledge.origins
+    kept = origins = raw_origins(knowledge)
     if talon:
         before = hands
         hands, talon = _draw(s, hands, talon)
         if origins:
             origins = _after_draws(origins, before, hands, knowledge.exposed.mask)
-    knowledge = _settle_knowledge(knowledge, played, success, origins)
+    knowledge = _settle_knowledge(knowledge, played, success, origins, kept)
 
     out = s.players_out
     if not talon:
@@ -207,7 +231,7 @@ def end_bout(
 
 
 def _settle_knowledge(
-    k: Knowledge, played: int, success: bool, origins: tuple[tuple[int, ...], ...]
+    k: Knowledge, played: int, success: bool, origins: RawOrigins, kept: RawOrigins
 ) -> Knowledge:
     """The knowledge at the end of a bout, kept canonical.
 
@@ -224,7 +248,7 @@ def _settle_knowledge(
     if not from_talon:
         origins = ()
     # Most bouts change none of the three: the same record is kept (no new objects).
-    if origins is k.origins and exposed == old_exposed and from_talon == old_from_talon:
+    if origins is kept and exposed == old_exposed and from_talon == old_from_talon:
         return k
     return build_knowledge(
         k.exposed if exposed == old_exposed else cardset_unchecked(exposed),
@@ -234,17 +258,15 @@ def _settle_knowledge(
 
 
 def _after_draws(
-    origins: tuple[tuple[int, ...], ...], before: tuple[int, ...], after: tuple[int, ...], seen: int
-) -> tuple[tuple[int, ...], ...]:
-    """``origins`` once each player has drawn ``after & ~before`` (unknown unless ``seen``)."""
-    out: list[tuple[int, ...]] | None = None  # the same record when nobody drew unseen
-    for p, w in enumerate(origins):
-        drawn = (after[p] & ~before[p] & ~seen).bit_count()
+    origins: RawOrigins, before: tuple[int, ...], after: tuple[int, ...], seen: int
+) -> RawOrigins:
+    """``origins`` once each player has drawn ``after & ~before`` (unknown unless ``seen``),
+    the updates left pending (the same record when nobody drew an unseen card)."""
+    for p, old in enumerate(before):
+        drawn = (after[p] & ~old & ~seen).bit_count()
         if drawn:
-            if out is None:
-                out = list(origins)
-            out[p] = after_draw(w, drawn)
-    return origins if out is None else tuple(out)
+            origins = logged_draw(origins, p, drawn)
+    return origins
 
 
 def _draw(

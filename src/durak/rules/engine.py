@@ -27,10 +27,17 @@ from durak.rules.actions import (
     attacks_for,
 )
 from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
-from durak.rules.cards import BEATERS, CARDS, NUM_CARDS, Card, beaters, bit_indices, rank_mask
+from durak.rules.cards import BEATERS, CARDS, NUM_CARDS, Card, bit_indices, rank_mask
 from durak.rules.errors import IllegalActionError
-from durak.rules.origins import after_play
-from durak.rules.state import GameState, Knowledge, TablePair, build_knowledge, build_state
+from durak.rules.state import (
+    GameState,
+    Knowledge,
+    TablePair,
+    build_knowledge,
+    build_state,
+    logged_play,
+    raw_origins,
+)
 
 # Per card index, the mask of its rank (the cards that may be thrown in on it).
 _RANK_OF = tuple(rank_mask(c.rank) for c in CARDS)
@@ -62,7 +69,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
 
 def _defender_actions(state: GameState, hand: int) -> tuple[Action, ...]:
-    beating = beaters(state.trump_suit)
+    trump = state.trump_suit  # beaters(trump), read without the call
+    beating = BEATERS[4 if trump is None else trump]
     table = state.table
     if len(table) == 1:
         targets = [table[0][0].index]
@@ -195,7 +203,8 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     p = s.turn
     masks = s.hand_masks
     if kind is Pass:
-        nxt = next_asked(s, p)
+        # With two players nobody else is asked: the pass ends the bout.
+        nxt = None if len(masks) == 2 else next_asked(s, p)
         if nxt is None:
             return end_bout(s, masks, s.table, s.knowledge)
         return build_state(
@@ -216,9 +225,13 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     card = action.card  # type: ignore[union-attr]
     bit = 1 << card.index
     hand = masks[p]
-    hands = with_hand(masks, p, hand ^ bit)
+    hands: tuple[int, ...]
+    if len(masks) == 2:  # with_hand, inlined: every play passes here
+        hands = (hand ^ bit, masks[1]) if p == 0 else (masks[0], hand ^ bit)
+    else:
+        hands = with_hand(masks, p, hand ^ bit)
     k = s.knowledge
-    if k.origins and not k.exposed.mask & bit:
+    if k.from_talon.mask and not k.exposed.mask & bit:  # the origins record may be kept
         k = _played_unknown(k, p, hand, bit)
     if kind is Defend:
         return _after_defence(s, hands, action.target, card, k)  # type: ignore[union-attr]
@@ -244,11 +257,14 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
 
 
 def _played_unknown(k: Knowledge, p: int, hand: int, bit: int) -> Knowledge:
-    """``k`` once ``p`` has played the card ``bit``, unknown to the others, out of ``hand``."""
-    origins = list(k.origins)
+    """``k`` once ``p`` has played the card ``bit``, unknown to the others, out of ``hand``
+    (the origins record's update left pending: only observations read it)."""
+    raw = raw_origins(k)
+    if not raw:  # no record kept (a position built without one)
+        return k
     unknown = (hand & ~k.exposed.mask).bit_count()
-    origins[p] = after_play(origins[p], unknown, bool(k.from_talon.mask & bit))
-    return build_knowledge(k.exposed, k.from_talon, tuple(origins))
+    restricted = k.from_talon.mask & bit != 0
+    return build_knowledge(k.exposed, k.from_talon, logged_play(raw, p, unknown, restricted))
 
 
 def _after_defence(
@@ -270,10 +286,13 @@ def _after_defence(
     if beaten:
         if len(table) >= s.cap or not hands[turn]:
             return end_bout(s, hands, table, k)
-        asked = first_asked(s, hands)
-        if asked is None:
-            return end_bout(s, hands, table, k)
-        turn = asked
+        if hands[s.attacker]:  # first_asked's usual answer, without the call
+            turn = s.attacker
+        else:
+            asked = first_asked(s, hands)
+            if asked is None:
+                return end_bout(s, hands, table, k)
+            turn = asked
     return build_state(
         s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
         s.attacker, s.defender, turn, False, s.cap, s.players_out, k, s.history,
