@@ -1,0 +1,450 @@
+"""A second mutation pass over ``durak.rules`` with operators mutmut 3.8.1 lacks.
+
+mutmut (``make mutation``) swaps operators and literals inside function bodies.  It never
+drops one operand of an ``and``/``or``, forces an ``if``/``while`` or comprehension
+condition, removes a ``raise`` or a statement, or swaps ``min``/``max`` and
+``any``/``all``; and it cannot mutate code that runs only at import (the tables).  This
+pass does, on the source text, so module-level code is mutated too.  Mutation analysis as
+in DeMillo, Lipton & Sayward, "Hints on Test Data Selection" (IEEE Computer, 1978); the
+operators are the classic "conditional operator replacement" and "statement deletion"
+kinds of Offutt et al. (ACM TOSEM 5(2), 1996).
+
+Each mutant is judged by the rules suites of ``[tool.mutmut]``'s
+``pytest_add_cli_args_test_selection`` (``DURAK_MUTATION_MODULE=rules`` deselects the
+search suites and the heavy cases, ``tests/conftest.py``), with ``-x`` and the ``mutation``
+hypothesis profile, against a snapshot of ``src`` and ``tests`` taken when the run starts,
+and stopped at a time limit.  Verdicts go to a JSON-lines file, one per mutant id with a
+fingerprint of its function's source: a rerun skips every mutant already judged whose
+function is unchanged.
+
+``make mutation-extra`` runs it; ``python tools/mutation_extra.py count`` lists the mutants
+and ``report`` prints the table of ``docs/verification.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeGuard
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The package mutated, relative to the repository root.
+PACKAGE = Path("src/durak/rules")
+RESULTS = ROOT / ".mutants" / "extra" / "results.jsonl"
+
+#: Comparison widened or narrowed.
+_COMPARISONS: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+}
+#: Builtins swapped with their dual.
+_DUALS = {"min": "max", "max": "min", "any": "all", "all": "any"}
+
+#: Mutants that survive and change nothing a caller can observe, by id, with the reason
+#: (``docs/verification.md`` gives the longer argument).
+EQUIVALENT: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One change of one node: the source bytes ``[start, end)`` of ``path`` replaced by
+    ``replacement`` (byte offsets into the UTF-8 text, since ``ast`` counts bytes)."""
+
+    path: str
+    scope: str
+    operator: str
+    ordinal: int
+    line: int
+    start: int
+    end: int
+    replacement: str
+    fingerprint: str
+
+    @property
+    def id(self) -> str:
+        """``module:scope:operator:n``: stable while the scope's source keeps its order."""
+        module = Path(self.path).with_suffix("").as_posix().removeprefix("src/").replace("/", ".")
+        return f"{module}:{self.scope}:{self.operator}:{self.ordinal}"
+
+
+def apply(source: str, mutant: Mutant) -> str:
+    """``source`` with the mutant's node replaced, and nothing else changed."""
+    data = source.encode()
+    return (data[: mutant.start] + mutant.replacement.encode() + data[mutant.end :]).decode()
+
+
+def mutants(source: str, path: str = "<snippet>") -> list[Mutant]:
+    """Every mutant of ``source``, in source order within each scope (module, class or
+    function, named by its qualified name; ``<module>`` for module-level code)."""
+    return _Source(source, path).mutants()
+
+
+class _Source:
+    """One module's text, its tree, and the mutants found so far."""
+
+    def __init__(self, source: str, path: str) -> None:
+        self.tree = ast.parse(source)
+        self.data = source.encode()
+        self.path = path
+        self.lines = [0]
+        for line in self.data.splitlines(keepends=True):
+            self.lines.append(self.lines[-1] + len(line))
+        self.found: list[Mutant] = []
+        self.counts: Counter[tuple[str, str]] = Counter()
+
+    def mutants(self) -> list[Mutant]:
+        # Module-level code: its fingerprint is the text of every top-level statement
+        # that is not a definition (a definition's body has its own).
+        top = [s for s in self.tree.body if not isinstance(s, _DEFINITIONS)]
+        self.visit(self.tree.body, "<module>", self.fingerprint(top))
+        return self.found
+
+    def start(self, node: ast.expr | ast.stmt) -> int:
+        return self.lines[node.lineno - 1] + node.col_offset
+
+    def end(self, node: ast.expr | ast.stmt) -> int:
+        assert node.end_lineno is not None and node.end_col_offset is not None
+        return self.lines[node.end_lineno - 1] + node.end_col_offset
+
+    def fingerprint(self, nodes: Sequence[ast.expr | ast.stmt]) -> str:
+        digest = hashlib.sha256()
+        for node in nodes:
+            digest.update(self.data[self.start(node) : self.end(node)] + b"\n")
+        return digest.hexdigest()[:16]
+
+    def visit(self, nodes: Sequence[ast.AST], scope: str, fingerprint: str) -> None:
+        for node in nodes:
+            if isinstance(node, _DEFINITIONS):
+                # Decorators, defaults and bases run in the enclosing scope; the body in
+                # its own.
+                outer = [*node.decorator_list, *_defaults(node)]
+                self.visit(outer, scope, fingerprint)
+                name = node.name if scope == "<module>" else f"{scope}.{node.name}"
+                self.visit(node.body, name, self.fingerprint([node]))
+                continue
+            self.record(node, scope, fingerprint)
+            self.visit(list(ast.iter_child_nodes(node)), scope, fingerprint)
+
+    def record(self, node: ast.AST, scope: str, fingerprint: str) -> None:
+        for operator, target, new in _changes(node):
+            text = new if isinstance(new, str) else f"({ast.unparse(new)})"
+            key = (scope, operator)
+            self.found.append(
+                Mutant(
+                    self.path,
+                    scope,
+                    operator,
+                    self.counts[key],
+                    target.lineno,
+                    self.start(target),
+                    self.end(target),
+                    text,
+                    fingerprint,
+                )
+            )
+            self.counts[key] += 1
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> list[ast.expr]:
+    if isinstance(node, ast.ClassDef):
+        return [*node.bases, *(k.value for k in node.keywords)]
+    args = node.args
+    return [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+
+
+def _changes(node: ast.AST) -> Iterator[tuple[str, ast.expr | ast.stmt, ast.AST | str]]:
+    """``(operator, node replaced, replacement)`` for every mutant rooted at ``node``."""
+    if isinstance(node, ast.BoolOp):
+        for i in range(len(node.values)):
+            rest = node.values[:i] + node.values[i + 1 :]
+            yield "drop-operand", node, rest[0] if len(rest) == 1 else ast.BoolOp(node.op, rest)
+    if isinstance(node, ast.If | ast.While | ast.IfExp):
+        yield from _forced(node.test)
+    if isinstance(node, ast.comprehension):
+        for test in node.ifs:
+            yield from _forced(test)
+    if isinstance(node, ast.Compare):
+        for i, op in enumerate(node.ops):
+            swap = _COMPARISONS.get(type(op))
+            if swap is not None:
+                ops = [*node.ops[:i], swap(), *node.ops[i + 1 :]]
+                yield "comparison", node, ast.Compare(node.left, ops, node.comparators)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _DUALS:
+        yield "dual", node.func, _DUALS[node.func.id]
+    if isinstance(node, ast.Raise):
+        yield "remove-raise", node, "pass"
+    if _removable(node):
+        yield "remove-statement", node, "pass"
+
+
+def _forced(test: ast.expr) -> Iterator[tuple[str, ast.expr | ast.stmt, ast.AST | str]]:
+    if isinstance(test, ast.Constant) or (
+        isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"
+    ):
+        return
+    yield "condition-true", test, "True"
+    yield "condition-false", test, "False"
+
+
+def _removable(node: ast.AST) -> TypeGuard[ast.stmt]:
+    """A statement whose removal leaves valid code that may still run: a call or other
+    expression (not a docstring), an augmented assignment, a store into an item or an
+    attribute, ``break`` or ``continue``."""
+    if isinstance(node, ast.Expr):
+        return not (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
+    if isinstance(node, ast.AugAssign | ast.Break | ast.Continue):
+        return True
+    if isinstance(node, ast.Assign):
+        return all(isinstance(t, ast.Subscript | ast.Attribute) for t in node.targets)
+    return False
+
+
+def package_mutants(root: Path = ROOT) -> list[Mutant]:
+    """Every mutant of ``durak.rules``, module by module (in file-name order)."""
+    out: list[Mutant] = []
+    for file in sorted((root / PACKAGE).glob("*.py")):
+        out += mutants(file.read_text(encoding="utf-8"), file.relative_to(root).as_posix())
+    return out
+
+
+# The run --------------------------------------------------------------------------------
+
+
+def suites(root: Path = ROOT) -> list[str]:
+    """The test files of ``[tool.mutmut]``'s ``pytest_add_cli_args_test_selection``."""
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    selection: list[str] = config["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
+    return selection
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How a mutant fared: ``killed``, ``timeout`` or ``survived``, in ``seconds``."""
+
+    id: str
+    fingerprint: str
+    verdict: str
+    seconds: float
+    commit: str
+
+
+def load(results: Path) -> dict[str, Verdict]:
+    """The verdicts recorded in ``results`` (the last one per id wins)."""
+    out: dict[str, Verdict] = {}
+    if results.exists():
+        for line in results.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                v = Verdict(**json.loads(line))
+                out[v.id] = v
+    return out
+
+
+class Runner:
+    """Runs the suites against one mutant at a time in a snapshot of the repository."""
+
+    def __init__(self, root: Path, work: Path) -> None:
+        self.root = root
+        self.work = work
+        snapshot = work / "snapshot"
+        if snapshot.exists():
+            shutil.rmtree(snapshot)
+        ignore = shutil.ignore_patterns("__pycache__", ".hypothesis")
+        shutil.copytree(root / "src", snapshot / "src", ignore=ignore)
+        shutil.copytree(root / "tests", snapshot / "tests", ignore=ignore)
+        shutil.copy(root / "pyproject.toml", snapshot / "pyproject.toml")
+        self.snapshot = snapshot
+        self.files = suites(root)
+        self.commit = _commit(root)
+
+    def run(self, mutant: Mutant | None, timeout: float | None) -> tuple[str, float]:
+        """``(verdict, seconds)`` of the suites with ``mutant`` applied (none: the
+        baseline, whose verdict must be ``survived``)."""
+        target = self.snapshot / mutant.path if mutant is not None else None
+        original = target.read_text(encoding="utf-8") if target is not None else ""
+        if mutant is not None and target is not None:
+            target.write_text(apply(original, mutant), encoding="utf-8")
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(self.snapshot / "src"),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "DURAK_MUTATION_MODULE": "rules",
+            "HYPOTHESIS_PROFILE": "mutation",
+        }
+        command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", "-q"]
+        began = time.monotonic()
+        try:
+            # A new session, so that a timed-out run is stopped with every child.
+            process = subprocess.Popen(
+                [*command, *self.files],
+                cwd=self.snapshot,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+            try:
+                code = process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, 9)
+                process.wait()
+                return "timeout", time.monotonic() - began
+        finally:
+            if target is not None:
+                target.write_text(original, encoding="utf-8")
+        # 0: every test passed; 5 (no tests) cannot happen with these files.  Any other end,
+        # a failure, an import or collection error, or a crash, detects the mutant.
+        return ("survived" if code == 0 else "killed"), time.monotonic() - began
+
+
+def _commit(root: Path) -> str:
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=root, capture_output=True, text=True, check=False
+        ).stdout.strip()
+
+    head = git("rev-parse", "--short", "HEAD")
+    return head + ("+dirty" if git("status", "--porcelain", "--", "src", "tests") else "")
+
+
+def select(
+    every: Sequence[Mutant], recorded: dict[str, Verdict], only: str, rejudge: frozenset[str]
+) -> list[Mutant]:
+    """The mutants still to judge: those matching ``only`` (a substring of the id) with no
+    verdict for their function's current source, or a verdict in ``rejudge``."""
+    out = []
+    for m in every:
+        if only not in m.id:
+            continue
+        v = recorded.get(m.id)
+        if v is None or v.fingerprint != m.fingerprint or v.verdict in rejudge:
+            out.append(m)
+    return out
+
+
+def command_run(args: argparse.Namespace) -> int:
+    """Judge the mutants still to judge, appending each verdict as it comes."""
+    results: Path = args.results
+    results.parent.mkdir(parents=True, exist_ok=True)
+    todo = select(package_mutants(), load(results), args.only, frozenset(args.rejudge))
+    todo = todo[: args.limit] if args.limit is not None else todo
+    print(f"{len(todo)} mutants to judge", flush=True)
+    if not todo:
+        return 0
+    runner = Runner(ROOT, results.parent)
+    verdict, baseline = runner.run(None, None)
+    if verdict != "survived":
+        print("the suites fail without any mutant: fix them first", file=sys.stderr)
+        return 1
+    timeout = args.factor * baseline + args.constant
+    print(f"baseline {baseline:.1f} s; time limit {timeout:.0f} s; at {runner.commit}", flush=True)
+    with results.open("a", encoding="utf-8") as out:
+        for i, m in enumerate(todo, 1):
+            verdict, seconds = runner.run(m, timeout)
+            v = Verdict(m.id, m.fingerprint, verdict, round(seconds, 2), runner.commit)
+            out.write(json.dumps(v.__dict__) + "\n")
+            out.flush()
+            print(f"[{i}/{len(todo)}] {verdict:8} {seconds:6.1f} s  {m.id}", flush=True)
+    return 0
+
+
+def command_count(args: argparse.Namespace) -> int:
+    """Print the number of mutants per module and per operator."""
+    every = [m for m in package_mutants() if args.only in m.id]
+    for name, counter in (
+        ("module", Counter(m.id.split(":")[0] for m in every)),
+        ("operator", Counter(m.operator for m in every)),
+    ):
+        print(f"by {name}:")
+        for key, count in sorted(counter.items()):
+            print(f"  {key:32} {count:5}")
+    print(f"total {len(every)}")
+    return 0
+
+
+def command_show(args: argparse.Namespace) -> int:
+    """Print the mutants whose id contains ``only`` with the line they change."""
+    for m in package_mutants():
+        if args.only in m.id:
+            source = (ROOT / m.path).read_text(encoding="utf-8")
+            old = source.encode()[m.start : m.end].decode()
+            print(f"{m.id}  ({m.path}:{m.line})\n    {old}\n => {m.replacement}")
+    return 0
+
+
+def command_report(args: argparse.Namespace) -> int:
+    """Print the verdicts of the current mutants: the report's table row and the
+    survivors not named equivalent."""
+    every = package_mutants()
+    recorded = load(args.results)
+    tally: Counter[str] = Counter()
+    survivors = []
+    for m in every:
+        v = recorded.get(m.id)
+        if v is None or v.fingerprint != m.fingerprint:
+            tally["not judged"] += 1
+        elif v.verdict == "survived" and m.id in EQUIVALENT:
+            tally["equivalent"] += 1
+        else:
+            tally[v.verdict] += 1
+            if v.verdict == "survived":
+                survivors.append(m)
+    seconds = sum(v.seconds for v in recorded.values())
+    commits = sorted({v.commit for v in recorded.values()})
+    print(
+        f"mutants {len(every)}, killed {tally['killed']}, timed out {tally['timeout']}, "
+        f"equivalent {tally['equivalent']}, survived {tally['survived']}, "
+        f"not judged {tally['not judged']}; {seconds / 60:.1f} min of runs at {commits}"
+    )
+    for m in survivors:
+        print(f"survived: {m.id} ({m.path}:{m.line}) => {m.replacement}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: ``run``, ``count``, ``show`` or ``report``."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("run", "count", "show", "report"):
+        p = sub.add_parser(name)
+        p.add_argument("--only", default="", help="judge only ids containing this text")
+        p.add_argument("--results", type=Path, default=RESULTS)
+        if name == "run":
+            p.add_argument("--limit", type=int, default=None, help="judge at most this many")
+            p.add_argument(
+                "--rejudge",
+                action="append",
+                default=[],
+                choices=("survived", "timeout", "killed"),
+                help="judge again the mutants with this verdict (repeatable)",
+            )
+            p.add_argument("--factor", type=float, default=2.0, help="time limit: factor")
+            p.add_argument("--constant", type=float, default=10.0, help="... x baseline + s")
+    args = parser.parse_args(argv)
+    commands = {
+        "run": command_run,
+        "count": command_count,
+        "show": command_show,
+        "report": command_report,
+    }
+    return commands[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
