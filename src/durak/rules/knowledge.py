@@ -22,6 +22,8 @@ import attrs
 from durak.rules.actions import Action
 from durak.rules.cards import CARDS, Card, CardSet, Suit, bit_indices, deck_mask
 from durak.rules.config import Rules
+from durak.rules.consistency import check_facts, check_types, check_world
+from durak.rules.consistency import inconsistent as _inconsistent
 from durak.rules.engine import legal_actions
 from durak.rules.errors import RulesError
 from durak.rules.origins import sample_split, split_means
@@ -234,9 +236,9 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
         rng.shuffle(talon)  # top first
         if o.face_up_trump is not None:
             talon.append(o.face_up_trump)
-    # No check of the world is needed: _Split.of found the seen places disjoint and the
-    # hidden cards as many as the places left, so the hands and talon partition the deck.
-    return GameState(
+    # _Split.of found the seen places disjoint and the hidden cards as many as the places
+    # left, so the hands and talon partition the deck; what is left to check is read off it.
+    world = GameState(
         o.rules,
         tuple(masks),
         tuple(talon),
@@ -253,10 +255,8 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
         o.knowledge,
         o.history,
     )
-
-
-def _inconsistent(why: str) -> RulesError:
-    return RulesError(f"inconsistent observation: {why}")
+    check_world(o, world)
+    return world
 
 
 #: Why a record is inconsistent when no split of the talon's trumps fits it.
@@ -278,6 +278,7 @@ class _Split:
     @staticmethod
     def of(o: Observation) -> _Split:
         """The split of ``o`` (checked for consistency)."""
+        check_types(o)
         _check_shape(o)
         _check_places(o, _seen_places(o))
         opponents = tuple(p for p in range(o.rules.players) if p != o.player)
@@ -298,6 +299,7 @@ class _Split:
         for i, p in enumerate(opponents):
             if len(weights[i][0]) > unknown[i] + 1:
                 raise _inconsistent(f"player {p}'s origins list more cards than it holds")
+        check_facts(o)
         return _Split(opponents, unknown, talon, len(hidden), mask.bit_count(), mask, weights)
 
     def sample(self, rng: random.Random) -> tuple[int, ...]:
