@@ -7,9 +7,11 @@ import ast
 import json
 from pathlib import Path
 
+import pytest
 from mutation_extra import (
     Mutant,
     Verdict,
+    _scope,
     apply,
     load,
     mutants,
@@ -158,3 +160,24 @@ def test_a_change_to_a_function_changes_only_its_mutants_fingerprints() -> None:
 def test_the_suites_are_mutmuts_selection() -> None:
     files = suites(Path(__file__).resolve().parents[1])
     assert "tests/test_scenarios.py" in files and all(f.startswith("tests/") for f in files)
+
+
+def test_code_run_at_import_is_told_from_code_run_when_called() -> None:
+    imported = {m.id.split(":")[1] for m in mutants(SNIPPET) if m.imported}
+    called = {m.id.split(":")[1] for m in mutants(SNIPPET) if not m.imported}
+    assert imported == {"<module>", "C"} and called == {"f", "C.g"}
+
+
+@pytest.mark.parametrize(
+    ("qualname", "scope"),
+    [
+        ("_split_weights.<locals>.walk", "_split_weights.walk"),
+        ("end_bout.<locals>.<listcomp>", "end_bout"),
+        ("History.add", "History.add"),
+        ("<module>", "<module>"),
+    ],
+)
+def test_a_traced_code_object_is_named_as_the_mutator_names_its_scope(
+    qualname: str, scope: str
+) -> None:
+    assert _scope("/x/src/durak/rules/origins.py", qualname) == f"durak.rules.origins:{scope}"

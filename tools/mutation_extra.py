@@ -29,6 +29,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -37,7 +38,10 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import TypeGuard
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The package mutated, relative to the repository root.
@@ -73,6 +77,8 @@ class Mutant:
     end: int
     replacement: str
     fingerprint: str
+    #: Whether the scope runs at import (module or class body), not when called.
+    imported: bool = False
 
     @property
     def id(self) -> str:
@@ -110,7 +116,7 @@ class _Source:
         # Module-level code: its fingerprint is the text of every top-level statement
         # that is not a definition (a definition's body has its own).
         top = [s for s in self.tree.body if not isinstance(s, _DEFINITIONS)]
-        self.visit(self.tree.body, "<module>", self.fingerprint(top))
+        self.visit(self.tree.body, "<module>", self.fingerprint(top), True)
         return self.found
 
     def start(self, node: ast.expr | ast.stmt) -> int:
@@ -126,20 +132,21 @@ class _Source:
             digest.update(self.data[self.start(node) : self.end(node)] + b"\n")
         return digest.hexdigest()[:16]
 
-    def visit(self, nodes: Sequence[ast.AST], scope: str, fingerprint: str) -> None:
+    def visit(self, nodes: Sequence[ast.AST], scope: str, fingerprint: str, imported: bool) -> None:
         for node in nodes:
             if isinstance(node, _DEFINITIONS):
                 # Decorators, defaults and bases run in the enclosing scope; the body in
-                # its own.
+                # its own, at import for a class body within module or class code.
                 outer = [*node.decorator_list, *_defaults(node)]
-                self.visit(outer, scope, fingerprint)
+                self.visit(outer, scope, fingerprint, imported)
                 name = node.name if scope == "<module>" else f"{scope}.{node.name}"
-                self.visit(node.body, name, self.fingerprint([node]))
+                body_imported = imported and isinstance(node, ast.ClassDef)
+                self.visit(node.body, name, self.fingerprint([node]), body_imported)
                 continue
-            self.record(node, scope, fingerprint)
-            self.visit(list(ast.iter_child_nodes(node)), scope, fingerprint)
+            self.record(node, scope, fingerprint, imported)
+            self.visit(list(ast.iter_child_nodes(node)), scope, fingerprint, imported)
 
-    def record(self, node: ast.AST, scope: str, fingerprint: str) -> None:
+    def record(self, node: ast.AST, scope: str, fingerprint: str, imported: bool) -> None:
         for operator, target, new in _changes(node):
             text = new if isinstance(new, str) else f"({ast.unparse(new)})"
             key = (scope, operator)
@@ -154,6 +161,7 @@ class _Source:
                     self.end(target),
                     text,
                     fingerprint,
+                    imported,
                 )
             )
             self.counts[key] += 1
@@ -257,7 +265,13 @@ def load(results: Path) -> dict[str, Verdict]:
 
 
 class Runner:
-    """Runs the suites against one mutant at a time in a snapshot of the repository."""
+    """Runs the suites against one mutant at a time in a snapshot of the repository.
+
+    The baseline run, with no mutant, records which tests reach each function of the
+    rules and how long each takes (this module is then a pytest plugin, ``-p
+    mutation_extra``); a mutant is judged by the tests that reach its function, fastest
+    first, as mutmut does (every test for module- and class-level code, which runs at
+    import)."""
 
     def __init__(self, root: Path, work: Path) -> None:
         self.root = root
@@ -272,45 +286,127 @@ class Runner:
         self.snapshot = snapshot
         self.files = suites(root)
         self.commit = _commit(root)
+        self.durations: dict[str, float] = {}
+        self.reaching: dict[str, set[str]] = {}
 
-    def run(self, mutant: Mutant | None, timeout: float | None) -> tuple[str, float]:
-        """``(verdict, seconds)`` of the suites with ``mutant`` applied (none: the
-        baseline, whose verdict must be ``survived``)."""
-        target = self.snapshot / mutant.path if mutant is not None else None
-        original = target.read_text(encoding="utf-8") if target is not None else ""
-        if mutant is not None and target is not None:
-            target.write_text(apply(original, mutant), encoding="utf-8")
-        env = {
+    def baseline(self) -> tuple[bool, float]:
+        """Run every suite once, unmutated and traced: whether all passed, and the time."""
+        trace = self.work / "trace.json"
+        trace.unlink(missing_ok=True)
+        env = {"DURAK_MUTATION_TRACE": str(trace), "PYTHONPATH": f"{self.snapshot / 'src'}"
+               f"{os.pathsep}{Path(__file__).resolve().parent}"}  # fmt: skip
+        code, seconds = self._pytest(self.files, ["-p", "mutation_extra"], env, None)
+        if code != 0 or not trace.exists():
+            return False, seconds
+        for test, (duration, scopes) in json.loads(trace.read_text(encoding="utf-8")).items():
+            self.durations[test] = duration
+            for scope in scopes:
+                self.reaching.setdefault(scope, set()).add(test)
+        return True, seconds
+
+    def tests_for(self, mutant: Mutant) -> list[str]:
+        """The tests that reach the mutant's function, fastest first (all for code run at
+        import)."""
+        key = mutant.id.rsplit(":", 2)[0]
+        tests = self.durations.keys() if mutant.imported else self.reaching.get(key, set())
+        return sorted(tests, key=lambda t: (self.durations[t], t))
+
+    def run(self, mutant: Mutant, factor: float, constant: float) -> tuple[str, float]:
+        """``(verdict, seconds)`` of the mutant's tests with it applied: ``killed``,
+        ``timeout`` or ``survived`` (also when no test reaches it)."""
+        tests = self.tests_for(mutant)
+        if not tests:
+            return "survived", 0.0
+        target = self.snapshot / mutant.path
+        original = target.read_text(encoding="utf-8")
+        mutated = apply(original, mutant)
+        compile(mutated, str(target), "exec")  # a mutant that does not compile is a bug here
+        target.write_text(mutated, encoding="utf-8")
+        timeout = factor * sum(self.durations[t] for t in tests) + constant
+        try:
+            code, seconds = self._pytest(tests, [], {"PYTHONPATH": str(self.snapshot / "src")},
+                                         timeout)  # fmt: skip
+        finally:
+            target.write_text(original, encoding="utf-8")
+        if code is None:
+            return "timeout", seconds
+        # 0: every test passed.  Any other end, a failure, an import or collection error,
+        # or a crash, detects the mutant.
+        return ("survived" if code == 0 else "killed"), seconds
+
+    def _pytest(
+        self, tests: Sequence[str], options: list[str], env: dict[str, str], timeout: float | None
+    ) -> tuple[int | None, float]:
+        """pytest's exit code on ``tests`` (``None`` if stopped at ``timeout``), and the time."""
+        command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", "-q", *options]
+        environment = {
             **os.environ,
-            "PYTHONPATH": str(self.snapshot / "src"),
+            **env,
             "PYTHONDONTWRITEBYTECODE": "1",
             "DURAK_MUTATION_MODULE": "rules",
             "HYPOTHESIS_PROFILE": "mutation",
         }
-        command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", "-q"]
         began = time.monotonic()
+        # A new session, so that a run stopped at its time limit is stopped with every child.
+        process = subprocess.Popen(
+            [*command, *tests],
+            cwd=self.snapshot,
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         try:
-            # A new session, so that a timed-out run is stopped with every child.
-            process = subprocess.Popen(
-                [*command, *self.files],
-                cwd=self.snapshot,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-            try:
-                code = process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, 9)
-                process.wait()
-                return "timeout", time.monotonic() - began
-        finally:
-            if target is not None:
-                target.write_text(original, encoding="utf-8")
-        # 0: every test passed; 5 (no tests) cannot happen with these files.  Any other end,
-        # a failure, an import or collection error, or a crash, detects the mutant.
-        return ("survived" if code == 0 else "killed"), time.monotonic() - began
+            code: int | None = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            code = None
+        return code, time.monotonic() - began
+
+
+# The tracing plugin: loaded by the baseline run with ``-p mutation_extra``.
+_TRACE: dict[str, tuple[float, list[str]]] = {}
+_RULES = os.sep + os.path.join("durak", "rules") + os.sep
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """Record the rules' functions each test calls (in setup, call and teardown)."""
+    if not os.environ.get("DURAK_MUTATION_TRACE"):
+        yield
+        return
+    seen: set[tuple[str, str]] = set()
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and _RULES in frame.f_code.co_filename:
+            seen.add((frame.f_code.co_filename, frame.f_code.co_qualname))
+
+    began = time.perf_counter()
+    sys.setprofile(profile)
+    try:
+        yield
+    finally:
+        sys.setprofile(None)
+    scopes = {_scope(filename, qualname) for filename, qualname in seen}
+    _TRACE[item.nodeid] = (time.perf_counter() - began, sorted(scopes))
+
+
+def _scope(filename: str, qualname: str) -> str:
+    """``durak.rules.module:scope`` as the mutator names it, for a code object: nested
+    functions are ``outer.inner``; comprehensions and lambdas belong to their function."""
+    module = "durak.rules." + Path(filename).stem
+    parts = [p for p in qualname.split(".") if p != "<locals>"]
+    while len(parts) > 1 and parts[-1].startswith("<"):
+        parts.pop()
+    return f"{module}:{'.'.join(parts)}"
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Write the trace of the baseline run."""
+    path = os.environ.get("DURAK_MUTATION_TRACE")
+    if path:
+        Path(path).write_text(json.dumps(_TRACE), encoding="utf-8")
 
 
 def _commit(root: Path) -> str:
@@ -348,15 +444,14 @@ def command_run(args: argparse.Namespace) -> int:
     if not todo:
         return 0
     runner = Runner(ROOT, results.parent)
-    verdict, baseline = runner.run(None, None)
-    if verdict != "survived":
+    passed, seconds = runner.baseline()
+    if not passed:
         print("the suites fail without any mutant: fix them first", file=sys.stderr)
         return 1
-    timeout = args.factor * baseline + args.constant
-    print(f"baseline {baseline:.1f} s; time limit {timeout:.0f} s; at {runner.commit}", flush=True)
+    print(f"traced baseline {seconds:.0f} s, {len(runner.durations)} tests, at {runner.commit}")
     with results.open("a", encoding="utf-8") as out:
         for i, m in enumerate(todo, 1):
-            verdict, seconds = runner.run(m, timeout)
+            verdict, seconds = runner.run(m, args.factor, args.constant)
             v = Verdict(m.id, m.fingerprint, verdict, round(seconds, 2), runner.commit)
             out.write(json.dumps(v.__dict__) + "\n")
             out.flush()
@@ -435,7 +530,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 help="judge again the mutants with this verdict (repeatable)",
             )
             p.add_argument("--factor", type=float, default=2.0, help="time limit: factor")
-            p.add_argument("--constant", type=float, default=10.0, help="... x baseline + s")
+            p.add_argument("--constant", type=float, default=15.0, help="... x tests' time + s")
     args = parser.parse_args(argv)
     commands = {
         "run": command_run,
