@@ -664,3 +664,11 @@ def test_observations_of_hand_built_positions_pass_the_check() -> None:
             for visibility in VISIBILITIES:
                 o = observe(state, p, visibility)
                 assert observe(sample_world(o, random.Random(p)), p, visibility) == o
+
+
+@pytest.mark.parametrize("card", ["A♠", 12, None])
+def test_odds_and_places_refuse_what_is_not_a_card_naming_it(card: Any) -> None:
+    message = f"odds needs a Card, got {type(card).__name__} {card!r} (Card.parse reads text)"
+    for ask in (_START.odds, _START.places):
+        with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
+            ask(card)

@@ -128,7 +128,8 @@ class Observation:
     def places(self, card: Card) -> frozenset[Place]:
         """The places ``card`` may be, from this player's point of view.
 
-        Raises :class:`RulesError` if the card is not in this variant's deck.
+        Raises ``TypeError`` if ``card`` is not a :class:`Card`, :class:`RulesError` if it is
+        not in this variant's deck.
         """
         return frozenset(place for place, chance in self.odds(card).items() if chance)
 
@@ -137,9 +138,14 @@ class Observation:
         view: every deck order consistent with what it has seen counts once (the players'
         choices are not modelled).  :func:`sample_world` draws worlds with these odds.
 
-        Raises :class:`RulesError` if the card is not in this variant's deck, or if the
+        Raises ``TypeError`` if ``card`` is not a :class:`Card` (``Card.parse`` reads one
+        from text), :class:`RulesError` if it is not in this variant's deck, or if the
         observation is inconsistent.
         """
+        if type(card) is not Card:
+            raise TypeError(
+                f"odds needs a Card, got {type(card).__name__} {card!r} (Card.parse reads text)"
+            )
         if not (deck_mask(self.rules.lowest_rank) >> card.index) & 1:
             raise RulesError(f"{card} is not in the {self.rules.deck_size}-card deck")
         if card in self.discard:
