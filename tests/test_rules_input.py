@@ -672,3 +672,25 @@ def test_odds_and_places_refuse_what_is_not_a_card_naming_it(card: Any) -> None:
     for ask in (_START.odds, _START.places):
         with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
             ask(card)
+
+
+def test_histories_of_different_sizes_differ_and_overlap_is_no_subset() -> None:
+    small, large = History([(1,)]), History([(1,), (2,)])
+    assert small != large and large != small and small <= large and not large <= small
+    assert small != {(1,)} and small != [(1,)] and History() != ()
+    overlapping = History([(1,), (3,)])
+    assert not overlapping <= large and not large <= overlapping and not overlapping < large
+
+
+class _Racing(list[tuple[int, ...]]):
+    """A key list that another thread extends first at the next append."""
+
+    def append(self, key: tuple[int, ...]) -> None:
+        super().append((99,))
+        super().append(key)
+
+
+def test_history_growing_at_a_tip_another_thread_extended_first_copies() -> None:
+    tip = History._view(_Racing([(0,)]), {(0,): 0}, 1)
+    grown = tip.add((1,))
+    assert list(grown) == [(0,), (1,)] and (99,) not in grown and list(tip) == [(0,)]

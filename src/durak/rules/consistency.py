@@ -156,11 +156,23 @@ def _check_knowledge(o: Observation) -> None:
             raise inconsistent(
                 f"{CardSet(known & ~exposed)} known in player {p}'s hand but not exposed"
             )
-        placed |= o.known_cards(p).mask if p != o.player else o.hand.mask
+        placed |= o.known_cards(p).mask  # the whole hand for the player itself
     if exposed & ~placed:
         raise inconsistent(
             f"exposed {CardSet(exposed & ~placed)} is in no hand, not on the table, not face up"
         )
+    if from_talon:
+        _check_from_talon(o, from_talon, exposed)
+    elif k.origins:
+        raise inconsistent(
+            "origins are recorded only while a trump is known to have been in the talon"
+        )
+    for p, w in enumerate(k.origins):
+        if len(w) > o.hand_sizes[p] - len(o.known[p]) + 1:
+            raise inconsistent(f"player {p}'s origins list more cards than it holds")
+
+
+def _check_from_talon(o: Observation, from_talon: int, exposed: int) -> None:
     trumps = suit_mask(o.trump_suit) if o.trump_suit is not None else 0
     if from_talon & ~trumps:
         raise inconsistent(
@@ -170,13 +182,6 @@ def _check_knowledge(o: Observation) -> None:
     seen = from_talon & (exposed | o.discard.mask | face_up)
     if seen:
         raise inconsistent(f"{CardSet(seen)} known to have been in the talon has been seen since")
-    if k.origins and not from_talon:
-        raise inconsistent(
-            "origins are recorded only while a trump is known to have been in the talon"
-        )
-    for p, w in enumerate(k.origins):
-        if len(w) > o.hand_sizes[p] - len(o.known[p]) + 1:
-            raise inconsistent(f"player {p}'s origins list more cards than it holds")
 
 
 def _check_open_world(o: Observation) -> None:
