@@ -12,10 +12,11 @@ kinds of Offutt et al. (ACM TOSEM 5(2), 1996).
 Each mutant is judged by the rules suites of ``[tool.mutmut]``'s
 ``pytest_add_cli_args_test_selection`` (``DURAK_MUTATION_MODULE=rules`` deselects the
 search suites and the heavy cases, ``tests/conftest.py``), with ``-x`` and the ``mutation``
-hypothesis profile, against a snapshot of ``src`` and ``tests`` taken when the run starts,
-and stopped at a time limit.  Verdicts go to a JSON-lines file, one per mutant id with a
-fingerprint of its function's source: a rerun skips every mutant already judged whose
-function is unchanged.
+hypothesis profile, against a snapshot of ``src`` and ``tests`` taken when the run starts:
+only the tests that reach the mutant's function, fastest first, stopped after their time in
+the traced baseline run (which the tracing at least doubles) plus 15 s.  Verdicts go to a
+JSON-lines file, one per mutant id with a fingerprint of its function's source: a rerun
+skips every mutant already judged whose function is unchanged.
 
 ``make mutation-extra`` runs it; ``python tools/mutation_extra.py count`` lists the mutants
 and ``report`` prints the table of ``docs/verification.md``.
@@ -529,7 +530,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 choices=("survived", "timeout", "killed"),
                 help="judge again the mutants with this verdict (repeatable)",
             )
-            p.add_argument("--factor", type=float, default=2.0, help="time limit: factor")
+            p.add_argument("--factor", type=float, default=1.0, help="time limit: factor")
             p.add_argument("--constant", type=float, default=15.0, help="... x tests' time + s")
     args = parser.parse_args(argv)
     commands = {
