@@ -405,3 +405,12 @@ def test_a_finished_game_has_no_legal_action() -> None:
 def test_legal_actions_names_the_type_given() -> None:
     with pytest.raises(TypeError, match=r"^state must be a GameState, got int$"):
         legal_actions(5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text", ["Attack(6H", "Transfer(6H", "Defend(6H<-8H", "Defence(6H<-8H)", "Defend 6H<-8H)"]
+)
+def test_text_shaped_almost_like_an_action_is_no_action_not_a_bad_card(text: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        parse_action(text)
+    assert str(raised.value) == f"not an action: {text!r}"
