@@ -147,6 +147,7 @@ def test_a_rerun_judges_only_new_changed_or_chosen_mutants(tmp_path: Path) -> No
     assert select(every, recorded, "", frozenset({"survived"})) == [b, c]
     assert select(every, recorded, "comparison:0", frozenset({"survived"})) == []
     assert select(every, {}, "", frozenset()) == every
+    assert select(every, {}, "comparison:2,comparison:0,", frozenset()) == [c, a, b]
 
 
 def test_a_change_to_a_function_changes_only_its_mutants_fingerprints() -> None:

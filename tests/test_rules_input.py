@@ -421,6 +421,17 @@ _LAST = _view(SHORT, lambda s: bool(s.table) and s.turn >= 0 and not all(s.hand_
 _OVER = _view(SHORT, lambda s: s.turn < 0)
 _ENDGAME = _view(_ENDGAME_RULES, lambda s: not s.table and s.turn >= 0 and bool(s.players_out))
 _TRUMPED = _view(SHORT, lambda s: bool(s.knowledge.from_talon))
+_MIDTALON = _view(
+    SHORT, lambda s: bool(s.table and s.talon) and s.turn >= 0 and not all(s.hand_masks)
+)
+_WIDE = _view(SHORT, lambda s: len(s.table) >= 2 and s.turn == s.defender)
+_DEFENDER_WAITS = next(
+    observe(s, s.defender)
+    for seed in range(99)
+    for s in random_game(SHORT, seed)
+    if s.table and not s.taking and s.turn == s.attacker and not s.knowledge.from_talon
+)
+_NO_TRUMPS = _view(attrs.evolve(SHORT, trumps=False), lambda s: not s.table and s.turn >= 0)
 assert _OPEN.hands is not None
 _THEM = 1 - _OPEN.player
 _LEAD = re.escape(repr(_DEFENCE.table[0][0]))
@@ -430,6 +441,9 @@ assert _START.trump_card is not None and _OVER.trump_card is not None
 _EMPTY_SEAT = next(p for p in range(2) if not _OVER.hand_sizes[p])
 _BROKE = next(p for p in range(2) if not _LAST.hand_sizes[p])
 _GONE = min(_ENDGAME.players_out)
+_BROKE_MID = next(p for p in range(2) if not _MIDTALON.hand_sizes[p])
+_SOME_DISCARD = next(iter(_OVER.discard))
+_NO_TRUMPS_HIDDEN = next(iter(_NO_TRUMPS.hidden_cards()))
 
 
 def _forge(o: Observation, **changes: Any) -> Observation:
@@ -450,12 +464,11 @@ def _with_knowledge(o: Observation, **changes: Any) -> Observation:
 
 
 def _emptied_defender(o: Observation) -> Observation:
-    """``o`` (open world) with the defender's cards moved to the discard pile."""
-    assert o.hands is not None
-    d, cards = o.defender, o.hands[o.defender]
-    o = _changed(_changed(o, "hands", d, CardSet()), "known", d, CardSet())
+    """``o`` (the defender's own view) with its cards moved to the discard pile."""
+    d, cards = o.defender, o.hand
+    o = _changed(_changed(o, "hand_sizes", d, 0), "known", d, CardSet())
     o = _with_knowledge(o, exposed=CardSet(o.knowledge.exposed.mask & ~cards.mask))
-    return _forge(_changed(o, "hand_sizes", d, 0), discard=o.discard | cards, cap=0)
+    return _forge(o, hand=CardSet(), discard=o.discard | cards)
 
 
 def _thrown_in_off_rank(o: Observation) -> tuple[Observation, Card]:
@@ -517,6 +530,10 @@ _LOSER, _LOW, _BEATEN = _beaten_by_a_loser(_ASKED)
          rf"a table entry must be an \(attack card, card or None\), not {_LEAD}"),
         (_forge(_DEFENCE, table=((_DEFENCE.table[0][0], "x"),)),
          rf"a table entry must be an \(attack card, card or None\), not \({_LEAD}, 'x'\)"),
+        (_forge(_DEFENCE, table=([_DEFENCE.table[0][0], None],)),
+         rf"a table entry must be an \(attack card, card or None\), not \[{_LEAD}, None\]"),
+        (_forge(_DEFENCE, table=(("A♠", None),)),
+         r"a table entry must be an \(attack card, card or None\), not \('A♠', None\)"),
         (_forge(_START, talon_order=["A♠"]), "talon_order must be a tuple, got list"),
         (_forge(_START, talon_order=("A♠",)), "the talon order must hold only cards"),
         (_forge(_START, trump_suit="♥"),
@@ -545,11 +562,13 @@ _LOSER, _LOW, _BEATEN = _beaten_by_a_loser(_ASKED)
          "legal_actions must be a tuple, got list"),
         # Players out.
         (_forge(_ENDGAME, players_out=frozenset()),
-         f"player {_GONE} holds no cards with the talon empty but is not out"),
+         f"player {_GONE} holds no cards between bouts but is not out"),
         (_forge(_OVER, players_out=frozenset()),
-         f"player {_EMPTY_SEAT} holds no cards with the talon empty but is not out"),
+         f"player {_EMPTY_SEAT} holds no cards between bouts but is not out"),
         (_forge(_LAST, players_out=frozenset({_BROKE})),
          "a game in play needs two players still in"),
+        (_forge(_MIDTALON, players_out=frozenset({_BROKE_MID})),
+         "a player is out although the talon is not empty"),
         (_forge(_ENDGAME, attacker=_GONE), f"the attacker {_GONE} is out"),
         (_forge(_ENDGAME, defender=_GONE), f"the defender {_GONE} is out"),
         (_forge(_ENDGAME, turn=_GONE), f"the turn {_GONE} is out"),
@@ -569,6 +588,10 @@ _LOSER, _LOW, _BEATEN = _beaten_by_a_loser(_ASKED)
          f"exposed {_OFF_TRUMP} is in no hand, not on the table, not face up"),
         (_changed(_START, "known", 1 - _START.player, CardSet.of(_OFF_TRUMP)),
          f"{_OFF_TRUMP} known in player {1 - _START.player}'s hand but not exposed"),
+        (_with_knowledge(_START, exposed=_START.knowledge.exposed.remove(_START.trump_card)),
+         f"the trump card {_START.trump_card} must be exposed unless discarded"),
+        (_with_knowledge(_NO_TRUMPS, from_talon=CardSet.of(_NO_TRUMPS_HIDDEN)),
+         f"{_NO_TRUMPS_HIDDEN} known to have been in the talon is not a trump"),
         (_with_knowledge(_START, from_talon=_START.knowledge.from_talon.add(_OFF_TRUMP)),
          f"{_OFF_TRUMP} known to have been in the talon is not a trump"),
         (_with_knowledge(_START, from_talon=CardSet.of(_START.trump_card)),
@@ -584,6 +607,8 @@ _LOSER, _LOW, _BEATEN = _beaten_by_a_loser(_ASKED)
          f"player {_THEM}'s known cards must be the exposed cards of its hand"),
         # A finished game.
         (_forge(_OVER, cap=1), "a finished game has no table, take, cap or legal action"),
+        (_forge(_OVER, table=((_SOME_DISCARD, None),), discard=_OVER.discard.remove(_SOME_DISCARD)),
+         "a finished game has no table, take, cap or legal action"),
         (_forge(_OVER, taking=True),
          "a finished game has no table, take, cap or legal action"),
         (_forge(_OVER, legal_actions=_START.legal_actions),
@@ -597,9 +622,12 @@ _LOSER, _LOW, _BEATEN = _beaten_by_a_loser(_ASKED)
         (_forge(_START, cap=_START.cap + 1),
          f"the cap is {_START.cap + 1}; the bout's is {_START.cap}"),
         (_forge(_START, taking=True), "nobody takes at a bout start"),
+        (_forge(_WIDE, rules=attrs.evolve(SHORT, bout_cap=1), cap=1),
+         f"{len(_WIDE.table)} attack cards exceed the cap 1"),
         (_forge(_LAST, turn=_BROKE, legal_actions=()),
          f"player {_BROKE} is to act but holds no cards"),
-        (_emptied_defender(_OPEN), f"the defender {_OPEN.defender} holds no cards at a bout start"),
+        (_emptied_defender(_DEFENDER_WAITS),
+         f"the defender {_DEFENDER_WAITS.defender} holds no cards"),
         # A bout under way.
         (_OFF_RANK, f"the attack card {_OFF_RANK_CARD} matches no rank on the table before it"),
         (_LOSER, f"{_LOW} does not beat {_BEATEN}"),
@@ -629,8 +657,10 @@ def test_a_forged_phase_or_fact_is_refused_saying_what_is_wrong(
 
 
 @pytest.mark.parametrize(
-    "genuine", [_START, _DEFENCE, _ASKED, _TAKING, _OPEN, _LAST, _OVER, _ENDGAME, _TRUMPED]
-)
+    "genuine",
+    [_START, _DEFENCE, _ASKED, _TAKING, _OPEN, _LAST, _OVER, _ENDGAME, _TRUMPED, _MIDTALON,
+     _WIDE, _NO_TRUMPS, _DEFENDER_WAITS],
+)  # fmt: skip
 def test_the_views_forged_above_are_genuine(genuine: Observation) -> None:
     world = sample_world(genuine, random.Random(1))
     assert observe(world, genuine.player, genuine.visibility) == genuine
@@ -677,7 +707,7 @@ def test_odds_and_places_refuse_what_is_not_a_card_naming_it(card: Any) -> None:
 def test_histories_of_different_sizes_differ_and_overlap_is_no_subset() -> None:
     small, large = History([(1,)]), History([(1,), (2,)])
     assert small != large and large != small and small <= large and not large <= small
-    assert small != {(1,)} and small != [(1,)] and History() != ()
+    assert small not in ({(1,)}, [(1,)]) and History() != ()
     overlapping = History([(1,), (3,)])
     assert not overlapping <= large and not large <= overlapping and not overlapping < large
 

@@ -383,6 +383,13 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
         if event == "call" and _RULES in frame.f_code.co_filename:
             seen.add((frame.f_code.co_filename, frame.f_code.co_qualname))
 
+    # A cached function runs only for the first test that calls it with given arguments:
+    # start each test with empty caches, so that every test that reaches one is recorded.
+    for name, module in list(sys.modules.items()):
+        if name.startswith("durak.rules."):
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
     began = time.perf_counter()
     sys.setprofile(profile)
     try:
@@ -423,15 +430,17 @@ def _commit(root: Path) -> str:
 def select(
     every: Sequence[Mutant], recorded: dict[str, Verdict], only: str, rejudge: frozenset[str]
 ) -> list[Mutant]:
-    """The mutants still to judge: those matching ``only`` (a substring of the id) with no
-    verdict for their function's current source, or a verdict in ``rejudge``."""
-    out = []
-    for m in every:
-        if only not in m.id:
-            continue
-        v = recorded.get(m.id)
-        if v is None or v.fingerprint != m.fingerprint or v.verdict in rejudge:
-            out.append(m)
+    """The mutants still to judge: those whose id contains a part of ``only`` (texts
+    separated by commas, judged in that order; empty: every mutant) with no verdict for
+    their function's current source, or a verdict in ``rejudge``."""
+    out: list[Mutant] = []
+    for part in only.split(","):
+        for m in every:
+            if part not in m.id or m in out:
+                continue
+            v = recorded.get(m.id)
+            if v is None or v.fingerprint != m.fingerprint or v.verdict in rejudge:
+                out.append(m)
     return out
 
 
@@ -519,7 +528,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     for name in ("run", "count", "show", "report"):
         p = sub.add_parser(name)
-        p.add_argument("--only", default="", help="judge only ids containing this text")
+        p.add_argument(
+            "--only", default="", help="only ids containing one of these texts (a,b: a first)"
+        )
         p.add_argument("--results", type=Path, default=RESULTS)
         if name == "run":
             p.add_argument("--limit", type=int, default=None, help="judge at most this many")

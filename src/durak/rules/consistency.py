@@ -118,11 +118,11 @@ def _check_players_out(o: Observation) -> None:
             raise inconsistent(f"player {p} is out but holds {o.hand_sizes[p]} cards")
     if o.players_out and o.talon_size:
         raise inconsistent("a player is out although the talon is not empty")
-    if not o.table and not o.talon_size:
-        # When a bout ends with the talon empty, whoever holds no cards leaves.
+    if not o.table:
+        # Between bouts whoever holds no cards has left (the talon being empty, as above).
         for p in range(o.rules.players):
             if not o.hand_sizes[p] and p not in o.players_out:
-                raise inconsistent(f"player {p} holds no cards with the talon empty but is not out")
+                raise inconsistent(f"player {p} holds no cards between bouts but is not out")
 
 
 def _check_trumps(o: Observation) -> None:
@@ -161,6 +161,10 @@ def _check_knowledge(o: Observation) -> None:
         raise inconsistent(
             f"exposed {CardSet(exposed & ~placed)} is in no hand, not on the table, not face up"
         )
+    # The trump card is shown at the deal and stays exposed until it is discarded.
+    trump = o.trump_card
+    if trump is not None and not (exposed | o.discard.mask) >> trump.index & 1:
+        raise inconsistent(f"the trump card {trump} must be exposed unless discarded")
     if from_talon:
         _check_from_talon(o, from_talon, exposed)
     elif k.origins:
@@ -178,8 +182,7 @@ def _check_from_talon(o: Observation, from_talon: int, exposed: int) -> None:
         raise inconsistent(
             f"{CardSet(from_talon & ~trumps)} known to have been in the talon is not a trump"
         )
-    face_up = 1 << o.trump_card.index if o.trump_card is not None else 0
-    seen = from_talon & (exposed | o.discard.mask | face_up)
+    seen = from_talon & (exposed | o.discard.mask)
     if seen:
         raise inconsistent(f"{CardSet(seen)} known to have been in the talon has been seen since")
 
@@ -200,8 +203,9 @@ def _check_open_world(o: Observation) -> None:
 def _check_finished(o: Observation) -> None:
     if o.table or o.taking or o.cap or o.legal_actions:
         raise inconsistent("a finished game has no table, take, cap or legal action")
+    # Out players hold no cards, and none is out while the talon lasts (checked above).
     holding = o.rules.players - len(o.players_out)
-    if not o.rules.can_repeat and (o.talon_size or holding > 1):
+    if not o.rules.can_repeat and holding > 1:
         raise inconsistent(
             "a game without repetition ends only when at most one player holds cards"
         )
@@ -222,8 +226,9 @@ def _check_roles(o: Observation) -> None:
         )
     if not o.hand_sizes[o.turn]:
         raise inconsistent(f"player {o.turn} is to act but holds no cards")
-    if not o.hand_sizes[o.defender] and not o.table:
-        raise inconsistent(f"the defender {o.defender} holds no cards at a bout start")
+    if not o.hand_sizes[o.defender]:
+        # It holds cards at a bout start, and a bout ends once it has beaten everything.
+        raise inconsistent(f"the defender {o.defender} holds no cards")
     # The cap was fixed at the bout start (or the transfer) from the defender's hand, which
     # has lost only the cards it beat with since.
     defended = sum(d is not None for _, d in o.table)
