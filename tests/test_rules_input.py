@@ -38,6 +38,7 @@ from durak.rules import (
     sample_world,
     step,
 )
+from durak.rules.actions import PASS, TAKE
 from durak.rules.cards import deck_mask
 from durak.rules.history import History
 from strategies import random_game, rules_strategy, seeds
@@ -532,6 +533,10 @@ _LOSER, _LOW, _BEATEN = _beaten_by_a_loser(_ASKED)
          rf"a table entry must be an \(attack card, card or None\), not \({_LEAD}, 'x'\)"),
         (_forge(_DEFENCE, table=([_DEFENCE.table[0][0], None],)),
          rf"a table entry must be an \(attack card, card or None\), not \[{_LEAD}, None\]"),
+        (_forge(_DEFENCE, table=((_DEFENCE.table[0][0],),)),
+         rf"a table entry must be an \(attack card, card or None\), not \({_LEAD},\)"),
+        (_forge(_DEFENCE, table=((_DEFENCE.table[0][0], None, None),)),
+         rf"a table entry must be an \(attack card, card or None\), not \({_LEAD}, None, None\)"),
         (_forge(_DEFENCE, table=(("A♠", None),)),
          r"a table entry must be an \(attack card, card or None\), not \('A♠', None\)"),
         (_forge(_START, talon_order=["A♠"]), "talon_order must be a tuple, got list"),
@@ -578,6 +583,8 @@ _LOSER, _LOW, _BEATEN = _beaten_by_a_loser(_ASKED)
         (_forge(_START, rules=attrs.evolve(SHORT, trumps=False)),
          "a game without trumps has no trump suit or card"),
         (_forge(_START, rules=attrs.evolve(SHORT, trumps=False), trump_suit=None),
+         "a game without trumps has no trump suit or card"),
+        (_forge(_START, rules=attrs.evolve(SHORT, trumps=False), trump_card=None),
          "a game without trumps has no trump suit or card"),
         (_forge(_OVER, trump_card=Card.parse("2" + _OVER.trump_card.suit.symbol)),
          f"the trump card 2{_OVER.trump_card.suit.symbol} is not in the 24-card deck"),
@@ -724,3 +731,16 @@ def test_history_growing_at_a_tip_another_thread_extended_first_copies() -> None
     tip = History._view(_Racing([(0,)]), {(0,): 0}, 1)
     grown = tip.add((1,))
     assert list(grown) == [(0,), (1,)] and (99,) not in grown and list(tip) == [(0,)]
+
+
+def test_a_game_drawn_by_repetition_is_observed_and_sampled_with_cards_in_hand() -> None:
+    # Every defender takes and the others pass until a bout start repeats
+    # (test_scenarios.test_three_player_perpetual_take_is_a_draw).
+    s = position(Rules(players=3), [["6H", "7H"], ["6D", "7D"], ["6C", "7C"]], trump=Suit.S)
+    while s.turn >= 0:
+        taking = s.turn == s.defender and not s.taking
+        s = step(s, legal_actions(s)[0] if not s.table else TAKE if taking else PASS)
+    assert all(s.hand_masks) and not s.players_out
+    for p in range(3):
+        o = observe(s, p)
+        assert observe(sample_world(o, random.Random(p)), p) == o
