@@ -744,3 +744,8 @@ def test_a_game_drawn_by_repetition_is_observed_and_sampled_with_cards_in_hand()
     for p in range(3):
         o = observe(s, p)
         assert observe(sample_world(o, random.Random(p)), p) == o
+
+
+def test_an_observation_is_terminal_exactly_when_the_game_is_over() -> None:
+    first_to_act = next(o for o in (_START, _DEFENCE, _ASKED) if o.turn == 0)
+    assert not first_to_act.is_terminal and _OVER.is_terminal
