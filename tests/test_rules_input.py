@@ -749,3 +749,26 @@ def test_a_game_drawn_by_repetition_is_observed_and_sampled_with_cards_in_hand()
 def test_an_observation_is_terminal_exactly_when_the_game_is_over() -> None:
     first_to_act = next(o for o in (_START, _DEFENCE, _ASKED) if o.turn == 0)
     assert not first_to_act.is_terminal and _OVER.is_terminal
+
+
+@pytest.mark.parametrize("bad", [0, 1, 1.0])
+def test_a_visibility_equal_to_a_bool_but_not_one_is_refused(bad: object) -> None:
+    state = new_game(SHORT, 1)
+    message = f"open_world must be False, True or 'full', got {bad}"
+    with pytest.raises(RulesError, match=f"^{re.escape(message)}$"):
+        observe(state, 0, open_world=bad)  # type: ignore[arg-type]
+
+
+def test_with_the_talon_empty_a_hidden_card_is_in_the_opponents_hand_only() -> None:
+    o = _view(SHORT, lambda s: not s.talon and s.turn >= 0 and bool(s.hand_masks[1 - s.turn]))
+    card = next(iter(o.hidden_cards()))
+    assert o.odds(card) == {1 - o.player: Fraction(1)}
+
+
+def test_odds_of_a_card_missing_from_a_full_view_are_refused() -> None:
+    full = observe(random_game(SHORT, 2)[3], 0, open_world="full")
+    assert full.talon_order is not None and len(full.talon_order) > 1
+    top, *rest = full.talon_order
+    forged = _forge(full, talon_order=tuple(rest), talon_size=full.talon_size - 1)
+    with pytest.raises(RulesError, match="^inconsistent observation: "):
+        forged.odds(top)

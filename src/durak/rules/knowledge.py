@@ -302,10 +302,7 @@ class _Split:
             (origins[p] if origins else (0,) * unknown[i] + (1,), unknown[i])
             for i, p in enumerate(opponents)
         )
-        for i, p in enumerate(opponents):
-            if len(weights[i][0]) > unknown[i] + 1:
-                raise _inconsistent(f"player {p}'s origins list more cards than it holds")
-        check_facts(o)
+        check_facts(o)  # which checks, too, that no origins list more cards than held
         return _Split(opponents, unknown, talon, len(hidden), mask.bit_count(), mask, weights)
 
     def sample(self, rng: random.Random) -> tuple[int, ...]:
