@@ -770,5 +770,5 @@ def test_odds_of_a_card_missing_from_a_full_view_are_refused() -> None:
     assert full.talon_order is not None and len(full.talon_order) > 1
     top, *rest = full.talon_order
     forged = _forge(full, talon_order=tuple(rest), talon_size=full.talon_size - 1)
-    with pytest.raises(RulesError, match="^inconsistent observation: "):
+    with pytest.raises(RulesError, match=r"^inconsistent observation: "):
         forged.odds(top)
