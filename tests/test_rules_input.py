@@ -490,6 +490,14 @@ def _beaten_by_a_loser(o: Observation) -> tuple[Observation, Card, Card]:
     return forged, low, attack
 
 
+def _known_twice(o: Observation) -> Observation:
+    """``o`` with a card of its own hand known in the other player's hand too."""
+    other = 1 - o.player
+    known = _changed(o, "known", other, o.known[other].add(_OWN_CARD))
+    return _changed(known, "hand_sizes", other, o.hand_sizes[other] + 1)
+
+
+_OWN_CARD = next(iter(_START.hand))
 _OFF_RANK, _OFF_RANK_CARD = _thrown_in_off_rank(_DEFENCE)
 # The player's own origins one entry longer than its unknown cards allow.
 _OWN_UNKNOWN = _TRUMPED.hand_sizes[_TRUMPED.player] - len(_TRUMPED.known[_TRUMPED.player])
@@ -589,6 +597,8 @@ _LOSER, _LOW, _BEATEN = _beaten_by_a_loser(_ASKED)
         (_forge(_OVER, trump_card=Card.parse("2" + _OVER.trump_card.suit.symbol)),
          f"the trump card 2{_OVER.trump_card.suit.symbol} is not in the 24-card deck"),
         # Knowledge.
+        (_known_twice(_START),
+         f"{_OWN_CARD} is both in its own hand and in player {1 - _START.player}'s known cards"),
         (_changed(_START, "known", _START.player, CardSet()),
          "the player's known cards must be the exposed cards of its hand"),
         (_with_knowledge(_START, exposed=_START.knowledge.exposed.add(_OFF_TRUMP)),

@@ -79,6 +79,17 @@ EQUIVALENT: dict[str, str] = {
         "appending to a shared list that is not the tip's leaves a key past every view's "
         "size, never read; the add then copies its prefix, as it does unmutated"
     ),
+    "durak.rules.knowledge:_check_places:remove-raise:2": (
+        "the AssertionError is unreachable: the loop above always names a shared card or one "
+        "outside the deck first"
+    ),
+    "durak.rules.engine:legal_actions:drop-operand:1": (
+        "while the defender has taken it is never asked (attackers are): p == defender "
+        "implies not taking"
+    ),
+    "durak.rules.engine:_defender_actions:condition-false:0": (
+        "the one-card fast path gives the target the general sort gives"
+    ),
     "durak.rules.history:History.__le__:drop-operand:0": (
         "the size test is a shortcut: a larger set always has a key the other lacks"
     ),
