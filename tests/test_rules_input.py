@@ -21,14 +21,17 @@ import durak.rules.actions
 import durak.rules.engine
 from durak.rules import (
     VISIBILITIES,
+    Attack,
     Card,
     CardSet,
+    Defend,
     GameState,
     IllegalActionError,
     Observation,
     Rules,
     RulesError,
     Suit,
+    Transfer,
     Visibility,
     beats,
     legal_actions,
@@ -782,3 +785,35 @@ def test_odds_of_a_card_missing_from_a_full_view_are_refused() -> None:
     forged = _forge(full, talon_order=tuple(rest), talon_size=full.talon_size - 1)
     with pytest.raises(RulesError, match=r"^inconsistent observation: "):
         forged.odds(top)
+
+
+class _LookAlike:
+    """Not a card, though it carries the index, rank and suit of one."""
+
+    def __init__(self, card: Card) -> None:
+        self.index, self.rank, self.suit = card.index, card.rank, card.suit
+
+
+def test_a_card_look_alike_is_never_legal() -> None:
+    lead = new_game(SHORT, 1)
+    held = next(iter(lead.hands[lead.turn]))
+    fake: Any = _LookAlike(held)
+    with pytest.raises(IllegalActionError):
+        step(lead, Attack(fake))
+    rules = attrs.evolve(SHORT, transfer=True)
+    hands = [["9S", "10S", "KS"], ["9H", "JS", "QH"]]
+    s = step(position(rules, hands, Suit.C), Attack(Card.parse("9S")))
+    nine, jack = Card.parse("9H"), Card.parse("JS")
+    assert {Transfer(nine), Defend(Card.parse("9S"), jack)} <= set(legal_actions(s))
+    for action in (Transfer(_LookAlike(nine)), Defend(Card.parse("9S"), _LookAlike(jack))):  # type: ignore[arg-type]
+        with pytest.raises(IllegalActionError):
+            step(s, action)
+
+
+def test_no_transfer_without_the_transfer_rule() -> None:
+    s = position(SHORT, [["9S", "10S", "KS"], ["9H", "JS", "QH"]], Suit.C)
+    s = step(s, Attack(Card.parse("9S")))
+    transfer = Transfer(Card.parse("9H"))
+    assert transfer not in legal_actions(s)
+    with pytest.raises(IllegalActionError):
+        step(s, transfer)

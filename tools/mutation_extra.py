@@ -87,6 +87,12 @@ EQUIVALENT: dict[str, str] = {
         "while the defender has taken it is never asked (attackers are): p == defender "
         "implies not taking"
     ),
+    "durak.rules.engine:is_legal:drop-operand:5": (
+        "the defender is never asked while it has taken: p == defender implies not taking"
+    ),
+    "durak.rules.engine:is_legal:drop-operand:7": (
+        "the defender is never asked while it has taken: p == defender implies not taking"
+    ),
     "durak.rules.engine:_defender_actions:condition-false:0": (
         "the one-card fast path gives the target the general sort gives"
     ),
