@@ -93,6 +93,10 @@ EQUIVALENT: dict[str, str] = {
     "durak.rules.engine:is_legal:drop-operand:7": (
         "the defender is never asked while it has taken: p == defender implies not taking"
     ),
+    "durak.rules.engine:_after_defence:drop-operand:1": (
+        "a defender left with no cards after beating everything has beaten as many cards as "
+        "it held when the cap was set, so the cap is reached too"
+    ),
     "durak.rules.engine:_defender_actions:condition-false:0": (
         "the one-card fast path gives the target the general sort gives"
     ),
