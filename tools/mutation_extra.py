@@ -75,6 +75,22 @@ EQUIVALENT: dict[str, str] = {
     "durak.rules.bout:next_asked:condition-false:0": (
         "with two players nobody follows the attacker in the asking order: None either way"
     ),
+    "durak.rules.bout:end_bout:condition-true:3": (
+        "looking for players without cards while the talon lasts finds none: every hand was "
+        "just refilled"
+    ),
+    "durak.rules.bout:_draw:condition-false:0": (
+        "with two players the drawing order is the attacker, then the defender, either way"
+    ),
+    "durak.rules.bout:_draw:condition-false:1": (
+        "the loop's exit once the talon is empty is a shortcut: the players left draw nothing"
+    ),
+    "durak.rules.bout:_draw:remove-statement:2": (
+        "the loop's exit once the talon is empty is a shortcut: the players left draw nothing"
+    ),
+    "durak.rules.setup:_check_deck:drop-operand:1": (
+        "a deck without duplicates (checked first) whose cards are the variant's has its size"
+    ),
     "durak.rules.history:History.add:condition-true:1": (
         "appending to a shared list that is not the tip's leaves a key past every view's "
         "size, never read; the add then copies its prefix, as it does unmutated"
