@@ -75,6 +75,12 @@ EQUIVALENT: dict[str, str] = {
     "durak.rules.bout:next_asked:condition-false:0": (
         "with two players nobody follows the attacker in the asking order: None either way"
     ),
+    "durak.rules.bout:end_bout:condition-true:1": (
+        "drawing from an empty talon draws nothing and leaves the origins as they are"
+    ),
+    "durak.rules.bout:end_bout:condition-true:2": (
+        "updating empty origins after the draw gives empty origins"
+    ),
     "durak.rules.bout:end_bout:condition-true:3": (
         "looking for players without cards while the talon lasts finds none: every hand was "
         "just refilled"
