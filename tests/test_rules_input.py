@@ -817,3 +817,18 @@ def test_no_transfer_without_the_transfer_rule() -> None:
     assert transfer not in legal_actions(s)
     with pytest.raises(IllegalActionError):
         step(s, transfer)
+
+
+def test_in_the_open_world_the_talons_trumps_change_no_draw() -> None:
+    # Every hand is shown, so where a card came from no longer matters: the same seed
+    # draws the same world with or without the record of the talon's trumps.
+    o = _view(
+        SHORT,
+        lambda s: s.turn >= 0 and any(c in s.knowledge.from_talon for c in s.talon[:-1]),
+        open_world=True,
+    )
+    unrecorded = _with_knowledge(o, from_talon=CardSet(), origins=())
+    for seed in range(5):
+        world = sample_world(o, random.Random(seed))
+        same = sample_world(unrecorded, random.Random(seed))
+        assert (world.talon, world.hand_masks) == (same.talon, same.hand_masks)

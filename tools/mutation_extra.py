@@ -97,6 +97,10 @@ EQUIVALENT: dict[str, str] = {
     "durak.rules.setup:_check_deck:drop-operand:1": (
         "a deck without duplicates (checked first) whose cards are the variant's has its size"
     ),
+    "durak.rules.knowledge:_Split.of:condition-true:4": (
+        "the origins are read only to split the talon's trumps among hidden places, and in "
+        "the open world no such trump is counted (its mask is 0), so they are never read"
+    ),
     "durak.rules.history:History.add:condition-true:1": (
         "appending to a shared list that is not the tip's leaves a key past every view's "
         "size, never read; the add then copies its prefix, as it does unmutated"
