@@ -414,3 +414,13 @@ def test_text_shaped_almost_like_an_action_is_no_action_not_a_bad_card(text: str
     with pytest.raises(ValueError) as raised:
         parse_action(text)
     assert str(raised.value) == f"not an action: {text!r}"
+
+
+def test_a_position_led_by_a_player_out_is_refused_and_the_right_defender_accepted() -> None:
+    rules = Rules(players=3, lowest_rank=12, hand_size=2)
+    hands = [[], ["QS", "KS"], ["QH"]]
+    with pytest.raises(RulesError) as raised:
+        position(rules, hands, Suit.C, attacker=0)
+    assert str(raised.value) == "attacker 0 is not a player holding cards"
+    s = position(rules, hands, Suit.C, attacker=1, defender=2)
+    assert (s.attacker, s.defender, s.players_out) == (1, 2, frozenset({0}))
