@@ -424,3 +424,15 @@ def test_a_position_led_by_a_player_out_is_refused_and_the_right_defender_accept
     assert str(raised.value) == "attacker 0 is not a player holding cards"
     s = position(rules, hands, Suit.C, attacker=1, defender=2)
     assert (s.attacker, s.defender, s.players_out) == (1, 2, frozenset({0}))
+
+
+@pytest.mark.parametrize(
+    ("rank", "suit", "message"),
+    [(2.5, 0, "card rank must be 2..14, got 2.5"), (6, 1.5, "card suit must be a Suit, got 1.5")],
+)
+def test_a_card_of_a_fractional_rank_or_suit_is_refused_naming_it(
+    rank: Any, suit: Any, message: str
+) -> None:
+    with pytest.raises(RulesError) as raised:
+        Card(rank, suit)
+    assert str(raised.value) == message

@@ -101,6 +101,10 @@ EQUIVALENT: dict[str, str] = {
         "the origins are read only to split the talon's trumps among hidden places, and in "
         "the open world no such trump is counted (its mask is 0), so they are never read"
     ),
+    "durak.rules.origins:_split_weights:dual:0": (
+        "the k past min(u, restricted) have C(j, k) = 0 for every j <= u, or exceed what is "
+        "left and are sliced away (as mutmut's `+ 2` there)"
+    ),
     "durak.rules.history:History.add:condition-true:1": (
         "appending to a shared list that is not the tip's leaves a key past every view's "
         "size, never read; the add then copies its prefix, as it does unmutated"
