@@ -15,7 +15,7 @@ RAY    := 2.60.0
 # is not reachable here (tests/test_web_browser.py).
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: demo test lint typecheck pytest bench thorough mutation clean docs-outputs
+.PHONY: demo test lint typecheck pytest bench thorough mutation mutation-extra clean docs-outputs
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,7 +36,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src tests benchmarks
+	$(BIN)/mypy --strict src tests benchmarks tools
 
 # Every extra is installed above, so a missing one fails its tests instead of skipping them.
 pytest: $(STAMP) $(CHROMIUM)
@@ -71,6 +71,16 @@ mutation: $(STAMP)
 	ln -sfn .mutants/$(MODULE) mutants
 	DURAK_MUTATION_MODULE=$(MODULE) HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run "durak.$(MODULE).*"
 	$(BIN)/mutmut results
+
+# The second mutation pass over durak.rules, with the operators mutmut lacks (dropped
+# operands, forced conditions, removed raises and statements, widened comparisons):
+# tools/mutation_extra.py.  Resumable: verdicts are kept per mutant in
+# .mutants/extra/results.jsonl; ONLY=<text> judges the ids containing it.  Not part of
+# `make test`.  Report: docs/verification.md.
+ONLY ?=
+mutation-extra: $(STAMP)
+	$(BIN)/python tools/mutation_extra.py run --only "$(ONLY)"
+	$(BIN)/python tools/mutation_extra.py report
 
 bench: $(STAMP)
 	$(BIN)/durak bench

@@ -405,3 +405,34 @@ def test_a_finished_game_has_no_legal_action() -> None:
 def test_legal_actions_names_the_type_given() -> None:
     with pytest.raises(TypeError, match=r"^state must be a GameState, got int$"):
         legal_actions(5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "text", ["Attack(6H", "Transfer(6H", "Defend(6H<-8H", "Defence(6H<-8H)", "Defend 6H<-8H)"]
+)
+def test_text_shaped_almost_like_an_action_is_no_action_not_a_bad_card(text: str) -> None:
+    with pytest.raises(ValueError) as raised:
+        parse_action(text)
+    assert str(raised.value) == f"not an action: {text!r}"
+
+
+def test_a_position_led_by_a_player_out_is_refused_and_the_right_defender_accepted() -> None:
+    rules = Rules(players=3, lowest_rank=12, hand_size=2)
+    hands = [[], ["QS", "KS"], ["QH"]]
+    with pytest.raises(RulesError) as raised:
+        position(rules, hands, Suit.C, attacker=0)
+    assert str(raised.value) == "attacker 0 is not a player holding cards"
+    s = position(rules, hands, Suit.C, attacker=1, defender=2)
+    assert (s.attacker, s.defender, s.players_out) == (1, 2, frozenset({0}))
+
+
+@pytest.mark.parametrize(
+    ("rank", "suit", "message"),
+    [(2.5, 0, "card rank must be 2..14, got 2.5"), (6, 1.5, "card suit must be a Suit, got 1.5")],
+)
+def test_a_card_of_a_fractional_rank_or_suit_is_refused_naming_it(
+    rank: Any, suit: Any, message: str
+) -> None:
+    with pytest.raises(RulesError) as raised:
+        Card(rank, suit)
+    assert str(raised.value) == message

@@ -10,9 +10,11 @@ import re
 from typing import Any
 
 import attrs
+import numpy as np
 import pytest
 
 from durak.rules import DurakGame, Rules, new_game
+from durak.search.budget import SearchError
 from durak.search.testing import GameContractError, check_game
 from toygames import CardState, HiddenCardGame, Nim, RandomTree, TicTacToe
 
@@ -433,3 +435,189 @@ class NoMoverAtTheEnd(Count):
 def test_check_game_never_asks_who_moves_in_a_finished_game() -> None:
     report = check_game(NoMoverAtTheEnd(), [Box(0)], random.Random(0), games=3)
     assert report.games == 3 and report.observations == report.states
+
+
+# Issue 36: a game's own errors, and what it gives of the wrong kind, are findings naming
+# the method, the start state and the step; bad arguments are refused.
+
+
+class StepRaises(Count):
+    def step(self, s: Box, a: int) -> Box:
+        raise ValueError("no such move")
+
+
+class ActionsNone(Count):
+    def legal_actions(self, s: Box) -> Any:
+        return None
+
+
+class ReturnsNone(Count):
+    def returns(self, s: Box) -> Any:
+        return None
+
+
+class ReturnsText(Count):
+    def returns(self, s: Box) -> Any:
+        return ("1",)
+
+
+class TerminalRaises(Count):
+    def is_terminal(self, s: Box) -> bool:
+        raise RuntimeError
+
+
+class MoverRaises(Count):
+    def current_player(self, s: Box) -> int:
+        raise KeyError(s.value)
+
+
+@attrs.define(eq=False)
+class Uncopyable(Box):
+    def __deepcopy__(self, memo: object) -> Uncopyable:
+        raise TypeError("cannot copy a live handle")
+
+
+class UncopyableStates(Count):
+    box = Uncopyable
+
+
+@attrs.define(eq=False)
+class Incomparable(Box):
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("ambiguous")
+
+    def __hash__(self) -> int:
+        return 0
+
+
+class IncomparableStates(Count):
+    box = Incomparable
+
+
+@attrs.define(eq=False)
+class BadHash(Box):
+    def __hash__(self) -> int:
+        raise ValueError("no hash today")
+
+
+class ObserveRaises(HiddenCardGame):
+    def observe(self, state: Any, player: int) -> Any:
+        raise IndexError(player)
+
+
+class SampleRaises(HiddenCardGame):
+    def sample_world(self, obs: Any, rng: random.Random) -> Any:
+        raise ValueError("no world fits")
+
+
+class BoolMover(Count):
+    def current_player(self, s: Box) -> int:
+        return False
+
+
+GAME_ERRORS = [
+    (StepRaises(), Box(0), AT_START, "step raised ValueError: no such move"),
+    (ActionsNone(), Box(0), AT_START, "legal_actions gave None, not a sequence of actions"),
+    (ReturnsNone(), Box(0), AT_SOME_STEP, "returns gave None, not a sequence of payoffs"),
+    (ReturnsText(), Box(0), AT_SOME_STEP, "returns ['1'] must be 1 finite payoffs"),
+    (TerminalRaises(), Box(0), AT_START, "is_terminal raised RuntimeError"),
+    (MoverRaises(), Box(0), AT_START, "current_player raised KeyError: 0"),
+    (
+        UncopyableStates(),
+        Uncopyable(0),
+        AT_START,
+        "the state cannot be deep-copied (TypeError: cannot copy a live handle)",
+    ),
+    (
+        IncomparableStates(),
+        Incomparable(0),
+        AT_START,
+        "comparing or hashing states raised ValueError: ambiguous",
+    ),
+    (Count(), BadHash(0), AT_START, "the state is not hashable (no hash today)"),
+    (ObserveRaises(), HiddenCardGame().deal(1), AT_START, "observe raised IndexError: 0"),
+    (
+        SampleRaises(),
+        HiddenCardGame().deal(1),
+        AT_START,
+        "sample_world raised ValueError: no world fits",
+    ),
+    (BoolMover(), Box(0), AT_START, "current_player False is not in range(1)"),
+]
+
+
+@pytest.mark.parametrize(
+    ("game", "start", "where", "what"), GAME_ERRORS, ids=[type(b[0]).__name__ for b in GAME_ERRORS]
+)
+def test_a_games_own_error_is_a_finding_saying_where_and_what(
+    game: Any, start: Any, where: str, what: str
+) -> None:
+    pattern = rf"{type(game).__name__}, {where}: {re.escape(what)}"
+    with pytest.raises(GameContractError) as raised:
+        check_game(game, [start], random.Random(3), games=3, max_steps=50)
+    assert re.fullmatch(pattern, str(raised.value)), str(raised.value)
+
+
+class JunkBounds(Count):
+    payoff_bounds: Any = "(0, 1)"
+
+
+class NoPlayers(Count):
+    num_players: Any = "1"
+
+
+@pytest.mark.parametrize(
+    ("bounds", "shown"),
+    [("(0, 1)", "'(0, 1)'"), ((0.0,), "(0.0,)"), ((0.0, math.nan), "(0.0, nan)"),
+     ((False, 1.0), "(False, 1.0)"), ([0.0, 1.0], "[0.0, 1.0]")],
+)  # fmt: skip
+def test_junk_payoff_bounds_are_a_finding_naming_the_game(bounds: object, shown: str) -> None:
+    game = JunkBounds()
+    game.payoff_bounds = bounds
+    with pytest.raises(GameContractError) as raised:
+        check_game(game, [Box(0)], random.Random(0))
+    assert str(raised.value) == (
+        "JunkBounds: payoff_bounds must be (min_value, max_sum), two finite numbers, or None; "
+        f"got {shown}"
+    )
+
+
+def test_a_player_count_that_is_not_a_positive_int_is_a_finding() -> None:
+    for count, shown in (("1", "'1'"), (0, "0"), (True, "True")):
+        game = NoPlayers()
+        game.num_players = count
+        with pytest.raises(GameContractError) as raised:
+            check_game(game, [Box(0)], random.Random(0))
+        assert str(raised.value) == f"NoPlayers: num_players must be a positive int, got {shown}"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"max_steps": -1}, "max_steps must be an int >= 0, got -1"),
+        ({"max_steps": 2.5}, "max_steps must be an int >= 0, got 2.5"),
+        ({"max_steps": True}, "max_steps must be an int >= 0, got True"),
+        ({"games": 0}, "games must be an int >= 1, got 0"),
+        ({"states": []}, "states must hold at least one start state"),
+        ({"rng": "seed"}, "rng must be a random.Random or an int seed, got 'seed'"),
+    ],
+)
+def test_bad_arguments_are_refused_saying_which(arguments: dict[str, Any], message: str) -> None:
+    call: dict[str, Any] = {"states": [Box(0)], "rng": random.Random(0), **arguments}
+    with pytest.raises(SearchError) as raised:
+        check_game(Count(), **call)
+    assert str(raised.value) == message
+
+
+class NumpyMover(Count):
+    """Says whose turn it is with a numpy integer, as a game built on arrays may."""
+
+    def current_player(self, s: Box) -> int:
+        return np.int64(0)  # type: ignore[return-value]
+
+
+def test_a_numpy_integer_is_accepted_as_a_player_and_an_int_as_a_seed() -> None:
+    report = check_game(NumpyMover(), [Box(0)], random.Random(0), games=2)
+    assert report.games == 2 and report.states >= 6
+    seeded = check_game(FiveSteps(), [Box(0)], 5, games=1)
+    assert seeded.states == 6

@@ -22,6 +22,8 @@ import attrs
 from durak.rules.actions import Action
 from durak.rules.cards import CARDS, Card, CardSet, Suit, bit_indices, deck_mask
 from durak.rules.config import Rules
+from durak.rules.consistency import check_facts, check_types, check_world
+from durak.rules.consistency import inconsistent as _inconsistent
 from durak.rules.engine import legal_actions
 from durak.rules.errors import RulesError
 from durak.rules.origins import sample_split, split_means
@@ -126,7 +128,8 @@ class Observation:
     def places(self, card: Card) -> frozenset[Place]:
         """The places ``card`` may be, from this player's point of view.
 
-        Raises :class:`RulesError` if the card is not in this variant's deck.
+        Raises ``TypeError`` if ``card`` is not a :class:`Card`, :class:`RulesError` if it is
+        not in this variant's deck.
         """
         return frozenset(place for place, chance in self.odds(card).items() if chance)
 
@@ -135,9 +138,14 @@ class Observation:
         view: every deck order consistent with what it has seen counts once (the players'
         choices are not modelled).  :func:`sample_world` draws worlds with these odds.
 
-        Raises :class:`RulesError` if the card is not in this variant's deck, or if the
+        Raises ``TypeError`` if ``card`` is not a :class:`Card` (``Card.parse`` reads one
+        from text), :class:`RulesError` if it is not in this variant's deck, or if the
         observation is inconsistent.
         """
+        if type(card) is not Card:
+            raise TypeError(
+                f"odds needs a Card, got {type(card).__name__} {card!r} (Card.parse reads text)"
+            )
         if not (deck_mask(self.rules.lowest_rank) >> card.index) & 1:
             raise RulesError(f"{card} is not in the {self.rules.deck_size}-card deck")
         if card in self.discard:
@@ -234,9 +242,9 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
         rng.shuffle(talon)  # top first
         if o.face_up_trump is not None:
             talon.append(o.face_up_trump)
-    # No check of the world is needed: _Split.of found the seen places disjoint and the
-    # hidden cards as many as the places left, so the hands and talon partition the deck.
-    return GameState(
+    # _Split.of found the seen places disjoint and the hidden cards as many as the places
+    # left, so the hands and talon partition the deck; what is left to check is read off it.
+    world = GameState(
         o.rules,
         tuple(masks),
         tuple(talon),
@@ -253,10 +261,8 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
         o.knowledge,
         o.history,
     )
-
-
-def _inconsistent(why: str) -> RulesError:
-    return RulesError(f"inconsistent observation: {why}")
+    check_world(o, world)
+    return world
 
 
 #: Why a record is inconsistent when no split of the talon's trumps fits it.
@@ -278,6 +284,7 @@ class _Split:
     @staticmethod
     def of(o: Observation) -> _Split:
         """The split of ``o`` (checked for consistency)."""
+        check_types(o)
         _check_shape(o)
         _check_places(o, _seen_places(o))
         opponents = tuple(p for p in range(o.rules.players) if p != o.player)
@@ -295,9 +302,7 @@ class _Split:
             (origins[p] if origins else (0,) * unknown[i] + (1,), unknown[i])
             for i, p in enumerate(opponents)
         )
-        for i, p in enumerate(opponents):
-            if len(weights[i][0]) > unknown[i] + 1:
-                raise _inconsistent(f"player {p}'s origins list more cards than it holds")
+        check_facts(o)  # which checks, too, that no origins list more cards than held
         return _Split(opponents, unknown, talon, len(hidden), mask.bit_count(), mask, weights)
 
     def sample(self, rng: random.Random) -> tuple[int, ...]:

@@ -19,8 +19,13 @@ games from the given states and checks, at every state reached, the contract of
   the game is over and, for the player to move, its legal actions (what an
   information-set search reads from a world).
 
+* the game's own methods never raise, ``legal_actions`` and ``returns`` give sequences,
+  states can be deep-copied and compared, ``num_players`` is a positive int and
+  ``payoff_bounds`` two finite numbers or ``None``; a player may be any integer type (a
+  numpy integer too), never a bool.
+
 A failure raises :class:`GameContractError` naming the check, the game, the start state's
-index and the step.
+index and the step (what a game method raised is its cause).
 
 >>> import random
 >>> class Count:  # a one-player game: add 1 or 2 until 5 or more
@@ -38,11 +43,15 @@ from __future__ import annotations
 
 import copy
 import math
+import numbers
+import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
+
+from durak.search.budget import SearchError, as_rng
 
 __all__ = ["ContractReport", "GameContractError", "check_game"]
 
@@ -64,7 +73,7 @@ class ContractReport:
 def check_game(
     game: Any,
     states: Sequence[Any],
-    rng: random.Random,
+    rng: random.Random | int,
     *,
     games: int = 2,
     zero_sum: bool = False,
@@ -73,26 +82,46 @@ def check_game(
     """Play ``games`` random games from each of ``states`` and check the protocol's
     contract at every state reached (see the module docstring).
 
-    Raises :class:`GameContractError` at the first violation, or if a game does not end
-    within ``max_steps`` steps.  Draws only from ``rng``.
+    Raises :class:`GameContractError` at the first violation, if a game does not end
+    within ``max_steps`` steps, or if one of the game's own methods raises or gives
+    something of the wrong kind (the error names the method, the start state and the
+    step); :class:`~durak.search.budget.SearchError` for a bad argument (``rng`` may be a
+    ``random.Random`` or an int seed; ``states`` must not be empty).  Draws only from
+    ``rng``.
     """
-    imperfect = hasattr(game, "observe") and hasattr(game, "sample_world")
+    rng = as_rng(rng)
+    for name, value, least in (("games", games, 1), ("max_steps", max_steps, 0)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise SearchError(f"{name} must be an int >= {least}, got {value!r}")
+    if not states:
+        raise SearchError("states must hold at least one start state")
+    name = type(game).__name__
+    n = game.num_players
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise GameContractError(f"{name}: num_players must be a positive int, got {n!r}")
     bounds = getattr(game, "payoff_bounds", None)
+    if bounds is not None and not (
+        isinstance(bounds, tuple) and len(bounds) == 2 and all(map(_finite, bounds))
+    ):
+        raise GameContractError(
+            f"{name}: payoff_bounds must be (min_value, max_sum), two finite numbers, "
+            f"or None; got {bounds!r}"
+        )
+    imperfect = hasattr(game, "observe") and hasattr(game, "sample_world")
     checked = observed = played = 0
     for index, start in enumerate(states):
         for _ in range(games):
             state = start
             for steps in range(max_steps + 1):
-                where = f"{type(game).__name__}, start state {index}, step {steps}"
-                _check_state(game, state, where, bounds, zero_sum)
+                where = f"{name}, start state {index}, step {steps}"
+                legal = _check_state(game, state, where, bounds, zero_sum)
                 if imperfect:
-                    observed += _check_observations(game, state, rng, where)
+                    observed += _check_observations(game, state, legal, rng, where)
                 checked += 1
-                if game.is_terminal(state):
+                if not legal:
                     break
-                state = _check_step(game, state, rng.choice(list(game.legal_actions(state))), where)
+                state = _check_step(game, state, rng.choice(legal), where)
             else:
-                name = type(game).__name__
                 raise GameContractError(
                     f"{name}: a game from start state {index} did not end within {max_steps} steps"
                 )
@@ -104,15 +133,51 @@ def _fail(where: str, what: str) -> GameContractError:
     return GameContractError(f"{where}: {what}")
 
 
-def _check_state(game: Any, state: Any, where: str, bounds: Any, zero_sum: bool) -> None:
+def _finite(x: object) -> bool:
+    """Whether ``x`` is a finite real number (not a bool)."""
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _call(where: str, method: Callable[..., Any], *args: Any) -> Any:
+    """``method(*args)``, a call of the game's own; what it raises becomes a finding."""
+    try:
+        return method(*args)
+    except Exception as e:
+        raise _fail(where, f"{method.__name__} raised {_error(e)}") from e
+
+
+def _error(e: Exception) -> str:
+    return f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+
+
+def _sequence(where: str, method: Callable[..., Any], state: Any, of: str) -> list[Any]:
+    """What ``method(state)`` gives, as a list; a finding if it is not a sequence."""
+    result = _call(where, method, state)
+    if not isinstance(result, Sequence) or isinstance(result, str):
+        raise _fail(where, f"{method.__name__} gave {result!r}, not a sequence of {of}")
+    return list(result)
+
+
+def _same(where: str, a: Any, b: Any) -> bool:
+    """Whether two states (or observations) are equal with equal hashes."""
+    try:
+        return bool(a == b) and hash(a) == hash(b)
+    except Exception as e:
+        raise _fail(where, f"comparing or hashing states raised {_error(e)}") from e
+
+
+def _check_state(
+    game: Any, state: Any, where: str, bounds: tuple[float, float] | None, zero_sum: bool
+) -> list[Any]:
+    """Check ``state``; its legal actions."""
     try:
         hash(state)
-    except TypeError as e:
+    except Exception as e:
         raise _fail(where, f"the state is not hashable ({e})") from None
-    legal = list(game.legal_actions(state))
-    if list(game.legal_actions(state)) != legal:
+    legal = _sequence(where, game.legal_actions, state, "actions")
+    if _sequence(where, game.legal_actions, state, "actions") != legal:
         raise _fail(where, "legal_actions gives a different sequence when asked again")
-    terminal = game.is_terminal(state)
+    terminal = _call(where, game.is_terminal, state)
     if bool(legal) == terminal:
         raise _fail(
             where,
@@ -121,12 +186,14 @@ def _check_state(game: Any, state: Any, where: str, bounds: Any, zero_sum: bool)
         )
     n = game.num_players
     if not terminal:
-        player = game.current_player(state)
-        if not (isinstance(player, int) and 0 <= player < n):
+        player = _call(where, game.current_player, state)
+        # Any integer type indexes a tuple of payoffs (a numpy integer too); a bool is no seat.
+        if not (isinstance(player, numbers.Integral) and not isinstance(player, bool)
+                and 0 <= operator.index(player) < n):  # fmt: skip
             raise _fail(where, f"current_player {player!r} is not in range({n})")
-        return
-    payoff = list(game.returns(state))
-    if len(payoff) != n or not all(math.isfinite(x) for x in payoff):
+        return legal
+    payoff = _sequence(where, game.returns, state, "payoffs")
+    if len(payoff) != n or not all(map(_finite, payoff)):
         raise _fail(where, f"returns {payoff} must be {n} finite payoffs")
     if zero_sum and abs(sum(payoff)) > 1e-9:
         raise _fail(where, f"returns {payoff} do not sum to zero")
@@ -134,50 +201,55 @@ def _check_state(game: Any, state: Any, where: str, bounds: Any, zero_sum: bool)
         low, max_sum = bounds
         if min(payoff) < low - 1e-9 or sum(payoff) > max_sum + 1e-9:
             raise _fail(where, f"returns {payoff} break payoff_bounds {bounds}")
+    return legal
 
 
 def _check_step(game: Any, state: Any, action: Any, where: str) -> Any:
-    before = copy.deepcopy(state)
-    after = game.step(state, action)
-    if state != before or hash(state) != hash(before):
+    try:
+        before = copy.deepcopy(state)
+    except Exception as e:
+        raise _fail(where, f"the state cannot be deep-copied ({_error(e)})") from e
+    after = _call(where, game.step, state, action)
+    if not _same(where, state, before):
         raise _fail(where, f"step changed its input state (action {action!r})")
-    again = game.step(state, action)
-    if again != after or hash(again) != hash(after):
+    again = _call(where, game.step, state, action)
+    if not _same(where, again, after):
         raise _fail(where, f"step is not deterministic (action {action!r})")
     return after
 
 
-def _check_observations(game: Any, state: Any, rng: random.Random, where: str) -> int:
-    terminal = game.is_terminal(state)
-    mover = None if terminal else game.current_player(state)
-    legal = list(game.legal_actions(state))
+def _check_observations(
+    game: Any, state: Any, legal: list[Any], rng: random.Random, where: str
+) -> int:
+    terminal = not legal
+    mover = None if terminal else _call(where, game.current_player, state)
     for p in range(game.num_players):
-        o = game.observe(state, p)
+        o = _call(where, game.observe, state, p)
         try:
             hash(o)
-        except TypeError as e:
+        except Exception as e:
             raise _fail(where, f"player {p}'s observation is not hashable ({e})") from None
         seed = rng.getrandbits(64)
-        world = game.sample_world(o, random.Random(seed))
-        if game.observe(world, p) != o:
+        world = _call(where, game.sample_world, o, random.Random(seed))
+        if _call(where, game.observe, world, p) != o:
             raise _fail(
                 where,
                 f"a world sampled from player {p}'s observation does not "
                 "give that observation back",
             )
-        if game.sample_world(o, random.Random(seed)) != world:
+        if _call(where, game.sample_world, o, random.Random(seed)) != world:
             raise _fail(
                 where, f"sample_world for player {p} is not a function of its generator's state"
             )
-        if game.is_terminal(world) != terminal or (
-            not terminal and game.current_player(world) != mover
+        if _call(where, game.is_terminal, world) != terminal or (
+            not terminal and _call(where, game.current_player, world) != mover
         ):
             raise _fail(
                 where,
                 f"a world sampled for player {p} disagrees on whose turn it "
                 "is or whether the game is over",
             )
-        if p == mover and list(game.legal_actions(world)) != legal:
+        if p == mover and _sequence(where, game.legal_actions, world, "actions") != legal:
             raise _fail(
                 where,
                 f"a world sampled for player {p}, the player to move, has other legal actions",

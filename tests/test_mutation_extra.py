@@ -1,0 +1,184 @@
+"""The second mutation pass's mutator (``tools/mutation_extra.py``): which mutants it makes,
+that each changes exactly its node, and which mutants a rerun judges again."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+from mutation_extra import (
+    Mutant,
+    Verdict,
+    _scope,
+    apply,
+    load,
+    mutants,
+    package_mutants,
+    select,
+    suites,
+)
+
+SNIPPET = '''\
+"""Doc."""
+
+LIMIT = [x for x in range(9) if x > 2]
+
+
+def f(a: int, b: int, out: list[int]) -> int:
+    if a < b and b >= 0 or a == 1:
+        raise ValueError("négatif ♠")
+    while a > b:
+        a -= 1
+        out.append(a)
+    return min(a, b) if a <= b else 0
+
+
+class C:
+    def g(self, x: list[int], y: bool = any([])) -> None:
+        x[0] = 1
+        print(x)
+'''
+
+#: (id, the text replaced, its replacement), in order.
+EXPECTED = [
+    ("<snippet>:<module>:condition-true:0", "x > 2", "True"),
+    ("<snippet>:<module>:condition-false:0", "x > 2", "False"),
+    ("<snippet>:<module>:comparison:0", "x > 2", "(x >= 2)"),
+    ("<snippet>:f:condition-true:0", "a < b and b >= 0 or a == 1", "True"),
+    ("<snippet>:f:condition-false:0", "a < b and b >= 0 or a == 1", "False"),
+    ("<snippet>:f:drop-operand:0", "a < b and b >= 0 or a == 1", "(a == 1)"),
+    ("<snippet>:f:drop-operand:1", "a < b and b >= 0 or a == 1", "(a < b and b >= 0)"),
+    ("<snippet>:f:drop-operand:2", "a < b and b >= 0", "(b >= 0)"),
+    ("<snippet>:f:drop-operand:3", "a < b and b >= 0", "(a < b)"),
+    ("<snippet>:f:comparison:0", "a < b", "(a <= b)"),
+    ("<snippet>:f:comparison:1", "b >= 0", "(b > 0)"),
+    ("<snippet>:f:remove-raise:0", 'raise ValueError("négatif ♠")', "pass"),
+    ("<snippet>:f:condition-true:1", "a > b", "True"),
+    ("<snippet>:f:condition-false:1", "a > b", "False"),
+    ("<snippet>:f:comparison:2", "a > b", "(a >= b)"),
+    ("<snippet>:f:remove-statement:0", "a -= 1", "pass"),
+    ("<snippet>:f:remove-statement:1", "out.append(a)", "pass"),
+    ("<snippet>:f:condition-true:2", "a <= b", "True"),
+    ("<snippet>:f:condition-false:2", "a <= b", "False"),
+    ("<snippet>:f:comparison:3", "a <= b", "(a < b)"),
+    ("<snippet>:f:dual:0", "min", "max"),
+    # A default is evaluated in the enclosing scope, here the class body.
+    ("<snippet>:C:dual:0", "any", "all"),
+    ("<snippet>:C.g:remove-statement:0", "x[0] = 1", "pass"),
+    ("<snippet>:C.g:remove-statement:1", "print(x)", "pass"),
+]
+
+
+def test_the_mutator_makes_the_expected_mutants_of_a_snippet() -> None:
+    data = SNIPPET.encode()
+    found = [(m.id, data[m.start : m.end].decode(), m.replacement) for m in mutants(SNIPPET)]
+    assert found == EXPECTED
+
+
+class _Replace(ast.NodeTransformer):
+    """Replaces the outermost node of the given kind and span (line, column, end line,
+    end column) by ``new``."""
+
+    def __init__(self, kind: type[ast.AST], span: tuple[int, int, int, int], new: ast.AST):
+        self.kind, self.span, self.new, self.done = kind, span, new, 0
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        here = tuple(getattr(node, a, None) for a in _SPAN)
+        if isinstance(node, self.kind) and here == self.span and not self.done:
+            self.done += 1
+            return self.new
+        return self.generic_visit(node)
+
+
+_SPAN = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+
+
+def _span_of(source: str, m: Mutant) -> tuple[int, int, int, int]:
+    """The (line, byte column) of the mutant's start and end, as ``ast`` counts them."""
+    data = source.encode()
+    before, text = data[: m.start], data[m.start : m.end]
+    line = before.count(b"\n") + 1
+    col = len(before) - (before.rfind(b"\n") + 1)
+    end_line = line + text.count(b"\n")
+    end_col = len(text) - (text.rfind(b"\n") + 1) if b"\n" in text else col + len(text)
+    return line, col, end_line, end_col
+
+
+def _changes_only_its_node(source: str, m: Mutant) -> bool:
+    statement = m.operator.startswith("remove-")
+    new: ast.AST = ast.Pass() if statement else ast.parse(m.replacement, mode="eval").body
+    replace = _Replace(ast.stmt if statement else ast.expr, _span_of(source, m), new)
+    expected = replace.visit(ast.parse(source))
+    got = ast.parse(apply(source, m))
+    return replace.done == 1 and ast.dump(got) == ast.dump(expected)
+
+
+def test_applying_a_mutant_changes_only_its_node() -> None:
+    for m in mutants(SNIPPET):
+        assert _changes_only_its_node(SNIPPET, m), m.id
+
+
+def test_every_mutant_of_the_rules_changes_only_its_node() -> None:
+    root = Path(__file__).resolve().parents[1]
+    every = package_mutants(root)
+    assert len({m.id for m in every}) == len(every) > 500
+    sources = {m.path: (root / m.path).read_text(encoding="utf-8") for m in every}
+    for m in every:
+        assert _changes_only_its_node(sources[m.path], m), m.id
+
+
+def test_a_rerun_judges_only_new_changed_or_chosen_mutants(tmp_path: Path) -> None:
+    a, b, c = (m for m in mutants(SNIPPET) if m.id.endswith(":f:comparison:0") or
+               m.id.endswith(":f:comparison:1") or m.id.endswith(":f:comparison:2"))  # fmt: skip
+    results = tmp_path / "results.jsonl"
+    lines = [
+        Verdict(a.id, a.fingerprint, "killed", 1.0, "abc"),
+        Verdict(b.id, "0" * 16, "killed", 1.0, "abc"),  # its function has changed since
+        Verdict(c.id, c.fingerprint, "timeout", 9.0, "abc"),
+        Verdict(c.id, c.fingerprint, "survived", 9.0, "abd"),  # the last verdict counts
+    ]
+    results.write_text("".join(json.dumps(v.__dict__) + "\n" for v in lines), encoding="utf-8")
+    recorded = load(results)
+    assert recorded[c.id].verdict == "survived" and len(recorded) == 3
+    every = [a, b, c]
+    assert select(every, recorded, "", frozenset()) == [b]
+    assert select(every, recorded, "", frozenset({"survived"})) == [b, c]
+    assert select(every, recorded, "comparison:0", frozenset({"survived"})) == []
+    assert select(every, {}, "", frozenset()) == every
+    assert select(every, {}, "comparison:2,comparison:0,", frozenset()) == [c, a, b]
+
+
+def test_a_change_to_a_function_changes_only_its_mutants_fingerprints() -> None:
+    changed = SNIPPET.replace("out.append(a)", "out.append(b)")
+    before = {m.id: m.fingerprint for m in mutants(SNIPPET)}
+    after = {m.id: m.fingerprint for m in mutants(changed)}
+    assert before.keys() == after.keys()
+    assert {i for i in before if before[i] != after[i]} == {i for i in before if ":f:" in i}
+
+
+def test_the_suites_are_mutmuts_selection() -> None:
+    files = suites(Path(__file__).resolve().parents[1])
+    assert "tests/test_scenarios.py" in files and all(f.startswith("tests/") for f in files)
+
+
+def test_code_run_at_import_is_told_from_code_run_when_called() -> None:
+    imported = {m.id.split(":")[1] for m in mutants(SNIPPET) if m.imported}
+    called = {m.id.split(":")[1] for m in mutants(SNIPPET) if not m.imported}
+    assert imported == {"<module>", "C"} and called == {"f", "C.g"}
+
+
+@pytest.mark.parametrize(
+    ("qualname", "scope"),
+    [
+        ("_split_weights.<locals>.walk", "_split_weights.walk"),
+        ("end_bout.<locals>.<listcomp>", "end_bout"),
+        ("History.add", "History.add"),
+        ("<module>", "<module>"),
+    ],
+)
+def test_a_traced_code_object_is_named_as_the_mutator_names_its_scope(
+    qualname: str, scope: str
+) -> None:
+    assert _scope("/x/src/durak/rules/origins.py", qualname) == f"durak.rules.origins:{scope}"

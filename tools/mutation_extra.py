@@ -1,0 +1,629 @@
+"""A second mutation pass over ``durak.rules`` with operators mutmut 3.8.1 lacks.
+
+mutmut (``make mutation``) swaps operators and literals inside function bodies.  It never
+drops one operand of an ``and``/``or``, forces an ``if``/``while`` or comprehension
+condition, removes a ``raise`` or a statement, or swaps ``min``/``max`` and
+``any``/``all``; and it cannot mutate code that runs only at import (the tables).  This
+pass does, on the source text, so module-level code is mutated too.  Mutation analysis as
+in DeMillo, Lipton & Sayward, "Hints on Test Data Selection" (IEEE Computer, 1978); the
+operators are the classic "conditional operator replacement" and "statement deletion"
+kinds of Offutt et al. (ACM TOSEM 5(2), 1996).
+
+Each mutant is judged by the rules suites of ``[tool.mutmut]``'s
+``pytest_add_cli_args_test_selection`` (``DURAK_MUTATION_MODULE=rules`` deselects the
+search suites and the heavy cases, ``tests/conftest.py``), with ``-x`` and the ``mutation``
+hypothesis profile, against a snapshot of ``src`` and ``tests`` taken when the run starts:
+only the tests that reach the mutant's function, fastest first, stopped after their time in
+the traced baseline run (which the tracing at least doubles) plus 15 s.  Verdicts go to a
+JSON-lines file, one per mutant id with a fingerprint of its function's source: a rerun
+skips every mutant already judged whose function is unchanged.
+
+``make mutation-extra`` runs it; ``python tools/mutation_extra.py count`` lists the mutants
+and ``report`` prints the table of ``docs/verification.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+from typing import TypeGuard
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The package mutated, relative to the repository root.
+PACKAGE = Path("src/durak/rules")
+RESULTS = ROOT / ".mutants" / "extra" / "results.jsonl"
+
+#: Comparison widened or narrowed.
+_COMPARISONS: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+}
+#: Builtins swapped with their dual.
+_DUALS = {"min": "max", "max": "min", "any": "all", "all": "any"}
+
+#: Mutants that survive and change nothing a caller can observe, by id, with the reason
+#: (``docs/verification.md`` gives the longer argument).
+EQUIVALENT: dict[str, str] = {
+    "durak.rules.actions:_Ordered.sort_key:remove-raise:0": (
+        "the abstract property is never called: every action class overrides it"
+    ),
+    "durak.rules.bout:with_hand:condition-false:0": (
+        "the two-player fast path builds the same tuple as the general one"
+    ),
+    "durak.rules.bout:first_asked:condition-false:0": (
+        "with two players the asking order is the attacker alone: the general path "
+        "gives the fast path's answer"
+    ),
+    "durak.rules.bout:next_asked:condition-false:0": (
+        "with two players nobody follows the attacker in the asking order: None either way"
+    ),
+    "durak.rules.bout:end_bout:condition-true:1": (
+        "drawing from an empty talon draws nothing and leaves the origins as they are"
+    ),
+    "durak.rules.bout:end_bout:condition-true:2": (
+        "updating empty origins after the draw gives empty origins"
+    ),
+    "durak.rules.bout:end_bout:condition-true:3": (
+        "looking for players without cards while the talon lasts finds none: every hand was "
+        "just refilled"
+    ),
+    "durak.rules.bout:_draw:condition-false:0": (
+        "with two players the drawing order is the attacker, then the defender, either way"
+    ),
+    "durak.rules.bout:_draw:condition-false:1": (
+        "the loop's exit once the talon is empty is a shortcut: the players left draw nothing"
+    ),
+    "durak.rules.bout:_draw:remove-statement:2": (
+        "the loop's exit once the talon is empty is a shortcut: the players left draw nothing"
+    ),
+    "durak.rules.setup:_check_deck:drop-operand:1": (
+        "a deck without duplicates (checked first) whose cards are the variant's has its size"
+    ),
+    "durak.rules.knowledge:_Split.of:condition-true:4": (
+        "the origins are read only to split the talon's trumps among hidden places, and in "
+        "the open world no such trump is counted (its mask is 0), so they are never read"
+    ),
+    "durak.rules.origins:_split_weights:dual:0": (
+        "the k past min(u, restricted) have C(j, k) = 0 for every j <= u, or exceed what is "
+        "left and are sliced away (as mutmut's `+ 2` there)"
+    ),
+    "durak.rules.history:History.add:condition-true:1": (
+        "appending to a shared list that is not the tip's leaves a key past every view's "
+        "size, never read; the add then copies its prefix, as it does unmutated"
+    ),
+    "durak.rules.knowledge:_check_places:remove-raise:2": (
+        "the AssertionError is unreachable: the loop above always names a shared card or one "
+        "outside the deck first"
+    ),
+    "durak.rules.engine:legal_actions:drop-operand:1": (
+        "while the defender has taken it is never asked (attackers are): p == defender "
+        "implies not taking"
+    ),
+    "durak.rules.engine:is_legal:drop-operand:5": (
+        "the defender is never asked while it has taken: p == defender implies not taking"
+    ),
+    "durak.rules.engine:is_legal:drop-operand:7": (
+        "the defender is never asked while it has taken: p == defender implies not taking"
+    ),
+    "durak.rules.engine:_after_defence:drop-operand:1": (
+        "a defender left with no cards after beating everything has beaten as many cards as "
+        "it held when the cap was set, so the cap is reached too"
+    ),
+    "durak.rules.engine:_defender_actions:condition-false:0": (
+        "the one-card fast path gives the target the general sort gives"
+    ),
+    "durak.rules.history:History.__le__:drop-operand:0": (
+        "the size test is a shortcut: a larger set always has a key the other lacks"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One change of one node: the source bytes ``[start, end)`` of ``path`` replaced by
+    ``replacement`` (byte offsets into the UTF-8 text, since ``ast`` counts bytes)."""
+
+    path: str
+    scope: str
+    operator: str
+    ordinal: int
+    line: int
+    start: int
+    end: int
+    replacement: str
+    fingerprint: str
+    #: Whether the scope runs at import (module or class body), not when called.
+    imported: bool = False
+
+    @property
+    def id(self) -> str:
+        """``module:scope:operator:n``: stable while the scope's source keeps its order."""
+        module = Path(self.path).with_suffix("").as_posix().removeprefix("src/").replace("/", ".")
+        return f"{module}:{self.scope}:{self.operator}:{self.ordinal}"
+
+
+def apply(source: str, mutant: Mutant) -> str:
+    """``source`` with the mutant's node replaced, and nothing else changed."""
+    data = source.encode()
+    return (data[: mutant.start] + mutant.replacement.encode() + data[mutant.end :]).decode()
+
+
+def mutants(source: str, path: str = "<snippet>") -> list[Mutant]:
+    """Every mutant of ``source``, in source order within each scope (module, class or
+    function, named by its qualified name; ``<module>`` for module-level code)."""
+    return _Source(source, path).mutants()
+
+
+class _Source:
+    """One module's text, its tree, and the mutants found so far."""
+
+    def __init__(self, source: str, path: str) -> None:
+        self.tree = ast.parse(source)
+        self.data = source.encode()
+        self.path = path
+        self.lines = [0]
+        for line in self.data.splitlines(keepends=True):
+            self.lines.append(self.lines[-1] + len(line))
+        self.found: list[Mutant] = []
+        self.counts: Counter[tuple[str, str]] = Counter()
+
+    def mutants(self) -> list[Mutant]:
+        # Module-level code: its fingerprint is the text of every top-level statement
+        # that is not a definition (a definition's body has its own).
+        top = [s for s in self.tree.body if not isinstance(s, _DEFINITIONS)]
+        self.visit(self.tree.body, "<module>", self.fingerprint(top), True)
+        return self.found
+
+    def start(self, node: ast.expr | ast.stmt) -> int:
+        return self.lines[node.lineno - 1] + node.col_offset
+
+    def end(self, node: ast.expr | ast.stmt) -> int:
+        assert node.end_lineno is not None and node.end_col_offset is not None
+        return self.lines[node.end_lineno - 1] + node.end_col_offset
+
+    def fingerprint(self, nodes: Sequence[ast.expr | ast.stmt]) -> str:
+        digest = hashlib.sha256()
+        for node in nodes:
+            digest.update(self.data[self.start(node) : self.end(node)] + b"\n")
+        return digest.hexdigest()[:16]
+
+    def visit(self, nodes: Sequence[ast.AST], scope: str, fingerprint: str, imported: bool) -> None:
+        for node in nodes:
+            if isinstance(node, _DEFINITIONS):
+                # Decorators, defaults and bases run in the enclosing scope; the body in
+                # its own, at import for a class body within module or class code.
+                outer = [*node.decorator_list, *_defaults(node)]
+                self.visit(outer, scope, fingerprint, imported)
+                name = node.name if scope == "<module>" else f"{scope}.{node.name}"
+                body_imported = imported and isinstance(node, ast.ClassDef)
+                self.visit(node.body, name, self.fingerprint([node]), body_imported)
+                continue
+            self.record(node, scope, fingerprint, imported)
+            self.visit(list(ast.iter_child_nodes(node)), scope, fingerprint, imported)
+
+    def record(self, node: ast.AST, scope: str, fingerprint: str, imported: bool) -> None:
+        for operator, target, new in _changes(node):
+            text = new if isinstance(new, str) else f"({ast.unparse(new)})"
+            key = (scope, operator)
+            self.found.append(
+                Mutant(
+                    self.path,
+                    scope,
+                    operator,
+                    self.counts[key],
+                    target.lineno,
+                    self.start(target),
+                    self.end(target),
+                    text,
+                    fingerprint,
+                    imported,
+                )
+            )
+            self.counts[key] += 1
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> list[ast.expr]:
+    if isinstance(node, ast.ClassDef):
+        return [*node.bases, *(k.value for k in node.keywords)]
+    args = node.args
+    return [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+
+
+def _changes(node: ast.AST) -> Iterator[tuple[str, ast.expr | ast.stmt, ast.AST | str]]:
+    """``(operator, node replaced, replacement)`` for every mutant rooted at ``node``."""
+    if isinstance(node, ast.BoolOp):
+        for i in range(len(node.values)):
+            rest = node.values[:i] + node.values[i + 1 :]
+            yield "drop-operand", node, rest[0] if len(rest) == 1 else ast.BoolOp(node.op, rest)
+    if isinstance(node, ast.If | ast.While | ast.IfExp):
+        yield from _forced(node.test)
+    if isinstance(node, ast.comprehension):
+        for test in node.ifs:
+            yield from _forced(test)
+    if isinstance(node, ast.Compare):
+        for i, op in enumerate(node.ops):
+            swap = _COMPARISONS.get(type(op))
+            if swap is not None:
+                ops = [*node.ops[:i], swap(), *node.ops[i + 1 :]]
+                yield "comparison", node, ast.Compare(node.left, ops, node.comparators)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _DUALS:
+        yield "dual", node.func, _DUALS[node.func.id]
+    if isinstance(node, ast.Raise):
+        yield "remove-raise", node, "pass"
+    if _removable(node):
+        yield "remove-statement", node, "pass"
+
+
+def _forced(test: ast.expr) -> Iterator[tuple[str, ast.expr | ast.stmt, ast.AST | str]]:
+    if isinstance(test, ast.Constant) or (
+        isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"
+    ):
+        return
+    yield "condition-true", test, "True"
+    yield "condition-false", test, "False"
+
+
+def _removable(node: ast.AST) -> TypeGuard[ast.stmt]:
+    """A statement whose removal leaves valid code that may still run: a call or other
+    expression (not a docstring), an augmented assignment, a store into an item or an
+    attribute, ``break`` or ``continue``."""
+    if isinstance(node, ast.Expr):
+        return not (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
+    if isinstance(node, ast.AugAssign | ast.Break | ast.Continue):
+        return True
+    if isinstance(node, ast.Assign):
+        return all(isinstance(t, ast.Subscript | ast.Attribute) for t in node.targets)
+    return False
+
+
+def package_mutants(root: Path = ROOT) -> list[Mutant]:
+    """Every mutant of ``durak.rules``, module by module (in file-name order)."""
+    out: list[Mutant] = []
+    for file in sorted((root / PACKAGE).glob("*.py")):
+        out += mutants(file.read_text(encoding="utf-8"), file.relative_to(root).as_posix())
+    return out
+
+
+# The run --------------------------------------------------------------------------------
+
+
+def suites(root: Path = ROOT) -> list[str]:
+    """The test files of ``[tool.mutmut]``'s ``pytest_add_cli_args_test_selection``."""
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    selection: list[str] = config["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
+    return selection
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How a mutant fared: ``killed``, ``timeout`` or ``survived``, in ``seconds``."""
+
+    id: str
+    fingerprint: str
+    verdict: str
+    seconds: float
+    commit: str
+
+
+def load(results: Path) -> dict[str, Verdict]:
+    """The verdicts recorded in ``results`` (the last one per id wins)."""
+    out: dict[str, Verdict] = {}
+    if results.exists():
+        for line in results.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                v = Verdict(**json.loads(line))
+                out[v.id] = v
+    return out
+
+
+class Runner:
+    """Runs the suites against one mutant at a time in a snapshot of the repository.
+
+    The baseline run, with no mutant, records which tests reach each function of the
+    rules and how long each takes (this module is then a pytest plugin, ``-p
+    mutation_extra``); a mutant is judged by the tests that reach its function, fastest
+    first, as mutmut does (every test for module- and class-level code, which runs at
+    import)."""
+
+    def __init__(self, root: Path, work: Path) -> None:
+        self.root = root
+        self.work = work
+        snapshot = work / "snapshot"
+        if snapshot.exists():
+            shutil.rmtree(snapshot)
+        ignore = shutil.ignore_patterns("__pycache__", ".hypothesis")
+        shutil.copytree(root / "src", snapshot / "src", ignore=ignore)
+        shutil.copytree(root / "tests", snapshot / "tests", ignore=ignore)
+        shutil.copy(root / "pyproject.toml", snapshot / "pyproject.toml")
+        self.snapshot = snapshot
+        self.files = suites(root)
+        self.commit = _commit(root)
+        self.durations: dict[str, float] = {}
+        self.reaching: dict[str, set[str]] = {}
+
+    def baseline(self) -> tuple[bool, float]:
+        """Run every suite once, unmutated and traced: whether all passed, and the time."""
+        trace = self.work / "trace.json"
+        trace.unlink(missing_ok=True)
+        env = {"DURAK_MUTATION_TRACE": str(trace), "PYTHONPATH": f"{self.snapshot / 'src'}"
+               f"{os.pathsep}{Path(__file__).resolve().parent}"}  # fmt: skip
+        code, seconds = self._pytest(self.files, ["-p", "mutation_extra"], env, None)
+        if code != 0 or not trace.exists():
+            return False, seconds
+        for test, (duration, scopes) in json.loads(trace.read_text(encoding="utf-8")).items():
+            self.durations[test] = duration
+            for scope in scopes:
+                self.reaching.setdefault(scope, set()).add(test)
+        return True, seconds
+
+    def tests_for(self, mutant: Mutant) -> list[str]:
+        """The tests that reach the mutant's function, fastest first (all for code run at
+        import)."""
+        key = mutant.id.rsplit(":", 2)[0]
+        tests = self.durations.keys() if mutant.imported else self.reaching.get(key, set())
+        return sorted(tests, key=lambda t: (self.durations[t], t))
+
+    def run(self, mutant: Mutant, factor: float, constant: float) -> tuple[str, float]:
+        """``(verdict, seconds)`` of the mutant's tests with it applied: ``killed``,
+        ``timeout`` or ``survived`` (also when no test reaches it)."""
+        tests = self.tests_for(mutant)
+        if not tests:
+            return "survived", 0.0
+        target = self.snapshot / mutant.path
+        original = target.read_text(encoding="utf-8")
+        mutated = apply(original, mutant)
+        compile(mutated, str(target), "exec")  # a mutant that does not compile is a bug here
+        target.write_text(mutated, encoding="utf-8")
+        timeout = factor * sum(self.durations[t] for t in tests) + constant
+        try:
+            code, seconds = self._pytest(tests, [], {"PYTHONPATH": str(self.snapshot / "src")},
+                                         timeout)  # fmt: skip
+        finally:
+            target.write_text(original, encoding="utf-8")
+        if code is None:
+            return "timeout", seconds
+        # 0: every test passed.  Any other end, a failure, an import or collection error,
+        # or a crash, detects the mutant.
+        return ("survived" if code == 0 else "killed"), seconds
+
+    def _pytest(
+        self, tests: Sequence[str], options: list[str], env: dict[str, str], timeout: float | None
+    ) -> tuple[int | None, float]:
+        """pytest's exit code on ``tests`` (``None`` if stopped at ``timeout``), and the time."""
+        command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-x", "-q", *options]
+        environment = {
+            **os.environ,
+            **env,
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "DURAK_MUTATION_MODULE": "rules",
+            "HYPOTHESIS_PROFILE": "mutation",
+        }
+        began = time.monotonic()
+        # A new session, so that a run stopped at its time limit is stopped with every child.
+        process = subprocess.Popen(
+            [*command, *tests],
+            cwd=self.snapshot,
+            env=environment,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            code: int | None = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            code = None
+        return code, time.monotonic() - began
+
+
+# The tracing plugin: loaded by the baseline run with ``-p mutation_extra``.
+_TRACE: dict[str, tuple[float, list[str]]] = {}
+_RULES = os.sep + os.path.join("durak", "rules") + os.sep
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """Record the rules' functions each test calls (in setup, call and teardown)."""
+    if not os.environ.get("DURAK_MUTATION_TRACE"):
+        yield
+        return
+    seen: set[tuple[str, str]] = set()
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and _RULES in frame.f_code.co_filename:
+            seen.add((frame.f_code.co_filename, frame.f_code.co_qualname))
+
+    # A cached function runs only for the first test that calls it with given arguments:
+    # start each test with empty caches, so that every test that reaches one is recorded.
+    for name, module in list(sys.modules.items()):
+        if name.startswith("durak.rules."):
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()
+    began = time.perf_counter()
+    sys.setprofile(profile)
+    try:
+        yield
+    finally:
+        sys.setprofile(None)
+    scopes = {_scope(filename, qualname) for filename, qualname in seen}
+    _TRACE[item.nodeid] = (time.perf_counter() - began, sorted(scopes))
+
+
+def _scope(filename: str, qualname: str) -> str:
+    """``durak.rules.module:scope`` as the mutator names it, for a code object: nested
+    functions are ``outer.inner``; comprehensions and lambdas belong to their function."""
+    module = "durak.rules." + Path(filename).stem
+    parts = [p for p in qualname.split(".") if p != "<locals>"]
+    while len(parts) > 1 and parts[-1].startswith("<"):
+        parts.pop()
+    return f"{module}:{'.'.join(parts)}"
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Write the trace of the baseline run."""
+    path = os.environ.get("DURAK_MUTATION_TRACE")
+    if path:
+        Path(path).write_text(json.dumps(_TRACE), encoding="utf-8")
+
+
+def _commit(root: Path) -> str:
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=root, capture_output=True, text=True, check=False
+        ).stdout.strip()
+
+    head = git("rev-parse", "--short", "HEAD")
+    return head + ("+dirty" if git("status", "--porcelain", "--", "src", "tests") else "")
+
+
+def select(
+    every: Sequence[Mutant], recorded: dict[str, Verdict], only: str, rejudge: frozenset[str]
+) -> list[Mutant]:
+    """The mutants still to judge: those whose id contains a part of ``only`` (texts
+    separated by commas, judged in that order; empty: every mutant) with no verdict for
+    their function's current source, or a verdict in ``rejudge``."""
+    out: list[Mutant] = []
+    for part in only.split(","):
+        for m in every:
+            if part not in m.id or m in out:
+                continue
+            v = recorded.get(m.id)
+            if v is None or v.fingerprint != m.fingerprint or v.verdict in rejudge:
+                out.append(m)
+    return out
+
+
+def command_run(args: argparse.Namespace) -> int:
+    """Judge the mutants still to judge, appending each verdict as it comes."""
+    results: Path = args.results
+    results.parent.mkdir(parents=True, exist_ok=True)
+    todo = select(package_mutants(), load(results), args.only, frozenset(args.rejudge))
+    todo = todo[: args.limit] if args.limit is not None else todo
+    print(f"{len(todo)} mutants to judge", flush=True)
+    if not todo:
+        return 0
+    runner = Runner(ROOT, results.parent)
+    passed, seconds = runner.baseline()
+    if not passed:
+        print("the suites fail without any mutant: fix them first", file=sys.stderr)
+        return 1
+    print(f"traced baseline {seconds:.0f} s, {len(runner.durations)} tests, at {runner.commit}")
+    with results.open("a", encoding="utf-8") as out:
+        for i, m in enumerate(todo, 1):
+            verdict, seconds = runner.run(m, args.factor, args.constant)
+            v = Verdict(m.id, m.fingerprint, verdict, round(seconds, 2), runner.commit)
+            out.write(json.dumps(v.__dict__) + "\n")
+            out.flush()
+            print(f"[{i}/{len(todo)}] {verdict:8} {seconds:6.1f} s  {m.id}", flush=True)
+    return 0
+
+
+def command_count(args: argparse.Namespace) -> int:
+    """Print the number of mutants per module and per operator."""
+    every = [m for m in package_mutants() if args.only in m.id]
+    for name, counter in (
+        ("module", Counter(m.id.split(":")[0] for m in every)),
+        ("operator", Counter(m.operator for m in every)),
+    ):
+        print(f"by {name}:")
+        for key, count in sorted(counter.items()):
+            print(f"  {key:32} {count:5}")
+    print(f"total {len(every)}")
+    return 0
+
+
+def command_show(args: argparse.Namespace) -> int:
+    """Print the mutants whose id contains ``only`` with the line they change."""
+    for m in package_mutants():
+        if args.only in m.id:
+            source = (ROOT / m.path).read_text(encoding="utf-8")
+            old = source.encode()[m.start : m.end].decode()
+            print(f"{m.id}  ({m.path}:{m.line})\n    {old}\n => {m.replacement}")
+    return 0
+
+
+def command_report(args: argparse.Namespace) -> int:
+    """Print the verdicts of the current mutants: the report's table row and the
+    survivors not named equivalent."""
+    every = package_mutants()
+    recorded = load(args.results)
+    tally: Counter[str] = Counter()
+    survivors = []
+    for m in every:
+        v = recorded.get(m.id)
+        if v is None or v.fingerprint != m.fingerprint:
+            tally["not judged"] += 1
+        elif v.verdict == "survived" and m.id in EQUIVALENT:
+            tally["equivalent"] += 1
+        else:
+            tally[v.verdict] += 1
+            if v.verdict == "survived":
+                survivors.append(m)
+    seconds = sum(v.seconds for v in recorded.values())
+    commits = sorted({v.commit for v in recorded.values()})
+    print(
+        f"mutants {len(every)}, killed {tally['killed']}, timed out {tally['timeout']}, "
+        f"equivalent {tally['equivalent']}, survived {tally['survived']}, "
+        f"not judged {tally['not judged']}; {seconds / 60:.1f} min of runs at {commits}"
+    )
+    for m in survivors:
+        print(f"survived: {m.id} ({m.path}:{m.line}) => {m.replacement}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line: ``run``, ``count``, ``show`` or ``report``."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("run", "count", "show", "report"):
+        p = sub.add_parser(name)
+        p.add_argument(
+            "--only", default="", help="only ids containing one of these texts (a,b: a first)"
+        )
+        p.add_argument("--results", type=Path, default=RESULTS)
+        if name == "run":
+            p.add_argument("--limit", type=int, default=None, help="judge at most this many")
+            p.add_argument(
+                "--rejudge",
+                action="append",
+                default=[],
+                choices=("survived", "timeout", "killed"),
+                help="judge again the mutants with this verdict (repeatable)",
+            )
+            p.add_argument("--factor", type=float, default=1.0, help="time limit: factor")
+            p.add_argument("--constant", type=float, default=15.0, help="... x tests' time + s")
+    args = parser.parse_args(argv)
+    commands = {
+        "run": command_run,
+        "count": command_count,
+        "show": command_show,
+        "report": command_report,
+    }
+    return commands[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
