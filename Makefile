@@ -15,7 +15,7 @@ RAY    := 2.60.0
 # is not reachable here (tests/test_web_browser.py).
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: demo test lint typecheck pytest bench thorough mutation mutation-extra clean docs-outputs
+.PHONY: demo test lint typecheck pytest bench thorough mutation mutation-extra clean docs-outputs cost-budget
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -51,7 +51,6 @@ thorough: $(STAMP)
 
 # The call counts tests/test_cost.py holds the seeded workloads to (benchmarks/cost.py):
 # rerun after an intended increase and say why in the commit message.
-.PHONY: cost-budget
 cost-budget: $(STAMP)
 	$(BIN)/python benchmarks/cost.py --write benchmarks/cost_budget.json
 
