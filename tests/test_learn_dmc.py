@@ -3,6 +3,7 @@ bundled model and ``durak train dmc``."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 import shlex
 import signal
@@ -325,6 +326,37 @@ def test_a_checkpoint_from_before_a_new_setting_still_resumes(tmp_path: Path) ->
     warm = attrs.evolve(TINY, warm_episodes=8)
     with pytest.raises(DmcModelError, match="a checkpoint of another run"):
         DmcTrainer(SMALL, ["self"], 4, warm).load_checkpoint(path)
+
+
+def test_a_run_can_start_from_a_model_files_weights(tmp_path: Path) -> None:
+    first = DmcTrainer(SMALL, ["self"], 4, TINY)
+    with LocalPool(1) as pool:
+        first.round(pool)
+        first.round(pool)
+    path = tmp_path / "first.pt"
+    save_model(path, first.model())
+    fresh = DmcTrainer(SMALL, ["self"], 5, TINY)
+    assert not same(weights(fresh.net), weights(first.net))
+    started = DmcTrainer(SMALL, ["self"], 5, attrs.evolve(TINY, init=str(path)))
+    assert same(weights(started.net), weights(first.net))
+    assert started.episodes == 0  # a new run: counters, Adam and buffer start afresh
+    record = started.model().meta
+    assert record["init_sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert record["settings"]["init"] == str(path)
+    assert "init_sha256" not in fresh.model().meta
+
+
+def test_a_start_model_for_other_rules_or_widths_is_refused_with_one_line(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "m.pt"
+    save_model(path, DmcTrainer(SMALL, ["self"], 4, TINY).model())
+    for rules, settings in ((Rules(), TINY), (SMALL, attrs.evolve(TINY, hidden=32))):
+        with pytest.raises(DmcModelError, match=r"init=.*m\.pt was trained for") as e:
+            DmcTrainer(rules, ["self"], 4, attrs.evolve(settings, init=str(path)))
+        assert "\n" not in str(e.value)
+    with pytest.raises(DmcModelError, match="missing"):
+        DmcTrainer(SMALL, ["self"], 4, attrs.evolve(TINY, init=str(tmp_path / "missing")))
 
 
 # --------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ buffer and the counters, so a resumed run continues exactly as an uninterrupted 
 
 from __future__ import annotations
 
+import hashlib
 import math
 import os
 import time
@@ -32,7 +33,7 @@ import numpy as np
 
 from durak.agents.base import SpecError
 from durak.learn.dmc_actor import SELF, ActorTask, Samples, collect
-from durak.learn.dmc_net import NETWORK, DmcModel, DmcModelError, build_network
+from durak.learn.dmc_net import NETWORK, DmcModel, DmcModelError, build_network, load_model
 from durak.learn.dmc_settings import DmcSettings
 from durak.learn.model_file import write_model_file
 from durak.learn.torch_support import require_torch
@@ -100,6 +101,7 @@ class DmcTrainer:
         self.seed = seed
         torch.manual_seed(derive_seed(seed, 0, 3))
         self.net = build_network(rules, settings.widths)
+        self.init_sha256 = self._start_from(settings.init) if settings.init else None
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=settings.lr)
         self.rounds = 0
         self.episodes = 0
@@ -107,6 +109,20 @@ class DmcTrainer:
         self.seconds = 0.0  # training wall time across resumes (the CLI adds evaluations)
         self._rows: list[np.ndarray[Any, Any]] = []  # the buffer, one array per round
         self._targets: list[np.ndarray[Any, Any]] = []
+
+    def _start_from(self, path: str) -> str:
+        """Load the weights of the model in ``path`` (same rules and widths, else
+        :class:`DmcModelError`); its SHA-256."""
+        model = load_model(path)
+        if model.rules != self.rules or tuple(model.hidden) != self.settings.widths:
+            raise DmcModelError(
+                f"dmc: init={path} was trained for {model.rules} with widths "
+                f"{tuple(model.hidden)}, not for this run's {self.rules} with widths "
+                f"{self.settings.widths}"
+            )
+        self.net.load_state_dict(model.net.state_dict())
+        self.net.eval()
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
     def weights(self) -> dict[str, np.ndarray[Any, Any]]:
         """The network's state dict as numpy arrays (what actors are sent)."""
@@ -191,6 +207,7 @@ class DmcTrainer:
             "episodes": self.episodes,
             "rounds": self.rounds,
             "train_seconds": round(self.seconds, 1),
+            **({"init_sha256": self.init_sha256} if self.init_sha256 else {}),
             **(meta or {}),
         }
         return DmcModel(self.net, self.rules, self.settings.widths, record)

@@ -32,6 +32,7 @@ class DmcSettings:
     layers: int = param(3, "hidden layers", low=1, high=8)
     warm: str = param("greedy", "warm start: the agent whose moves the network's seats play")
     warm_episodes: int = param(0, "warm start: episodes that play warm's moves (0: none)", low=0)
+    init: str = param("", "a dmc model file whose weights the network starts from ('': random)")
 
     @property
     def widths(self) -> tuple[int, ...]:
