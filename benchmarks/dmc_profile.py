@@ -18,10 +18,10 @@ import pstats
 import time
 
 from durak.learn.dmc import BUNDLED
-from durak.learn.dmc_actor import ActorTask, collect
-from durak.learn.dmc_learner import DmcTrainer
-from durak.learn.dmc_net import load_model
-from durak.learn.dmc_settings import DmcSettings
+from durak.learn.dmc.actor import ActorTask, collect
+from durak.learn.dmc.learner import DmcTrainer
+from durak.learn.dmc.net import load_model
+from durak.learn.dmc.settings import DmcSettings
 from durak.rules import Rules
 
 #: Profile entries (``file:function`` substrings) counted under each heading, by their

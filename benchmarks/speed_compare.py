@@ -48,7 +48,7 @@ def load(path: str, learn: bool) -> Modules:
     sys.path.insert(0, path)
     names = ["durak.rules", "durak.search", "durak.agents.evals"]
     if learn:
-        names += ["durak.learn.dmc", "durak.learn.dmc_actor", "durak.learn.dmc_net"]
+        names += ["durak.learn.dmc", "durak.learn.dmc.actor", "durak.learn.dmc.net"]
     try:
         loaded = {name.rsplit(".", 1)[-1]: importlib.import_module(name) for name in names}
         # The bench module moved into durak.arena.experiments (issue 38).

@@ -357,8 +357,8 @@ def test_batches_grow_to_the_target_time_and_shrink_at_the_end() -> None:
 def test_dmc_actors_on_ray_train_the_network_of_local_actors(cluster: str) -> None:
     require_extra("torch")
     from durak.arena.runs.pool import LocalPool  # noqa: PLC0415
-    from durak.learn.dmc_learner import DmcTrainer  # noqa: PLC0415
-    from durak.learn.dmc_settings import DmcSettings  # noqa: PLC0415
+    from durak.learn.dmc.learner import DmcTrainer  # noqa: PLC0415
+    from durak.learn.dmc.settings import DmcSettings  # noqa: PLC0415
 
     settings = DmcSettings(round=8, chunk=4, hidden=16, layers=2, batch=64)
     rules = Rules(lowest_rank=10)

@@ -25,7 +25,7 @@ from durak.arena.play.match import MatchPlan
 from durak.arena.runs.backend import IN_FLIGHT_PER_WORKER, MAX_BATCH
 from durak.arena.runs.pool import play_parallel
 from durak.cli.app import app
-from durak.learn.qtable import QTable
+from durak.learn.qlearn.qtable import QTable
 from durak.rules import Rules
 
 runner = CliRunner()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-import durak.cli.training
+import durak.cli.train.online
 import faulty_agents  # noqa: F401  (registers the test agents)
 from durak.agents.base import make_agent
 from durak.cli.app import app
@@ -341,7 +341,7 @@ def test_without_matplotlib_the_curve_is_skipped_with_a_warning(
 def test_the_progress_bar_does_not_change_the_results(
     trained: tuple[Path, Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(durak.cli.training, "wanted", lambda quiet: not quiet)
+    monkeypatch.setattr(durak.cli.train.online, "wanted", lambda quiet: not quiet)
     out = tmp_path / "bar.json"
     result = train_qlearn(out, "--seed", SEED, "--no-plot")
     assert result.exit_code == 0, result.output

@@ -30,17 +30,17 @@ from durak.arena.play.game import play_game  # noqa: E402
 from durak.arena.runs.pool import LocalPool  # noqa: E402
 from durak.cli.app import app  # noqa: E402
 from durak.learn.dmc import BUNDLED  # noqa: E402
-from durak.learn.dmc_actor import ActorTask, collect  # noqa: E402
-from durak.learn.dmc_features import action_size, decision_rows, row_size  # noqa: E402
-from durak.learn.dmc_learner import DmcTrainer  # noqa: E402
-from durak.learn.dmc_net import (  # noqa: E402
+from durak.learn.dmc.actor import ActorTask, collect  # noqa: E402
+from durak.learn.dmc.features import action_size, decision_rows, row_size  # noqa: E402
+from durak.learn.dmc.learner import DmcTrainer  # noqa: E402
+from durak.learn.dmc.net import (  # noqa: E402
     DmcAgent,
     DmcModelError,
     build_network,
     load_model,
     save_model,
 )
-from durak.learn.dmc_settings import DmcSettings  # noqa: E402
+from durak.learn.dmc.settings import DmcSettings  # noqa: E402
 from durak.learn.model_file import write_model_file  # noqa: E402
 from durak.rules import (  # noqa: E402
     Observation,

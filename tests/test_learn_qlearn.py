@@ -14,8 +14,8 @@ from durak.agents import SpecError, make_agent
 from durak.arena.play.game import play_game
 from durak.envs import SoloTable
 from durak.learn import QAgent, QLearner, QTable, QTableError, make_learner, train
-from durak.learn.abstraction import ABSTRACTIONS, GROUPINGS
 from durak.learn.qlearn import greedy_group
+from durak.learn.qlearn.abstraction import ABSTRACTIONS, GROUPINGS
 from durak.rules import Observation, Rules, legal_actions, new_game, observe, sample_world, step
 
 

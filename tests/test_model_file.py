@@ -20,8 +20,8 @@ torch = require_extra("torch")
 from durak.agents import SpecError, make_agent  # noqa: E402
 from durak.cli.app import app  # noqa: E402
 from durak.learn.dmc import BUNDLED  # noqa: E402
-from durak.learn.dmc_net import DmcModel, DmcModelError, build_network, load_model  # noqa: E402
-from durak.learn.dmc_net import save_model as save_dmc  # noqa: E402
+from durak.learn.dmc.net import DmcModel, DmcModelError, build_network, load_model  # noqa: E402
+from durak.learn.dmc.net import save_model as save_dmc  # noqa: E402
 from durak.learn.model_file import write_model_file  # noqa: E402
 from durak.rules import Rules  # noqa: E402
 
@@ -165,8 +165,8 @@ def test_the_bundled_model_is_checksummed_and_loads() -> None:
 
 
 def test_a_version_1_checkpoint_is_refused_then_converted_and_resumed(tmp_path: Path) -> None:
-    from durak.learn.dmc_learner import DmcTrainer  # noqa: PLC0415
-    from durak.learn.dmc_settings import DmcSettings  # noqa: PLC0415
+    from durak.learn.dmc.learner import DmcTrainer  # noqa: PLC0415
+    from durak.learn.dmc.settings import DmcSettings  # noqa: PLC0415
     from durak.learn.model_upgrade import upgrade  # noqa: PLC0415
 
     settings = DmcSettings(round=8, chunk=4, hidden=16, layers=2, batch=64)

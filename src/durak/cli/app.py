@@ -3,7 +3,7 @@
 Commands: ``match`` and ``tournament`` (:mod:`durak.cli.runs`), ``grid``
 (:mod:`durak.cli.grid`), ``play``
 (:mod:`durak.cli.play`), ``replay`` (:mod:`durak.cli.replay`), ``agents`` and ``bench``
-(:mod:`durak.cli.info`), ``train`` and ``learners`` (:mod:`durak.cli.training`).  Every
+(:mod:`durak.cli.info`), ``train`` and ``learners`` (:mod:`durak.cli.train`).  Every
 usage error, bad option value included, is one line ``error: ...`` on standard error with
 exit code 2; Ctrl-C exits with 130.
 """
@@ -20,7 +20,7 @@ from typing import Annotated, Any, TextIO
 import typer
 from typer.core import TyperGroup
 
-from durak.cli import grid, info, play, replay, runs, serve, training
+from durak.cli import grid, info, play, replay, runs, serve, train
 from durak.cli.conventions import import_agent_module, rewrite_arguments, tidy_help
 from durak.cli.errors import INTERRUPTED, USAGE, error, user_errors
 
@@ -114,8 +114,8 @@ app.command()(play.play)
 app.command()(replay.replay)
 app.command()(info.agents)
 app.command()(info.bench)
-app.command()(training.train)
-app.command()(training.learners)
+app.command()(train.train)
+app.command()(train.learners)
 app.command()(serve.serve)
 
 

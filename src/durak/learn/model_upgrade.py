@@ -16,9 +16,9 @@ import os
 import sys
 from pathlib import Path
 
-from durak.learn.dmc_learner import CHECKPOINT
-from durak.learn.dmc_net import NETWORK as DMC
-from durak.learn.dqn_net import NETWORK as DQN
+from durak.learn.dmc.learner import CHECKPOINT
+from durak.learn.dmc.net import NETWORK as DMC
+from durak.learn.dqn.net import NETWORK as DQN
 from durak.learn.model_file import NetworkFormat, read_archive, write_model_file
 
 __all__ = ["ModelUpgradeError", "main", "upgrade"]

@@ -18,7 +18,14 @@ from durak.learn.rewards import RewardScheme
 from durak.learn.train import Learner
 from durak.rules import Rules
 
-__all__ = ["SavableLearner", "TrainerInfo", "learners", "make_learner", "register_learner"]
+__all__ = [
+    "SavableLearner",
+    "TrainerInfo",
+    "learner_of",
+    "learners",
+    "make_learner",
+    "register_learner",
+]
 
 
 class SavableLearner(Learner, Protocol):
@@ -38,12 +45,19 @@ class SavableLearner(Learner, Protocol):
 @attrs.frozen
 class TrainerInfo:
     """A registered learner: name, one-line description, typed parameters, and
-    ``factory(rules, **params)``."""
+    ``factory(rules, **params)`` for an online learner (trained by
+    :func:`durak.learn.train.train`), or ``None`` for one that trains with a loop of its
+    own (such as :mod:`durak.learn.dmc`'s schedule)."""
 
     name: str
     description: str
     params: tuple[Param, ...]
-    factory: Callable[..., SavableLearner] = attrs.field(repr=False)
+    factory: Callable[..., SavableLearner] | None = attrs.field(repr=False)
+
+    @property
+    def online(self) -> bool:
+        """Whether :func:`make_learner` builds it for the online loop."""
+        return self.factory is not None
 
 
 _LEARNERS: dict[str, TrainerInfo] = {}
@@ -51,11 +65,12 @@ _LEARNERS: dict[str, TrainerInfo] = {}
 
 def register_learner(
     name: str,
-    factory: Callable[..., SavableLearner],
+    factory: Callable[..., SavableLearner] | None,
     description: str,
     params: tuple[Param, ...] = (),
 ) -> None:
-    """Make ``name`` available to :func:`make_learner`."""
+    """Make ``name`` available to :func:`learners` and, given a ``factory``, to
+    :func:`make_learner` (see :class:`TrainerInfo`)."""
     _LEARNERS[name] = TrainerInfo(name, description, params, factory)
 
 
@@ -65,10 +80,21 @@ def learners() -> dict[str, TrainerInfo]:
 
 
 def make_learner(spec: str, rules: Rules) -> SavableLearner:
-    """A fresh learner for ``rules`` from ``spec``; :class:`SpecError` names a bad spec."""
-    name, raw = parse_spec(spec)
+    """A fresh online learner for ``rules`` from ``spec``; :class:`SpecError` names a bad
+    spec, or a learner with a loop of its own."""
+    info = learner_of(spec)
+    if info.factory is None:
+        raise SpecError(
+            f"{info.name} trains with a loop of its own, not online: durak train {spec}"
+        )
+    return info.factory(rules, **typed_params(info.name, info.params, parse_spec(spec)[1]))
+
+
+def learner_of(spec: str) -> TrainerInfo:
+    """The registered learner a spec names; :class:`SpecError` for an unknown one."""
+    name, _ = parse_spec(spec)
     info = _LEARNERS.get(name)
     if info is None:
         known = ", ".join(sorted(_LEARNERS))
         raise SpecError(f"unknown learner {name!r} in spec {spec!r}; known learners: {known}")
-    return info.factory(rules, **typed_params(name, info.params, raw))
+    return info

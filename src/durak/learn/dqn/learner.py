@@ -22,8 +22,8 @@ from numpy.typing import NDArray
 from durak.agents.base import SpecError
 from durak.encoding import ActionSpace, encode_observation, observation_size
 from durak.envs.solo import SoloStep
-from durak.learn.dqn_net import DqnAgent, DqnModel, build_network, greedy_action, save_model
-from durak.learn.dqn_settings import DqnSettings
+from durak.learn.dqn.net import DqnAgent, DqnModel, build_network, greedy_action, save_model
+from durak.learn.dqn.settings import DqnSettings
 from durak.learn.rewards import RewardScheme
 from durak.learn.torch_support import require_torch
 from durak.learn.train import Epsilon
@@ -98,7 +98,7 @@ def td_targets(
 class DqnLearner:
     """An epsilon-greedy DQN learner (implements :class:`~durak.learn.registry.SavableLearner`).
 
-    Settings (keyword-only) are those of :class:`~durak.learn.dqn_settings.DqnSettings`;
+    Settings (keyword-only) are those of :class:`~durak.learn.dqn.settings.DqnSettings`;
     a bad one raises :class:`~durak.agents.SpecError` naming it.
     """
 
@@ -211,5 +211,5 @@ class DqnLearner:
         return DqnAgent(self.model())
 
     def save(self, path: Path) -> None:
-        """Write the network to ``path`` (see :mod:`durak.learn.dqn_net`)."""
+        """Write the network to ``path`` (see :mod:`durak.learn.dqn.net`)."""
         save_model(path, self.model())

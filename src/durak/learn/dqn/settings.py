@@ -1,7 +1,7 @@
 """The settings of the DQN learner (:mod:`durak.learn.dqn`), each declared once.
 
 The ``dqn`` learner spec's parameters (``durak train dqn:lr=...``, ``durak learners``)
-derive from this class, and :class:`~durak.learn.dqn_learner.DqnLearner` takes it, so the
+derive from this class, and :class:`~durak.learn.dqn.learner.DqnLearner` takes it, so the
 defaults, ranges and help live here only.  It imports no PyTorch.
 """
 

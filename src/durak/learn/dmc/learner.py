@@ -1,6 +1,6 @@
 """The Deep Monte-Carlo learner (DouZero, Zha et al., ICML 2021), on CPU torch.
 
-Training runs in **rounds**.  In round ``r`` the actors (:mod:`durak.learn.dmc_actor`)
+Training runs in **rounds**.  In round ``r`` the actors (:mod:`durak.learn.dmc.actor`)
 play ``round`` episodes, in chunks of ``chunk`` episodes per task, with the weights the
 learner had when the round began; meanwhile the learner takes gradient steps on the
 samples of the rounds before.  Then the new samples join the buffer, which keeps the last
@@ -32,15 +32,22 @@ import attrs
 import numpy as np
 
 from durak.agents.base import SpecError
-from durak.learn.dmc_actor import SELF, ActorTask, Samples, collect
-from durak.learn.dmc_net import NETWORK, DmcModel, DmcModelError, build_network, load_model
-from durak.learn.dmc_settings import DmcSettings
-from durak.learn.model_file import write_model_file
+from durak.learn.dmc.actor import SELF, ActorTask, Samples, collect
+from durak.learn.dmc.net import NETWORK, DmcModel, DmcModelError, build_network, load_model
+from durak.learn.dmc.settings import DmcSettings
+from durak.learn.model_file import read_model_file, write_model_file
 from durak.learn.torch_support import require_torch
 from durak.rules import Rules
 from durak.seeding import derive_seed
 
-__all__ = ["CHECKPOINT_FORMAT", "SELF", "DmcSettings", "DmcTrainer", "RoundStats"]
+__all__ = [
+    "CHECKPOINT_FORMAT",
+    "SELF",
+    "DmcSettings",
+    "DmcTrainer",
+    "RoundStats",
+    "checkpoint_seed",
+]
 
 A = TypeVar("A")
 R = TypeVar("R")
@@ -106,7 +113,7 @@ class DmcTrainer:
         self.rounds = 0
         self.episodes = 0
         self.samples = 0
-        self.seconds = 0.0  # training wall time across resumes (the CLI adds evaluations)
+        self.seconds = 0.0  # training wall time across resumes (the schedule adds evaluations)
         self._rows: list[np.ndarray[Any, Any]] = []  # the buffer, one array per round
         self._targets: list[np.ndarray[Any, Any]] = []
 
@@ -199,7 +206,7 @@ class DmcTrainer:
         return total / steps, steps
 
     def model(self, meta: dict[str, Any] | None = None) -> DmcModel:
-        """The network as a :class:`~durak.learn.dmc_net.DmcModel` (for saving or play)."""
+        """The network as a :class:`~durak.learn.dmc.net.DmcModel` (for saving or play)."""
         record = {
             "opponents": list(self.opponents),
             "seed": self.seed,
@@ -265,6 +272,15 @@ class DmcTrainer:
         self.seconds = float(seconds)
         self._rows, self._targets = rows, targets
         self.net.eval()
+
+
+def checkpoint_seed(path: Path) -> int | None:
+    """The master seed recorded in the checkpoint in ``path`` (``None`` if it has none), so
+    a resumed run needs no seed; :class:`DmcModelError` if it cannot be read."""
+    data, _ = read_model_file(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, DmcModelError)
+    identity = data.get("identity")
+    seed = identity.get("seed") if isinstance(identity, dict) else None
+    return seed if isinstance(seed, int) else None
 
 
 def _plain(value: Any) -> Any:

@@ -1,4 +1,4 @@
-"""The settings of the Deep Monte-Carlo learner (:mod:`durak.learn.dmc_learner`), each
+"""The settings of the Deep Monte-Carlo learner (:mod:`durak.learn.dmc.learner`), each
 declared once: the ``dmc`` learner spec's parameters (``durak train dmc:lr=...``,
 ``durak learners``) derive from this class.  It imports no PyTorch."""
 

@@ -27,8 +27,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from durak.agents.base import Agent, make_agent
-from durak.learn.dmc_features import decision_rows, row_size
-from durak.learn.dmc_net import build_network, scores
+from durak.learn.dmc.features import decision_rows, row_size
+from durak.learn.dmc.net import build_network, scores
 from durak.learn.torch_support import require_torch
 from durak.rules import Action, GameState, Observation, Rules, new_game, observe, returns, step
 from durak.seeding import derive_seed
@@ -50,7 +50,7 @@ class ActorTask:
     ``seed`` against ``opponents`` (specs, or ``"self"``), with the network of ``hidden``
     widths and ``weights`` (a state dict of numpy arrays), exploring with ``epsilon``.
     Episodes before ``warm_episodes`` play the ``warm`` agent's moves in the network's
-    seats (see :class:`~durak.learn.dmc_settings.DmcSettings`)."""
+    seats (see :class:`~durak.learn.dmc.settings.DmcSettings`)."""
 
     rules: Rules
     hidden: tuple[int, ...]

@@ -16,8 +16,8 @@ learned faster with it (the outcome arrives only after some 45 decisions).
 
 Importing this module registers the ``dqn`` learner (``durak train dqn``) and the ``dqn``
 agent (``dqn:path=model.pt``) without importing PyTorch or numpy, so the core library
-works without them; the work is in :mod:`durak.learn.dqn_net` (network, model file,
-agent) and :mod:`durak.learn.dqn_learner` (replay, learner), imported on first use.
+works without them; the work is in :mod:`durak.learn.dqn.net` (network, model file,
+agent) and :mod:`durak.learn.dqn.learner` (replay, learner), imported on first use.
 Without PyTorch, building either raises :class:`TorchMissingError`.
 """
 
@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 from durak.agents.base import Param, SpecError, register
 from durak.agents.specs import params_of
-from durak.learn.dqn_settings import DqnSettings
+from durak.learn.dqn.settings import DqnSettings
 from durak.learn.registry import register_learner
 from durak.learn.torch_support import TorchMissingError, require_torch
 from durak.rules import Rules
 
 if TYPE_CHECKING:
-    from durak.learn.dqn_learner import DqnLearner
-    from durak.learn.dqn_net import DqnAgent, DqnModelError, load_model
+    from durak.learn.dqn.learner import DqnLearner
+    from durak.learn.dqn.net import DqnAgent, DqnModelError, load_model
 
 __all__ = [
     "DqnAgent",
@@ -49,10 +49,10 @@ __all__ = [
 # The classes live in modules that import PyTorch; `from durak.learn.dqn import DqnLearner`
 # still works, importing them on first access (PEP 562).
 _LAZY = {
-    "DqnLearner": "durak.learn.dqn_learner",
-    "DqnAgent": "durak.learn.dqn_net",
-    "DqnModelError": "durak.learn.dqn_net",
-    "load_model": "durak.learn.dqn_net",
+    "DqnLearner": "durak.learn.dqn.learner",
+    "DqnAgent": "durak.learn.dqn.net",
+    "DqnModelError": "durak.learn.dqn.net",
+    "load_model": "durak.learn.dqn.net",
 }
 
 
@@ -66,7 +66,7 @@ def __getattr__(name: str) -> Any:
 def _learner(rules: Rules, **settings: Any) -> DqnLearner:
     """``durak train dqn``: a fresh learner with the given settings."""
     require_torch()
-    from durak.learn.dqn_learner import DqnLearner  # noqa: PLC0415 - needs torch
+    from durak.learn.dqn.learner import DqnLearner  # noqa: PLC0415 - needs torch
 
     return DqnLearner(rules, **settings)
 
@@ -76,7 +76,7 @@ def _agent(path: str | None) -> DqnAgent:
     if not path:
         raise SpecError("dqn: give the model file, e.g. dqn:path=model.pt")
     require_torch()
-    from durak.learn.dqn_net import DqnAgent, DqnModelError, load_model  # noqa: PLC0415
+    from durak.learn.dqn.net import DqnAgent, DqnModelError, load_model  # noqa: PLC0415
 
     try:
         return DqnAgent(load_model(path))

@@ -1,7 +1,7 @@
 """The Deep Monte-Carlo network, its model file, and the ``dmc`` agent (needs PyTorch).
 
 The network (after DouZero, Zha et al. ICML 2021) maps one row of
-:func:`~durak.learn.dmc_features.decision_rows` (a state and one legal action) to a
+:func:`~durak.learn.dmc.features.decision_rows` (a state and one legal action) to a
 single number, the expected return of playing that action and then following the policy:
 an MLP with ReLU hidden layers and one linear output.  A decision scores all its legal
 actions in one batch and plays the best.  One network serves one rules variant (number
@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from durak.agents.base import SpecError
-from durak.learn.dmc_features import decision_rows, row_size
+from durak.learn.dmc.features import decision_rows, row_size
 from durak.learn.model_file import NetworkFormat, load_weights, write_model_file
 from durak.learn.torch_support import inference, require_torch
 from durak.rules import Action, Observation, Rules
@@ -51,7 +51,7 @@ __all__ = [
 FORMAT = "durak-dmc"
 #: 2 since files carry a checksum (:mod:`durak.learn.model_file`).
 VERSION = 2
-#: The version of :mod:`durak.learn.dmc_features`; a model of another is refused.
+#: The version of :mod:`durak.learn.dmc.features`; a model of another is refused.
 ENCODING = 1
 #: The file format of the network: ``row_size(rules)`` inputs, one output.
 NETWORK = NetworkFormat(

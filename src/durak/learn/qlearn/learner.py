@@ -1,7 +1,7 @@
 """Tabular Q-learning for Durak, after Crampton's study (Durham), and the ``qlearn`` agent.
 
 Watkins' Q-learning (Watkins & Dayan, Machine Learning 1992) over an abstract state and
-grouped actions (:mod:`durak.learn.abstraction`): after each decision,
+grouped actions (:mod:`durak.learn.qlearn.abstraction`): after each decision,
 ``Q(s, a) += step * (r + gamma * Q(s', g(s')) - Q(s, a))``, where ``s'`` is the learner's
 next decision point (the opponents' moves are part of the environment) and ``g`` the
 greedy choice there; at the end of the game the target is ``r``.  The step is
@@ -14,9 +14,6 @@ The greedy choice (:func:`greedy_group`) starts from the group of the weakest le
 play (the ``lowest`` agent's move) and leaves it only for a group updated at least
 ``min_visits`` times with a higher value, so an untrained table plays like ``lowest`` and
 a few lucky outcomes do not make a move look best (the maximisation bias).
-
-Importing this module registers the ``qlearn`` learner (``durak train qlearn``) and the
-``qlearn`` agent (``qlearn:path=q.json``).
 """
 
 from __future__ import annotations
@@ -27,18 +24,17 @@ from typing import Any
 
 import attrs
 
-from durak.agents.base import Param, SpecError, register
-from durak.agents.specs import param, params_of
+from durak.agents.base import SpecError
+from durak.agents.specs import param
 from durak.agents.tactics import lowest_play
 from durak.envs.solo import SoloStep
-from durak.learn.abstraction import ABSTRACTIONS, GROUPINGS
-from durak.learn.qtable import QTable, QTableError
-from durak.learn.registry import register_learner
+from durak.learn.qlearn.abstraction import ABSTRACTIONS, GROUPINGS
+from durak.learn.qlearn.qtable import QTable, QTableError
 from durak.learn.rewards import RewardScheme
 from durak.learn.train import Epsilon
 from durak.rules import Action, Observation, Rules
 
-__all__ = ["QAgent", "QLearner", "greedy_group"]
+__all__ = ["QAgent", "QLearner", "QSettings", "greedy_group"]
 
 
 def greedy_group(
@@ -232,28 +228,3 @@ class QAgent:
         groups = GROUPINGS[self.table.abstraction](observation)
         state = ABSTRACTIONS[self.table.abstraction](observation)
         return groups[greedy_group(self.table, state, groups, observation, self.min_visits)]
-
-
-def _agent(path: str | None, min_visits: int) -> QAgent:
-    if not path:
-        raise SpecError("qlearn: give the Q-table file, e.g. qlearn:path=q.json")
-    try:
-        return QAgent(QTable.load(Path(path)), min_visits)
-    except QTableError as e:
-        raise SpecError(f"qlearn: {e}") from None
-
-
-_MIN_VISITS = next(p for p in params_of(QSettings) if p.name == "min_visits")
-register(
-    "qlearn",
-    _agent,
-    "greedy play of a trained Q-table (durak train qlearn)",
-    (Param("path", str, None, "the Q-table JSON file written by durak train"), _MIN_VISITS),
-)
-
-register_learner(
-    "qlearn",
-    QLearner,
-    "tabular Q-learning over Crampton's abstract state (or 'plus')",
-    params_of(QSettings),
-)

@@ -1,35 +1,37 @@
 """Deep Monte-Carlo (DouZero, Zha et al., ICML 2021) for Durak: the ``dmc`` agent and
 learner.
 
-* :mod:`durak.learn.dmc_features`: one input row per (state, legal action), suits
+* :mod:`durak.learn.dmc.features`: one input row per (state, legal action), suits
   canonical;
-* :mod:`durak.learn.dmc_net`: the Q(s, a) network, its model file, the agent;
-* :mod:`durak.learn.dmc_actor`: actors playing chunks of episodes side by side;
-* :mod:`durak.learn.dmc_learner`: rounds, the buffer, Adam, checkpoints.
+* :mod:`durak.learn.dmc.net`: the Q(s, a) network, its model file, the agent;
+* :mod:`durak.learn.dmc.actor`: actors playing chunks of episodes side by side;
+* :mod:`durak.learn.dmc.learner`: rounds, the buffer, Adam, checkpoints;
+* :mod:`durak.learn.dmc.schedule`: the training run (evaluations, their CSV, checkpoints
+  every five minutes, the goal);
+* :mod:`durak.learn.dmc.settings`: the learner's settings (no PyTorch).
 
-Importing this module registers the ``dmc`` agent (``dmc`` plays the model shipped in the
+Importing this package registers the ``dmc`` agent (``dmc`` plays the model shipped in the
 package, trained for the default rules; ``dmc:path=model.pt`` another), the ``dmc`` guide
 of the search agents (``ismcts:prior=dmc,value=dmc``: the bundled model's action values,
 :mod:`durak.agents.guides`) and lists the ``dmc`` learner for ``durak learners``, all
-without importing PyTorch; ``durak train dmc`` runs the training loop of
-:mod:`durak.learn.dmc_learner`.
+without importing PyTorch; ``durak train dmc`` runs the schedule of
+:mod:`durak.learn.dmc.schedule` (not the online loop of :mod:`durak.learn.train`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from durak.agents.base import Param, SpecError, register
 from durak.agents.guides import register_guide
 from durak.agents.specs import params_of
-from durak.learn.dmc_settings import DmcSettings
+from durak.learn.dmc.settings import DmcSettings
 from durak.learn.registry import register_learner
 from durak.learn.torch_support import require_torch
-from durak.rules import Rules
 
 if TYPE_CHECKING:
-    from durak.learn.dmc_net import DmcAgent, DmcGuide
+    from durak.learn.dmc.net import DmcAgent, DmcGuide
 
 __all__ = ["BUNDLED", "DmcSettings"]
 
@@ -40,7 +42,7 @@ BUNDLED = Path(__file__).parent / "models" / "dmc-2p-36.pt"
 def _agent(path: str | None) -> DmcAgent:
     """``dmc`` (the bundled model) or ``dmc:path=FILE``: the agent of a saved model."""
     require_torch()
-    from durak.learn.dmc_net import DmcAgent, DmcModelError, load_model  # noqa: PLC0415
+    from durak.learn.dmc.net import DmcAgent, DmcModelError, load_model  # noqa: PLC0415
 
     if not path and not BUNDLED.exists():
         raise SpecError(f"dmc: the bundled model {BUNDLED} is missing; give dmc:path=FILE")
@@ -53,14 +55,9 @@ def _agent(path: str | None) -> DmcAgent:
 def _guide() -> DmcGuide:
     """The ``dmc`` guide: the bundled model's action values."""
     agent = _agent(None)
-    from durak.learn.dmc_net import DmcGuide  # noqa: PLC0415 - needs torch
+    from durak.learn.dmc.net import DmcGuide  # noqa: PLC0415 - needs torch
 
     return DmcGuide(agent)
-
-
-def _not_online(rules: Rules, **settings: object) -> NoReturn:
-    """DMC is not an online learner: ``durak train dmc`` runs its own loop."""
-    raise SpecError("dmc trains with its own actors and learner: run durak train dmc ...")
 
 
 register(
@@ -74,7 +71,7 @@ register_guide("dmc", _guide, "the bundled dmc model's action values (needs torc
 
 register_learner(
     "dmc",
-    _not_online,
+    None,  # trained by its own schedule (durak.learn.dmc.schedule), not online
     "Deep Monte-Carlo self-play (Zha et al. 2021): actors and one learner; needs torch",
     params_of(DmcSettings),
 )

@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from durak.learn.abstraction import ABSTRACTIONS
+from durak.learn.qlearn.abstraction import ABSTRACTIONS
 from durak.rules import Rules, RulesError
 
 __all__ = ["FORMAT", "VERSION", "QTable", "QTableError"]

@@ -1,0 +1,233 @@
+"""``durak train dmc``: the options of Deep Monte-Carlo training and what it prints.
+
+The schedule (rounds until ``--games`` or ``--hours``, an evaluation every ``--interval``
+episodes, the CSV, checkpoints every five minutes) is :mod:`durak.learn.dmc.schedule`'s;
+this module checks the options, opens the backend of the actors (``--jobs``,
+``--backend``), plays the evaluations on the arena, and turns Ctrl-C and SIGTERM into a
+save at the end of the round in progress (about a second), so a checkpoint never holds half
+a round; ``--resume`` continues from the checkpoint exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import attrs
+import typer
+
+from durak.agents import parse_spec
+from durak.agents.specs import params_of, typed_params
+from durak.arena.runs.backends import open_backend
+from durak.arena.runs.pool import LocalPool
+from durak.arena.runs.run import run_match
+from durak.arena.runs.signals import Terminated, hold_interrupts, sigterm_interrupts
+from durak.cli.driver import seed_line, stderr_console, stdout_console
+from durak.cli.errors import INTERRUPTED, TERMINATED, user_errors
+from durak.cli.option_groups import option_group
+from durak.cli.options import (
+    Address,
+    BackendName,
+    BackendOption,
+    UsageError,
+    choose_seed,
+    describe_rules,
+)
+from durak.cli.progress import GameProgress, wanted
+from durak.cli.render import duration
+from durak.cli.train.opponents import dmc_opponents
+from durak.cli.train.output import rules_flags
+from durak.cli.train.request import TrainRequest
+from durak.learn.dmc.settings import DmcSettings
+from durak.rules import Rules
+
+if TYPE_CHECKING:
+    from durak.learn.dmc.schedule import DmcPlan
+
+#: The help panel of the options only ``durak train dmc`` takes.
+DMC = "Deep Monte-Carlo (dmc)"
+
+
+@option_group
+@attrs.frozen
+class DmcOptions:
+    """The options only ``durak train dmc`` takes."""
+
+    hours: Annotated[
+        float | None,
+        typer.Option(
+            help="dmc: stop after this many hours of training (across resumes).",
+            rich_help_panel=DMC,
+            show_default=False,
+        ),
+    ] = None
+    resume: Annotated[
+        bool,
+        typer.Option(help="dmc: continue from the checkpoint OUT.ckpt.", rich_help_panel=DMC),
+    ] = False
+    jobs: Annotated[
+        int,
+        typer.Option(
+            "--jobs", "-j", min=1, help="dmc: actor processes (or Ray CPUs).", rich_help_panel=DMC
+        ),
+    ] = 1
+    backend: BackendOption = BackendName.local
+    address: Address = None
+    eval_games: Annotated[
+        int,
+        typer.Option(
+            min=2,
+            help="dmc: games against each of greedy and lowest per evaluation.",
+            rich_help_panel=DMC,
+        ),
+    ] = 200
+
+
+def dmc_settings(spec: str) -> DmcSettings:
+    """The settings of ``dmc:key=value,...``."""
+    name, raw = parse_spec(spec)
+    values: dict[str, Any] = typed_params(name, params_of(DmcSettings), raw)
+    settings = DmcSettings(**values)
+    settings.check()
+    return settings
+
+
+def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
+    """Train (or resume) the DMC run of ``request``; see the module doc."""
+    from durak.learn.dmc.learner import DmcTrainer, checkpoint_seed  # noqa: PLC0415 - torch
+    from durak.learn.dmc.schedule import DmcPlan, DmcSchedule, EvaluationCsv  # noqa: PLC0415
+
+    episodes, hours, seed = request.episodes, options.hours, request.seed
+    with user_errors():
+        if episodes is None and hours is None:
+            raise UsageError("durak train dmc needs --games N or --hours H (or both)")
+        if (episodes is not None and episodes <= 0) or (hours is not None and not hours > 0):
+            raise UsageError("--games and --hours must be positive")
+        interval = 50_000 if request.interval is None else request.interval
+        if interval <= 0:
+            raise UsageError(f"--interval must be positive, got {interval}")
+        rules = request.rules_options.rules(request.players or 2, request.players)
+        if str(request.csv_path) == "-":
+            raise UsageError("--csv -: dmc appends its CSV across resumes; give it a file")
+        request.check_directories()
+        opponents = dmc_opponents(request.vs, rules)
+        settings = dmc_settings(request.spec)
+        plan = DmcPlan(episodes, hours, interval, options.eval_games, request.out, request.csv_path)
+        if options.resume and not plan.checkpoint.exists():
+            raise UsageError(f"--resume: no checkpoint {plan.checkpoint} to continue from")
+        if not options.resume and plan.out.exists() and not request.force:
+            raise UsageError(f"--out {plan.out} exists; pass --force to overwrite it, or --resume")
+        logged = checkpoint_seed(plan.checkpoint) if options.resume and seed is None else None
+        the_seed = choose_seed(seed) if logged is None else logged
+        trainer = DmcTrainer(rules, opponents, the_seed, settings)
+        if options.resume:
+            trainer.load_checkpoint(plan.checkpoint)
+        log = EvaluationCsv(plan.csv_path, append=options.resume)
+        workers = open_backend(options.backend.value, jobs=options.jobs, address=options.address)
+
+    def match(specs: list[str], games: int, seed: int) -> float:
+        result = run_match(rules, specs, games=games, seed=seed, backend=LocalPool(1))
+        return result.win_rate(0)
+
+    meta = {"command": _command(request.spec, opponents, plan, rules, the_seed)}
+    schedule = DmcSchedule(trainer, plan, match, meta)
+    console = stdout_console()
+    console.print(
+        f"train: {request.spec} vs {','.join(opponents)} · {_goal(plan)} · "
+        f"{seed_line(the_seed, seed, None if logged is None else plan.checkpoint.name)} · "
+        f"evaluation every {interval:,} episodes"
+    )
+    console.print(f"rules: {describe_rules(rules)}")
+    if options.backend is BackendName.ray:
+        where = workers.where
+    else:
+        where = f"{options.jobs} local process{'es' * (options.jobs > 1)}"
+    console.print(f"actors: {where}")
+    if options.resume:
+        console.print(f"resuming: {trainer.episodes:,} episodes, {duration(trainer.seconds)}")
+    stopped: tuple[str, int] | None = None
+    bar = GameProgress(episodes, trainer.episodes, wanted(request.quiet), console, unit="episodes")
+    with workers, bar:
+        try:
+            with sigterm_interrupts():
+                for done in schedule.rounds(workers, log, hold_interrupts):
+                    bar.advance(settings.round)
+                    if done.row is not None:
+                        bar.print(_line(done.row, plan))
+        except Terminated:
+            stopped = ("terminated (SIGTERM)", TERMINATED)
+        except KeyboardInterrupt:
+            stopped = ("interrupted", INTERRUPTED)
+        finally:
+            log.close()
+    with user_errors():
+        schedule.save()
+    written = [str(plan.out), str(plan.checkpoint), str(plan.csv_path)]
+    title = f"durak train {request.spec} vs {','.join(opponents)} (seed {the_seed})"
+    if request.png is not None and _draw(plan, request.png, title):
+        written.append(str(request.png))
+    console.print(
+        f"trained: {trainer.episodes:,} episodes, {trainer.samples:,} samples in "
+        f"{duration(trainer.seconds)} of training"
+    )
+    console.print(f"wrote: {', '.join(written)}")
+    if stopped is not None:
+        stderr_console().print(
+            f"{stopped[0]}: saved after {trainer.episodes:,} episodes; run the same command "
+            "with --resume to continue"
+        )
+        raise typer.Exit(stopped[1])
+    others = ["greedy"] * (rules.players - 1)
+    words = ["durak", "match", f"dmc:path={plan.out}", *others, "--games", "1000"]
+    words += ["--seed", str(the_seed + 1), *rules_flags(rules)]
+    console.print(f"evaluate: {shlex.join(words)}")
+
+
+def _goal(plan: DmcPlan) -> str:
+    parts = []
+    if plan.episodes is not None:
+        parts.append(f"{plan.episodes:,} episodes")
+    if plan.hours is not None:
+        parts.append(f"{plan.hours:g} h")
+    return " or ".join(parts)
+
+
+def _command(spec: str, opponents: tuple[str, ...], plan: DmcPlan, rules: Rules, seed: int) -> str:
+    """The ``durak train`` command of the run, for the model's record."""
+    goal = ["--games", str(plan.episodes)] if plan.episodes is not None else []
+    goal = goal or ["--hours", f"{plan.hours:g}"]
+    words = ["durak", "train", spec, "--vs", ",".join(opponents), *goal]
+    players = [] if rules.players == 2 else ["--players", str(rules.players)]
+    words += ["--seed", str(seed), *players, *rules_flags(rules)]
+    return shlex.join([*words, "--out", plan.out.name])
+
+
+def _line(row: dict[str, Any], plan: DmcPlan) -> str:
+    from durak.learn.dmc.schedule import EVAL_OPPONENTS  # noqa: PLC0415 - needs numpy
+
+    wins = " · ".join(f"vs {o} {float(row[f'win_{o}']):.1%}" for o in EVAL_OPPONENTS)
+    return (
+        f"episodes {row['episodes']:,} · {duration(float(row['hours']) * 3600)} · {wins} "
+        f"({plan.eval_games} games each) · loss {row['loss'] or '-'} · "
+        f"{row['episodes_per_second']} episodes/s"
+    )
+
+
+def _draw(plan: DmcPlan, png: Path, title: str) -> bool:
+    """The learning curve from every row of the CSV (earlier sessions included)."""
+    from durak.learn.dmc.schedule import EVAL_OPPONENTS, read_evaluations  # noqa: PLC0415
+    from durak.learn.plot import MatplotlibMissingError, evaluation_curve  # noqa: PLC0415
+
+    points = read_evaluations(plan.csv_path)
+    if not points:
+        return False
+    try:
+        evaluation_curve(points, EVAL_OPPONENTS, png, title)
+    except MatplotlibMissingError as e:
+        stderr_console().print(f"warning: {e}; skipped {png}")
+        return False
+    except OSError as e:
+        stderr_console().print(f"warning: cannot write {png}: {e.strerror or e}")
+        return False
+    return True

@@ -1,0 +1,210 @@
+"""``durak train`` for an online learner (``qlearn``, ``dqn``, a plugin's): episodes at a
+table of fixed opponents, driven by :func:`durak.learn.train.train`, with one line and one
+CSV row per interval, the learner saved to ``--out`` and its learning curve drawn."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+from typing import Annotated
+
+import attrs
+import typer
+from rich.console import Console
+
+from durak.agents.base import Agent
+from durak.agents.faulty import FaultyAgent
+from durak.agents.solver import ExactEndgame
+from durak.cli.driver import seed_line, stderr_console, stdout_console
+from durak.cli.errors import INTERRUPTED, user_errors
+from durak.cli.option_groups import option_group
+from durak.cli.options import RUN, UsageError, choose_seed, describe_rules
+from durak.cli.progress import wanted
+from durak.cli.train.opponents import seat_opponents, training_opponent
+from durak.cli.train.output import IntervalCsv, TrainProgress, evaluate_command, interval_line
+from durak.cli.train.request import TrainRequest
+from durak.envs.solo import SoloStep, SoloTable
+from durak.learn.plot import MatplotlibMissingError, learning_curve
+from durak.learn.registry import SavableLearner, make_learner
+from durak.learn.train import IntervalStats
+from durak.learn.train import train as run_training
+from durak.rules import Action, Observation, is_terminal, loser
+
+
+@option_group
+@attrs.frozen
+class OnlineOptions:
+    """The options only an online learner's training takes."""
+
+    solve_endgame: Annotated[
+        int | None,
+        typer.Option(
+            help="Play the learner's exact endgame moves (2 players, once every card is known) "
+            "with a solve of at most this many nodes, as solver:nodes=N,fallback=... plays them; "
+            "the learner learns the other decisions.",
+            rich_help_panel=RUN,
+            min=1,
+            show_default=False,
+        ),
+    ] = None
+
+
+@attrs.define
+class _Watched:
+    """The learner as :func:`~durak.learn.train` drives it, also reporting each finished
+    episode to the progress bar (won: the learner is not the durak; a draw is not a win,
+    as in :class:`IntervalStats`)."""
+
+    learner: SavableLearner
+    table: SoloTable
+    bar: TrainProgress
+    episodes: int = 0
+
+    def explore(self, observation: Observation, rng: random.Random) -> Action:
+        return self.learner.explore(observation, rng)
+
+    def update(
+        self, observation: Observation, action: Action, reward: float, after: SoloStep
+    ) -> None:
+        self.learner.update(observation, action, reward, after)
+
+    def end_episode(self) -> None:
+        self.learner.end_episode()
+        self.episodes += 1
+        state = self.table.state
+        durak_seat = loser(state) if is_terminal(state) else None
+        self.bar.episode(durak_seat is not None and durak_seat != self.table.learner)
+
+    def policy(self) -> Agent:
+        return self.learner.policy()
+
+
+def _check_output(request: TrainRequest) -> None:
+    """Refuse, before any training, outputs that could not be written at the end."""
+    out, csv_path, plot = request.out, request.csv_path, request.png
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a directory")
+    if out.exists() and not request.force:
+        raise UsageError(f"--out {out} exists; pass --force to overwrite it")
+    request.check_directories()
+    if out.resolve() in {csv_path.resolve(), plot.resolve() if plot else None}:
+        raise UsageError(f"--out {out} would be overwritten by the CSV or the plot")
+
+
+def train_online(request: TrainRequest, options: OnlineOptions) -> None:
+    """Train the online learner of ``request``: plays ``--games`` episodes with the learner
+    in a seat drawn from each deal's seed, reporting the win rate and mean reward every
+    interval (lines, CSV, PNG), then saves the learner to ``--out`` and prints the
+    ``durak match`` command that evaluates it."""
+    spec, episodes, out, seed = request.spec, request.episodes, request.out, request.seed
+    solve_endgame = options.solve_endgame
+    with user_errors():
+        if episodes is None:
+            raise UsageError("--games is required: how many training games (episodes)")
+        interval = 1000 if request.interval is None else request.interval
+        if episodes <= 0 or interval <= 0:
+            raise UsageError(
+                f"--games and --interval must be positive, got {episodes} and {interval}"
+            )
+        opponents = seat_opponents(request.vs, request.players)
+        rules = request.rules_options.rules(1 + len(opponents), request.players)
+        if solve_endgame is not None and rules.players != 2:
+            raise UsageError(
+                f"--solve-endgame needs 2 players (every card is known only "
+                f"then), got {rules.players}"
+            )
+        csv_path, png = request.csv_path, request.png
+        _check_output(request)
+        learner = make_learner(spec, rules)
+        pilot = None if solve_endgame is None else ExactEndgame(solve_endgame)
+        # A person may teach a learner at the terminal; a faulty agent would only crash it.
+        agents = [training_opponent(v, rules, (FaultyAgent,)) for v in opponents]
+        table = SoloTable(rules, agents, autopilot=pilot)
+        the_seed = choose_seed(seed)
+        log = IntervalCsv(csv_path)
+    # With --csv -, standard output carries the CSV alone.
+    console = stderr_console() if str(csv_path) == "-" else stdout_console()
+    console.print(
+        f"train: {spec} vs {', '.join(opponents)} · {episodes:,} episodes · "
+        f"{seed_line(the_seed, seed)} · interval {interval:,}"
+    )
+    console.print(f"rules: {describe_rules(rules)}")
+    stats: list[IntervalStats] = []
+    started = time.perf_counter()
+    stopped: str | None = None
+    # An opponent that cannot play these rules (say a Q-table of other rules) raises
+    # ValueError mid-run: a one-line error, and nothing saved.
+    with user_errors(), TrainProgress(episodes, wanted(request.quiet), console) as bar:
+        watched = _Watched(learner, table, bar)
+        run = run_training(
+            watched,
+            table,
+            episodes=episodes,
+            seed=the_seed,
+            rewards=learner.rewards,
+            interval=interval,
+        )
+        try:
+            for s in run:
+                stats.append(s)
+                log.write(s)
+                bar.interval(interval_line(s, episodes))
+        except KeyboardInterrupt:
+            stopped = "interrupted"  # Ctrl-C: keep what was learned (saved below)
+        except EOFError:
+            stopped = "end of input"  # a human opponent's input ended: the same
+        finally:
+            log.close()
+    wall = time.perf_counter() - started
+    with user_errors():
+        _save(learner, out)
+    title = f"durak train {spec} vs {', '.join(opponents)} (seed {the_seed})"
+    _finish(console, watched.episodes, wall, out, csv_path, png, stats, title)
+    if stopped is not None:
+        stderr_console().print(
+            f"{stopped}: saved the learner after {watched.episodes:,} of "
+            f"{episodes:,} episodes (the CSV has the finished intervals)"
+        )
+        raise typer.Exit(INTERRUPTED)
+    command = evaluate_command(spec, out, opponents, rules, the_seed + 1, solve_endgame)
+    console.print(f"evaluate: {command}")
+
+
+def _save(learner: SavableLearner, out: Path) -> None:
+    """``learner.save(out)``, atomically whatever the learner: a failed or interrupted save
+    leaves any old ``out`` whole (with --force, it is replaced only by a complete file)."""
+    partial = out.with_name(out.name + ".partial")
+    try:
+        learner.save(partial)
+        os.replace(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _finish(
+    console: Console,
+    done: int,
+    wall: float,
+    out: Path,
+    csv_path: Path,
+    png: Path | None,
+    stats: list[IntervalStats],
+    title: str,
+) -> None:
+    """The timing line, the learning curve and the list of files written."""
+    console.print(
+        f"trained: {done:,} episodes in {wall:.1f} s · "
+        f"{done / wall if wall > 0 else 0:,.0f} episodes/s"
+    )
+    written = [str(out), str(csv_path)]
+    if png is not None and stats:
+        try:
+            learning_curve(stats, png, title)
+            written.append(str(png))
+        except MatplotlibMissingError as e:
+            stderr_console().print(f"warning: {e}; skipped {png}")
+        except OSError as e:
+            stderr_console().print(f"warning: cannot write {png}: {e.strerror or e}")
+    console.print(f"wrote: {', '.join(written)}")
