@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 __all__ = ["BUNDLED", "DmcSettings"]
 
 #: The model shipped in the package: 2 players, 36 cards, the default rules.
-BUNDLED = Path(__file__).parent / "models" / "dmc-2p-36.pt"
+#: It stays in ``learn/models/``: a run started with ``dmc:init=src/durak/learn/models/...``
+#: records that path in its checkpoint's identity, and resuming reads it again.
+BUNDLED = Path(__file__).parent.parent / "models" / "dmc-2p-36.pt"
 
 
 def _agent(path: str | None) -> DmcAgent:
