@@ -6,7 +6,7 @@
 One actor chunk (64 episodes against ``self,greedy,lowest``, the bundled model's weights)
 and one round's learner steps (the default batch and reuse, on those samples) are
 profiled; the table splits their time into the engine (``durak.rules``), the features
-(``dmc_features`` with ``encode_observation``), inference (torch forward passes), the
+(``dmc.features`` with ``encode_observation``), inference (torch forward passes), the
 opponents' agents, the optimizer steps and the rest.
 """
 
@@ -27,7 +27,7 @@ from durak.rules import Rules
 #: Profile entries (``file:function`` substrings) counted under each heading, by their
 #: cumulative time; the first heading that matches a frame takes it.
 PARTS = {
-    "features (dmc_features, encode_observation)": ("dmc_features.py", "observations.py"),
+    "features (dmc.features, encode_observation)": ("dmc/features.py", "observations.py"),
     "torch (forward passes; backward and Adam in the learner)": ("torch",),
     "numpy (arrays built and copied)": ("numpy",),
     "opponents (greedy, lowest)": ("agents/simple.py", "agents/tactics.py"),

@@ -48,9 +48,14 @@ def load(path: str, learn: bool) -> Modules:
     sys.path.insert(0, path)
     names = ["durak.rules", "durak.search", "durak.agents.evals"]
     if learn:
-        names += ["durak.learn.dmc", "durak.learn.dmc.actor", "durak.learn.dmc.net"]
+        names.append("durak.learn.dmc")
     try:
         loaded = {name.rsplit(".", 1)[-1]: importlib.import_module(name) for name in names}
+        if learn:
+            # The dmc modules moved into the package durak.learn.dmc (issue 38).
+            sep = "." if (Path(path) / "durak/learn/dmc").is_dir() else "_"
+            for part in ("actor", "net"):
+                loaded[f"dmc_{part}"] = importlib.import_module(f"durak.learn.dmc{sep}{part}")
         # The bench module moved into durak.arena.experiments (issue 38).
         bench = (
             "experiments.bench" if (Path(path) / "durak/arena/experiments").is_dir() else "bench"

@@ -1,4 +1,5 @@
-"""The training loop shared by every learner: episodes against fixed agents, in intervals.
+"""The online training loop of ``qlearn``, ``dqn`` and every learner the registry builds:
+episodes against fixed agents, in intervals.
 
 A :class:`Learner` is trained online, one decision at a time, in the manner of Sutton &
 Barto (2018, ch. 6): it chooses an action (exploring), sees the reward and the next
