@@ -44,11 +44,6 @@ CYCLE_ALLOWED: dict[tuple[str, str], str] = {
         "type-only (under TYPE_CHECKING): the observer annotates the OpenSpiel state it "
         "reads, and the game module builds its observers; never imported at run time"
     ),
-    ("durak.rules.consistency", "durak.rules.knowledge"): (
-        "type-only (under TYPE_CHECKING): the checks annotate the Observation they read, and "
-        "the sampler in knowledge runs them; goes when knowledge.py is split into the "
-        "observation and the sampler (issue 38)"
-    ),
 }
 
 
