@@ -1,11 +1,11 @@
 """The ``durak`` command line (typer, rich help), after Zarlykov's (2023) experiment CLI.
 
-Commands: ``match`` and ``tournament`` (:mod:`durak.cli.runs`), ``grid``
-(:mod:`durak.cli.grid`), ``play``
-(:mod:`durak.cli.play`), ``replay`` (:mod:`durak.cli.replay`), ``agents`` and ``bench``
-(:mod:`durak.cli.info`), ``train`` and ``learners`` (:mod:`durak.cli.training`).  Every
-usage error, bad option value included, is one line ``error: ...`` on standard error with
-exit code 2; Ctrl-C exits with 130.
+Commands: ``match`` and ``tournament`` (:mod:`durak.cli.matches`), ``grid``
+(:mod:`durak.cli.grid`), ``play`` (:mod:`durak.cli.play`), ``replay``
+(:mod:`durak.cli.replay`), ``agents`` (:mod:`durak.cli.listing`), ``bench``
+(:mod:`durak.cli.bench`), ``train`` and ``learners`` (:mod:`durak.cli.training`), ``serve``
+(:mod:`durak.cli.serve`).  Every usage error, bad option value included, is one line
+``error: ...`` on standard error with exit code 2; Ctrl-C exits with 130.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Annotated, Any, TextIO
 import typer
 from typer.core import TyperGroup
 
-from durak.cli import grid, info, play, replay, runs, serve, training
+from durak.cli import bench, grid, listing, matches, play, replay, serve, training
 from durak.cli.conventions import import_agent_module, rewrite_arguments, tidy_help
 from durak.cli.errors import INTERRUPTED, USAGE, error, user_errors
 
@@ -107,13 +107,13 @@ def _options(
             import_agent_module(name)
 
 
-app.command()(runs.match)
-app.command()(runs.tournament)
+app.command()(matches.match)
+app.command()(matches.tournament)
 app.command()(grid.grid)
 app.command()(play.play)
 app.command()(replay.replay)
-app.command()(info.agents)
-app.command()(info.bench)
+app.command()(listing.agents)
+app.command()(bench.bench)
 app.command()(training.train)
 app.command()(training.learners)
 app.command()(serve.serve)

@@ -19,7 +19,7 @@ from durak.agents.faulty import FaultyAgent
 from durak.agents.solver import ExactEndgame
 from durak.cli.driver import seed_line, stderr_console, stdout_console
 from durak.cli.errors import INTERRUPTED, user_errors
-from durak.cli.info import print_listing
+from durak.cli.listing import print_listing
 from durak.cli.option_groups import expand
 from durak.cli.options import (
     OUTPUT,

@@ -46,7 +46,7 @@ IN_FLIGHT_PER_WORKER = 2
 
 
 @attrs.define
-class Batches:
+class BatchSizer:
     """The size of each next batch of a run of ``count`` games on ``workers`` CPUs.
 
     Until a batch has finished, one game; then as many as take :data:`TASK_SECONDS` at the
