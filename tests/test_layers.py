@@ -164,6 +164,14 @@ def test_the_cycle_check_sees_a_function_level_import(tmp_path: Path) -> None:
     assert find_cycles(import_graph(package)) == []
 
 
+def test_the_run_knows_no_backend_but_through_the_interface() -> None:
+    # run.py reaches a backend only through runs/backend (the interface) and runs/backends.
+    assert not import_graph()["durak.arena.runs.run"] & {
+        "durak.arena.runs.pool",
+        "durak.arena.runs.ray_cluster",
+    }
+
+
 def test_the_cycle_check_finds_a_cycle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert find_cycles(graph) == [["a", "b", "c", "a"]]

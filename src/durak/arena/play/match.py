@@ -27,12 +27,13 @@ def _tuple_of_str(specs: Sequence[str]) -> tuple[str, ...]:
 
 
 @attrs.frozen
-class MatchPlan:
-    """What to play: ``games`` games of ``specs`` (one per seat, ``rules.players`` of them)
-    from master ``seed``, with every hand visible if ``open_world``, refereed by
-    ``referee`` (``None``: strict, an agent's error stops the match).
+class PlayPlan:
+    """What a plan of games declares, once for a match (:class:`MatchPlan`) and a
+    tournament: ``games`` games of agent ``specs`` under ``rules`` from master ``seed``,
+    with every hand visible if ``open_world``, refereed by ``referee`` (``None``: strict,
+    an agent's error stops the match).
 
-    Raises ``ValueError`` if the number of specs does not match the rules, or ``games < 0``.
+    Raises ``ValueError`` if ``games < 0``.
     """
 
     rules: Rules
@@ -43,13 +44,29 @@ class MatchPlan:
     referee: Referee | None = None
 
     def __attrs_post_init__(self) -> None:
+        if self.games < 0:
+            raise ValueError(f"games must not be negative, got {self.games}")
+
+    def match(self, specs: tuple[str, ...]) -> MatchPlan:
+        """The match of ``specs`` under this plan's rules, seed, games, view and referee."""
+        fields = {f.name: getattr(self, f.name) for f in attrs.fields(PlayPlan)}
+        return MatchPlan(**{**fields, "specs": specs})
+
+
+@attrs.frozen
+class MatchPlan(PlayPlan):
+    """What to play: a :class:`PlayPlan` with one spec per seat (``rules.players`` of them).
+
+    Raises ``ValueError`` if the number of specs does not match the rules, or ``games < 0``.
+    """
+
+    def __attrs_post_init__(self) -> None:
         if len(self.specs) != self.rules.players:
             raise ValueError(
                 f"{self.rules.players} players need {self.rules.players} agent "
                 f"specs, got {len(self.specs)}"
             )
-        if self.games < 0:
-            raise ValueError(f"games must not be negative, got {self.games}")
+        super().__attrs_post_init__()
 
     @property
     def move_timeout(self) -> float | None:

@@ -16,6 +16,7 @@ name in :mod:`durak.arena.runs.backends`:
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 from collections.abc import Callable, Generator, Iterable, MutableMapping, Sequence
 from types import TracebackType
@@ -91,6 +92,16 @@ def play_batch(
     started = time.perf_counter()
     games = [play_task(plans, task, agents) for task in tasks]
     return time.perf_counter() - started, games
+
+
+def refuse_in_starting_worker() -> None:
+    """End this process quietly if it is a worker still importing the parent's main script
+    (multiprocessing marks such a process ``_inheriting``): a run started there is the
+    script's own run started again, and would fight the parent for its log.  The parent
+    sees its worker die and raises :class:`~durak.arena.runs.pool.WorkerStartError`, one
+    line that says why.  Every run calls it, whatever its backend."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise SystemExit(1)
 
 
 class BackendError(ValueError):

@@ -43,15 +43,6 @@ class WorkerStartError(RuntimeError):
     """The pool's worker processes die as they start (see :data:`WORKERS_DIED`)."""
 
 
-def refuse_in_starting_worker() -> None:
-    """End this process quietly if it is a worker still importing the parent's main script
-    (multiprocessing marks such a process ``_inheriting``): a run started there is the
-    script's own run started again, and would fight the parent for its log.  The parent
-    sees its worker die and raises :class:`WorkerStartError`, one line that says why."""
-    if getattr(multiprocessing.current_process(), "_inheriting", False):
-        raise SystemExit(1)
-
-
 @attrs.frozen
 class LocalPool(Closing):
     """Up to ``jobs`` processes on this machine (no more than its cores); one job plays a
