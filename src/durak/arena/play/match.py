@@ -84,14 +84,26 @@ class MatchPlan(PlayPlan):
 
     def identity(self) -> dict[str, Any]:
         """Everything that must agree for two runs to be the same experiment (the number
-        of games aside): rules, specs, seed, open world and move time limit."""
-        return {
-            "rules": attrs.asdict(self.rules),
-            "specs": list(self.specs),
-            "seed": self.seed,
-            "open_world": self.open_world,
-            "move_timeout": self.move_timeout,
-        }
+        of games aside): see :func:`run_identity`."""
+        return run_identity(self.rules, self.specs, self.seed, self.open_world, self.move_timeout)
+
+
+def run_identity(
+    rules: Rules,
+    specs: Sequence[str],
+    seed: int,
+    open_world: Visibility,
+    move_timeout: float | None,
+) -> dict[str, Any]:
+    """The identity of a run (of a plan, or of a logged game's plan): its rules, specs,
+    seed, open world and move time limit, as plain data."""
+    return {
+        "rules": attrs.asdict(rules),
+        "specs": list(specs),
+        "seed": seed,
+        "open_world": open_world,
+        "move_timeout": move_timeout,
+    }
 
 
 @attrs.frozen
