@@ -221,9 +221,21 @@ def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) 
     return None
 
 
-def finish(run: Run, settings: RunSettings, out: Console, stopped: Stopped | None) -> None:
-    """The timing and log lines; after a stop, why and how to resume, and its exit code
-    (130 for Ctrl-C, 143 for SIGTERM, 2 for a log that could not be written)."""
+def finish(
+    run: Run,
+    settings: RunSettings,
+    out: Console,
+    stopped: Stopped | None,
+    outputs: Outputs,
+    rows: list[dict[str, Any]],
+    report: dict[str, Any],
+) -> None:
+    """Write the ``--csv`` ``rows`` and the ``--json`` ``report`` (which says whether the
+    run was interrupted), then the timing and log lines; after a stop, why and how to
+    resume, and its exit code (130 for Ctrl-C, 143 for SIGTERM, 2 for a log that could not
+    be written)."""
+    with user_errors():
+        outputs.write(rows, {**report, "interrupted": stopped is not None})
     played = sum(r.games for r in run.results()) - run.resumed
     out.print(timing_line(run.wall_seconds, played, run.workers_used))
     if run.log is not None:
