@@ -16,6 +16,8 @@ import ast
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
+import pytest
+
 import durak
 
 ROOT = Path(durak.__file__).parent
@@ -164,12 +166,10 @@ def test_the_cycle_check_sees_a_function_level_import(tmp_path: Path) -> None:
     assert find_cycles(import_graph(package)) == []
 
 
-def test_the_run_knows_no_backend_but_through_the_interface() -> None:
-    # run.py reaches a backend only through runs/backend (the interface) and runs/backends.
-    assert not import_graph()["durak.arena.runs.run"] & {
-        "durak.arena.runs.pool",
-        "durak.arena.runs.ray_cluster",
-    }
+@pytest.mark.parametrize("module", ["durak.arena.runs.run", "durak.cli.driver"])
+def test_the_run_and_the_cli_know_no_backend_but_through_the_interface(module: str) -> None:
+    # They reach a backend only through runs/backend (the interface) and runs/backends.
+    assert not import_graph()[module] & {"durak.arena.runs.pool", "durak.arena.runs.ray_cluster"}
 
 
 def test_the_cycle_check_finds_a_cycle() -> None:

@@ -22,7 +22,6 @@ from durak.arena.play.match import MatchPlan, PlayedGame
 from durak.arena.play.referee import Referee
 from durak.arena.runs.backend import Backend, BackendError
 from durak.arena.runs.backends import open_backend
-from durak.arena.runs.pool import LocalPool
 from durak.arena.runs.run import Run
 from durak.arena.runs.signals import Terminated, sigterm_interrupts
 from durak.cli.errors import INTERRUPTED, TERMINATED, USAGE, describe, error, user_errors
@@ -203,8 +202,7 @@ def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) 
         run.close()
         raise
     to_play = run.total - run.resumed
-    where = backend.where_for(to_play) if isinstance(backend, LocalPool) else backend.where
-    out.print(f"runs on: {where}")
+    out.print(f"runs on: {backend.where_for(to_play)}")
     with backend, GameProgress(run.total, run.resumed, wanted(settings.quiet), out) as bar:
         try:
             with sigterm_interrupts(), closing(run.play(backend)) as games:  # closed on stop

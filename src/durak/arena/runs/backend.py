@@ -121,6 +121,11 @@ class Backend(Protocol):
         """Where the games run, for people: ``local pool, 2 processes``, ..."""
         ...
 
+    def where_for(self, count: int) -> str:
+        """Where :meth:`play` would play ``count`` games (a pool uses no more processes
+        than games)."""
+        ...
+
     def capacity(self) -> int:
         """How many games it can play at once."""
         ...

@@ -196,6 +196,10 @@ class RayCluster(Closing):
             raise BackendError(f"--address {address}: {e}") from None
         return cls(ray, started=False, owned=True)
 
+    def where_for(self, count: int) -> str:
+        """Where every count of games runs: :attr:`where` (tasks go to the cluster's CPUs)."""
+        return self.where
+
     @property
     def where(self) -> str:
         """``local Ray, N CPUs`` or ``Ray cluster at ADDRESS, N CPUs on K nodes``."""
