@@ -1,10 +1,8 @@
 """The ``durak`` command line (typer, rich help), after Zarlykov's (2023) experiment CLI.
 
-Commands: ``match`` and ``tournament`` (:mod:`durak.cli.matches`), ``grid``
-(:mod:`durak.cli.grid`), ``play`` (:mod:`durak.cli.play`), ``replay``
-(:mod:`durak.cli.replay`), ``agents`` (:mod:`durak.cli.listing`), ``bench``
-(:mod:`durak.cli.bench`), ``train`` and ``learners`` (:mod:`durak.cli.training`), ``serve``
-(:mod:`durak.cli.serve`).  Every usage error, bad option value included, is one line
+Commands: ``match`` and ``tournament``, ``grid``, ``play``, ``replay``, ``agents``,
+``bench`` and ``serve`` (:mod:`durak.cli.commands`), ``train`` and ``learners``
+(:mod:`durak.cli.training`).  Every usage error, bad option value included, is one line
 ``error: ...`` on standard error with exit code 2; Ctrl-C exits with 130.
 """
 
@@ -20,7 +18,8 @@ from typing import Annotated, Any, TextIO
 import typer
 from typer.core import TyperGroup
 
-from durak.cli import bench, grid, listing, matches, play, replay, serve, training
+from durak.cli import training
+from durak.cli.commands import bench, grid, listing, matches, play, replay, serve
 from durak.cli.conventions import import_agent_module, rewrite_arguments, tidy_help
 from durak.cli.errors import INTERRUPTED, USAGE, error, user_errors
 

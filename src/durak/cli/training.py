@@ -17,9 +17,9 @@ import durak.learn  # noqa: F401 - registers the learners
 from durak.agents.base import Agent, load_plugins, parse_spec
 from durak.agents.faulty import FaultyAgent
 from durak.agents.solver import ExactEndgame
+from durak.cli.commands.listing import print_listing
 from durak.cli.driver import seed_line, stderr_console, stdout_console
 from durak.cli.errors import INTERRUPTED, user_errors
-from durak.cli.listing import print_listing
 from durak.cli.option_groups import expand
 from durak.cli.options import (
     OUTPUT,
