@@ -65,6 +65,9 @@ class Recorded(Closing):
     def where(self) -> str:
         return "recorded games"
 
+    def where_for(self, count: int) -> str:
+        return self.where
+
     def capacity(self) -> int:
         return 1
 

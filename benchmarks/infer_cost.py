@@ -5,7 +5,7 @@
 
 Game ``g`` deals seed ``9100 + g`` of the 36-card two-player game; ``greedy`` plays both
 seats.  At every decision of seat 0 with a choice, it times
-:func:`~durak.agents.inference.weigh_worlds` (the candidates' worlds, pasts, replays and
+:func:`~durak.agents.inference.belief.weigh_worlds` (the candidates' worlds, pasts, replays and
 likelihoods, with the model's scores cached for the decision, as the agents do), once per
 model.  One line per model: the mean, 99th percentile and largest time per decision, and
 the mean per candidate.  The cost grows with the game's length (one replay of the record
@@ -21,8 +21,9 @@ import time
 
 from durak.agents import make_agent
 from durak.agents.guides import Guidance, make_guide
-from durak.agents.inference import GameLog, weigh_worlds
-from durak.agents.inferring import opponent_model
+from durak.agents.inference.belief import weigh_worlds
+from durak.agents.inference.inferring import opponent_model
+from durak.agents.inference.record import GameLog
 from durak.rules import Rules, is_terminal, legal_actions, new_game, observe, step
 
 

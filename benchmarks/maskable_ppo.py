@@ -24,7 +24,7 @@ from durak.agents import make_agent
 from durak.arena.play.game import play_game
 from durak.arena.scores.wilson import wilson
 from durak.encoding import ActionSpace
-from durak.envs.single import DurakEnv, encode
+from durak.envs.gymnasium_env import DurakEnv, encode
 from durak.rules import Action, Observation, Rules
 from durak.seeding import derive_seed
 

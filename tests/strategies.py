@@ -34,6 +34,7 @@ from durak.rules import (
     loser,
     new_game,
     observe,
+    places,
     returns,
     sample_world,
     step,
@@ -330,9 +331,9 @@ def check_knowledge_sound(state: GameState, obs: Observation) -> None:
     """Every card's real place in ``state`` is one of the places ``obs`` allows for it."""
     for card in deck_cards(state.rules.lowest_rank):
         place = actual_place(state, card.index)
-        assert place in obs.places(card), (
+        assert place in places(obs, card), (
             f"{card} is in {place!r}, but player {obs.player} thinks it can only be in "
-            f"{sorted(map(str, obs.places(card)))}"
+            f"{sorted(map(str, places(obs, card)))}"
         )
 
 
@@ -389,7 +390,7 @@ def check_world(world: GameState, obs: Observation) -> None:
     for q in range(world.rules.players):
         assert not obs.known_cards(q).mask & ~world.hands[q].mask, f"known cards of {q} moved"
     for c in deck_cards(world.rules.lowest_rank):
-        assert actual_place(world, c.index) in obs.places(c)
+        assert actual_place(world, c.index) in places(obs, c)
     if not open_world:
         for c in obs.hidden_cards() & obs.knowledge.from_talon:
             place = actual_place(world, c.index)

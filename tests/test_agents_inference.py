@@ -19,10 +19,13 @@ from typing import Any
 import pytest
 
 import durak.search
-from durak.agents import make_agent, searchers
-from durak.agents.inference import Belief, GameLog, PublicRecord, weigh_worlds
-from durak.agents.inferring import Inferring
-from durak.agents.opponents import GreedyModel, OpponentModel
+from durak.agents import make_agent
+from durak.agents.inference.belief import Belief, weigh_worlds
+from durak.agents.inference.inferring import Inferring
+from durak.agents.inference.opponents import GreedyModel, OpponentModel
+from durak.agents.inference.record import GameLog, PublicRecord
+from durak.agents.searchers import ismcts as ismcts_agent
+from durak.agents.searchers import pimc
 from durak.rules import (
     Action,
     Card,
@@ -224,7 +227,7 @@ def test_the_searches_draw_their_worlds_from_the_weighed_candidates(
         drawn.extend(sample(observation, rng) for _ in range(50))
         return real(game, observation, **kwargs)
 
-    monkeypatch.setattr(searchers, search, spying)
+    monkeypatch.setattr(ismcts_agent if search == "ismcts" else pimc, search, spying)
     agent = make_agent(spec)
     assert isinstance(agent, Inferring)
     agent.act(log.latest, random.Random(1))  # no record: sample_world

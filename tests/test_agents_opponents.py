@@ -15,8 +15,10 @@ import attrs
 import pytest
 
 import durak.search
-from durak.agents import make_agent, searchers
-from durak.agents.opponents import GreedyModel, MixModel, by_mover, most_likely
+from durak.agents import make_agent
+from durak.agents.inference.opponents import GreedyModel, MixModel, by_mover, most_likely
+from durak.agents.searchers import ismcts as ismcts_agent
+from durak.agents.searchers.options import searched_game
 from durak.rules import Action, GameState, Rules, legal_actions
 from durak.search import SearchResult
 from strategies import random_game_observations
@@ -31,14 +33,14 @@ def searched(
     """The root visits and values of the agent's search at every observation of
     :data:`CHOICES` (seeded by its index): the whole search, not only its decision."""
     seen = []
-    real = durak.search.ismcts  # the search the agent calls (searchers imports it)
+    real = durak.search.ismcts  # the search the agent calls (the agent's module imports it)
 
     def recording(*args: Any, **kwargs: Any) -> SearchResult[Action]:
         result = real(*args, **kwargs)
         seen.append((result.visits, result.action_values))
         return result
 
-    monkeypatch.setattr(searchers, "ismcts", recording)
+    monkeypatch.setattr(ismcts_agent, "ismcts", recording)
     agent = make_agent(spec)
     for k, o in enumerate(CHOICES):
         agent.act(o, random.Random(k))
@@ -92,7 +94,7 @@ def test_the_model_is_asked_only_where_another_player_moves(
     spec: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     spy = Spy()
-    monkeypatch.setattr(searchers.IsmctsAgent, "model", lambda self, kind, cache: spy)
+    monkeypatch.setattr(ismcts_agent.IsmctsAgent, "model", lambda self, kind, cache: spy)
     agent = make_agent(spec + ("" if "opponent" in spec else ",opponent=greedy"))
     for k, o in enumerate(CHOICES[:4]):
         agent.act(o, random.Random(k))
@@ -102,7 +104,7 @@ def test_the_model_is_asked_only_where_another_player_moves(
 
 def test_by_mover_picks_the_hook_of_the_player_to_move() -> None:
     o = CHOICES[0]
-    state = searchers._game(o).sample_world(o, random.Random(0))
+    state = searched_game(o).sample_world(o, random.Random(0))
     hook = by_mover(state.turn, lambda s, x: ("own", x), lambda s, x: ("other", x))
     assert hook(state, 1) == ("own", 1)
     other = by_mover(1 - state.turn, lambda s, x: ("own", x), lambda s, x: ("other", x))
@@ -112,7 +114,7 @@ def test_by_mover_picks_the_hook_of_the_player_to_move() -> None:
 def test_models_are_distributions_over_the_legal_actions() -> None:
     rng = random.Random(5)
     for o in CHOICES[:10]:
-        state = searchers._game(o).sample_world(o, rng)
+        state = searched_game(o).sample_world(o, rng)
         legal = legal_actions(state)
         for model in (
             GreedyModel(0.0),

@@ -11,9 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from durak.agents import evals, make_agent, searchers, solver
+from durak.agents import evals, make_agent, solver
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
-from durak.agents.inference import GameLog, PublicRecord
+from durak.agents.inference.record import GameLog, PublicRecord
+from durak.agents.searchers import ismcts as ismcts_agent
+from durak.agents.searchers import options, pimc
 from durak.agents.solver import SolverAgent
 from durak.agents.tactics import action_card, play_key, weak_mask
 from durak.arena.play.game import play_game
@@ -170,7 +172,8 @@ def test_forced_moves_return_at_once_without_search(monkeypatch: pytest.MonkeyPa
     agent = SolverAgent(Exploding(), nodes=200_000)
     # A solve would be a search too: only the forced move may come back.
     for name in ("mcts", "ismcts", "pimc", "alphabeta", "maxn"):
-        monkeypatch.setattr(searchers, name, no_search)
+        monkeypatch.setattr(pimc, name, no_search)
+    monkeypatch.setattr(ismcts_agent, "ismcts", no_search)
     monkeypatch.setattr(solver, "solve", no_search)
     assert agent.act(forced, random.Random(0)) == legal_actions(state)[0]
     for spec in CHEAP.values():
@@ -192,7 +195,7 @@ def test_mcts_talon_fixes_the_hands_and_fixes_or_redraws_the_talon(
         seen.append(state)
         return evals.greedy_rollout(state, rng)
 
-    monkeypatch.setitem(searchers.ROLLOUTS, "greedy", spy)
+    monkeypatch.setitem(options.ROLLOUTS, "greedy", spy)
     state = new_game(Rules(), 4)
     while len(legal_actions(state)) < 3:
         state = step(state, legal_actions(state)[0])

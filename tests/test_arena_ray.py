@@ -31,7 +31,7 @@ from cli_checks import one_error
 from durak.arena.gamelog.files import read_log
 from durak.arena.play.match import MatchPlan
 from durak.arena.play.referee import Referee
-from durak.arena.runs.backend import MAX_BATCH, TASK_SECONDS, BackendError, Batches
+from durak.arena.runs.backend import MAX_BATCH, TASK_SECONDS, BackendError, BatchSizer
 from durak.arena.runs.backends import open_backend
 from durak.arena.runs.run import Run
 from durak.cli.app import app
@@ -339,14 +339,14 @@ def test_open_backend_refuses_what_it_does_not_know() -> None:
 
 
 def test_batches_grow_to_the_target_time_and_shrink_at_the_end() -> None:
-    sizes = Batches(count=10_000, workers=2)
+    sizes = BatchSizer(count=10_000, workers=2)
     assert [sizes.next_size() for _ in range(4)] == [1, 1, 1, 1]  # nothing measured yet
     sizes.record(games=4, seconds=4 * 0.001)  # a millisecond per game
     assert sizes.next_size() == min(MAX_BATCH, round(TASK_SECONDS / 0.001))
-    slow = Batches(count=100, workers=2)
+    slow = BatchSizer(count=100, workers=2)
     slow.record(games=1, seconds=10.0)
     assert slow.next_size() == 1  # a game longer than a task's time: one at a time
-    tail = Batches(count=40, workers=2)
+    tail = BatchSizer(count=40, workers=2)
     tail.record(games=100, seconds=0.1)
     shares = []
     while tail.submitted < tail.count:

@@ -8,7 +8,7 @@ from durak.agents import SpecError
 from durak.arena.experiments.grid import Grid, GridParam, GridResult, expand, parse_param
 from durak.arena.experiments.tournament import Tournament, TournamentResult
 from durak.arena.play.match import GameOutcome, MatchPlan, play_match_game
-from durak.arena.play.referee import Forfeit
+from durak.arena.play.referee import Forfeit, Referee
 from durak.arena.runs.run import Run
 from durak.arena.scores.result import MatchResult
 from durak.arena.scores.wilson import wilson
@@ -69,6 +69,17 @@ def test_the_matrix_is_antisymmetric_and_the_ranking_sorted() -> None:
 def test_a_tournament_checks_its_input(specs: tuple[str, ...], rules: Rules, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Tournament(rules, specs, seed=0, games=2)
+
+
+def test_a_tournament_refuses_negative_games_when_made_and_plans_with_its_own_fields() -> None:
+    with pytest.raises(ValueError, match=r"^games must not be negative, got -1$"):
+        Tournament(Rules(), SPECS, seed=0, games=-1)
+    referee = Referee(move_timeout=5.0)
+    t = Tournament(Rules(), SPECS, seed=7, games=4, open_world=True, referee=referee)
+    assert [(p.rules, p.seed, p.games, p.open_world, p.referee) for p in t.plans()] == [
+        (Rules(), 7, 4, True, referee)
+    ] * len(t.pairs)
+    assert [p.specs for p in t.plans()] == [(SPECS[i], SPECS[j]) for i, j in t.pairs]
 
 
 def test_grid_parameters_are_read_and_checked() -> None:

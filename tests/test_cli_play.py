@@ -14,7 +14,7 @@ from durak.agents import GreedyAgent
 from durak.arena.gamelog.files import read_log
 from durak.arena.gamelog.replay import replay_entry
 from durak.cli.app import app
-from durak.cli.play import Announced
+from durak.cli.commands.play import Announced
 from durak.rules import Action, Observation, Rules, legal_actions, new_game, observe
 
 runner = CliRunner()

@@ -9,7 +9,7 @@ from extras import require_extra
 require_extra("torch")
 sb3_contrib = require_extra("sb3_contrib")
 
-from durak.envs.single import DurakEnv  # noqa: E402
+from durak.envs.gymnasium_env import DurakEnv  # noqa: E402
 from durak.rules import Rules  # noqa: E402
 
 

@@ -16,6 +16,8 @@ import ast
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
+import pytest
+
 import durak
 
 ROOT = Path(durak.__file__).parent
@@ -43,11 +45,6 @@ CYCLE_ALLOWED: dict[tuple[str, str], str] = {
     ("durak.interop.openspiel.observers", "durak.interop.openspiel.game"): (
         "type-only (under TYPE_CHECKING): the observer annotates the OpenSpiel state it "
         "reads, and the game module builds its observers; never imported at run time"
-    ),
-    ("durak.rules.consistency", "durak.rules.knowledge"): (
-        "type-only (under TYPE_CHECKING): the checks annotate the Observation they read, and "
-        "the sampler in knowledge runs them; goes when knowledge.py is split into the "
-        "observation and the sampler (issue 38)"
     ),
 }
 
@@ -167,6 +164,12 @@ def test_the_cycle_check_sees_a_function_level_import(tmp_path: Path) -> None:
     ]
     (package / "backend.py").write_text("Task = int\n", encoding="utf-8")
     assert find_cycles(import_graph(package)) == []
+
+
+@pytest.mark.parametrize("module", ["durak.arena.runs.run", "durak.cli.driver"])
+def test_the_run_and_the_cli_know_no_backend_but_through_the_interface(module: str) -> None:
+    # They reach a backend only through runs/backend (the interface) and runs/backends.
+    assert not import_graph()[module] & {"durak.arena.runs.pool", "durak.arena.runs.ray_cluster"}
 
 
 def test_the_cycle_check_finds_a_cycle() -> None:

@@ -37,6 +37,8 @@ from durak.rules import (
     legal_actions,
     new_game,
     observe,
+    odds,
+    places,
     position,
     sample_world,
     step,
@@ -343,7 +345,7 @@ def test_without_a_record_every_unknown_card_may_be_a_talon_trump() -> None:
     restricted = o.knowledge.from_talon & o.hidden_cards()
     assert restricted
     for card in restricted:
-        assert o.odds(card) == {
+        assert odds(o, card) == {
             1: Fraction(o.unknown_count(1), slots),
             "talon": Fraction(o.talon_size - o.trump_in_talon, slots),
         }
@@ -689,7 +691,7 @@ def test_the_views_forged_above_are_genuine(genuine: Observation) -> None:
 def test_a_forged_view_is_refused_by_odds_too() -> None:
     card = next(iter(_START.hidden_cards()))
     with pytest.raises(RulesError, match=r"^inconsistent observation: player 1 is out but holds"):
-        _forge(_START, players_out=frozenset({1})).odds(card)
+        odds(_forge(_START, players_out=frozenset({1})), card)
 
 
 @given(rules_strategy(), seeds(), st.sampled_from([False, True, "full"]))
@@ -719,9 +721,9 @@ def test_observations_of_hand_built_positions_pass_the_check() -> None:
 @pytest.mark.parametrize("card", ["A♠", 12, None])
 def test_odds_and_places_refuse_what_is_not_a_card_naming_it(card: Any) -> None:
     message = f"odds needs a Card, got {type(card).__name__} {card!r} (Card.parse reads text)"
-    for ask in (_START.odds, _START.places):
+    for ask in (odds, places):
         with pytest.raises(TypeError, match=f"^{re.escape(message)}$"):
-            ask(card)
+            ask(_START, card)
 
 
 def test_histories_of_different_sizes_differ_and_overlap_is_no_subset() -> None:
@@ -775,7 +777,7 @@ def test_a_visibility_equal_to_a_bool_but_not_one_is_refused(bad: object) -> Non
 def test_with_the_talon_empty_a_hidden_card_is_in_the_opponents_hand_only() -> None:
     o = _view(SHORT, lambda s: not s.talon and s.turn >= 0 and bool(s.hand_masks[1 - s.turn]))
     card = next(iter(o.hidden_cards()))
-    assert o.odds(card) == {1 - o.player: Fraction(1)}
+    assert odds(o, card) == {1 - o.player: Fraction(1)}
 
 
 def test_odds_of_a_card_missing_from_a_full_view_are_refused() -> None:
@@ -784,7 +786,7 @@ def test_odds_of_a_card_missing_from_a_full_view_are_refused() -> None:
     top, *rest = full.talon_order
     forged = _forge(full, talon_order=tuple(rest), talon_size=full.talon_size - 1)
     with pytest.raises(RulesError, match=r"^inconsistent observation: "):
-        forged.odds(top)
+        odds(forged, top)
 
 
 class _LookAlike:

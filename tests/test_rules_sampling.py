@@ -3,7 +3,7 @@
 An observer knows its own dealt cards and the bottom card; every order of the other cards
 that, dealt and played with the same public moves, gives the same observation counts once.
 Counting where each hidden card lies over those orders gives the exact odds, which
-``Observation.odds`` must equal and ``sample_world`` must reproduce.
+``odds`` must equal and ``sample_world`` must reproduce.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from durak.rules import (
     legal_actions,
     new_game,
     observe,
+    odds,
     sample_world,
     step,
 )
@@ -103,7 +104,7 @@ def random_line(rules: Rules, seed: int, length: int) -> tuple[list[Card], list[
 
 
 def odds_of(o: Observation) -> dict[Card, dict[Place, Fraction]]:
-    return {c: {p: x for p, x in o.odds(c).items() if x} for c in o.hidden_cards()}
+    return {c: {p: x for p, x in odds(o, c).items() if x} for c in o.hidden_cards()}
 
 
 def test_the_issue_example_q_hearts_is_in_the_drawn_card_one_time_in_three() -> None:
@@ -122,8 +123,8 @@ def test_the_issue_example_q_hearts_is_in_the_drawn_card_one_time_in_three() -> 
     s = step(s, moves[2])
     qh = Card.parse("QH")
     o = observe(s, 0)
-    assert o.odds(qh) == {1: Fraction(1, 3), "talon": Fraction(2, 3)}
-    assert exact_odds(rules, deck, moves, 0)[qh] == o.odds(qh)
+    assert odds(o, qh) == {1: Fraction(1, 3), "talon": Fraction(2, 3)}
+    assert exact_odds(rules, deck, moves, 0)[qh] == odds(o, qh)
     rng = random.Random(5)
     draws = 6000
     held = sum(qh in sample_world(o, rng).hands[1] for _ in range(draws))
@@ -150,9 +151,9 @@ def per_card_model_differs(o: Observation) -> bool:
         return o.unknown_count(place) if isinstance(place, int) else o.talon_size - o.trump_in_talon
 
     for c in o.hidden_cards() & o.knowledge.from_talon:
-        odds = o.odds(c)
-        total = sum(slots(p) for p in odds)
-        if any(x != Fraction(slots(p), total) for p, x in odds.items()):
+        chances = odds(o, c)
+        total = sum(slots(p) for p in chances)
+        if any(x != Fraction(slots(p), total) for p, x in chances.items()):
             return True
     return False
 
@@ -183,15 +184,15 @@ def test_sample_world_follows_the_odds() -> None:
     s = replay(THREE, deck, moves)
     assert s is not None
     o = next(o for o in (observe(s, p) for p in range(3)) if per_card_model_differs(o))
-    odds = odds_of(o)
+    chances = odds_of(o)
     rng = random.Random(9)
     draws = 4000
-    counts = {c: Counter[Place]() for c in odds}
+    counts = {c: Counter[Place]() for c in chances}
     for _ in range(draws):
         world = sample_world(o, rng)
-        for c in odds:
+        for c in chances:
             counts[c][place_of(world, c)] += 1
-    for c, places in odds.items():
+    for c, places in chances.items():
         assert set(counts[c]) == set(places), c
         for place, chance in places.items():
             sd = (float(chance) * (1 - float(chance)) / draws) ** 0.5
@@ -206,7 +207,7 @@ def test_full_information_shows_the_talon_order_and_nothing_is_hidden() -> None:
     assert full.talon_order == s.talon and full.hands == s.hands
     assert full.visibility == "full" and observe(s, 0, open_world=True).visibility is True
     assert not full.hidden_cards()
-    assert all(full.odds(c) == {"talon": 1} for c in s.talon)
+    assert all(odds(full, c) == {"talon": 1} for c in s.talon)
     assert sample_world(full, random.Random(0)) == s
     # Another talon order is another observation: the order is what full information adds.
     other = attrs.evolve(s, talon=(*reversed(s.talon[:-1]), s.talon[-1]))
@@ -285,7 +286,7 @@ def test_a_record_leaving_no_place_for_the_talons_trumps_is_refused_naming_them(
         sample_world(forged, random.Random(0))
     card = next(iter(found.knowledge.from_talon & found.hidden_cards()))
     with pytest.raises(RulesError, match=message):
-        forged.odds(card)
+        odds(forged, card)
 
 
 # --- the seeds' streams ----------------------------------------------------------------
@@ -327,8 +328,8 @@ def test_a_card_seen_in_one_place_is_there_with_certainty() -> None:
     for state in random_game(rules, 5)[:-1]:
         o = observe(state, state.turn)
         for card in deck_cards(rules.lowest_rank):
-            odds = o.odds(card)
-            assert sum(odds.values()) == 1, (card, odds)
+            chances = odds(o, card)
+            assert sum(chances.values()) == 1, (card, chances)
             where = (
                 "discard" if card in o.discard
                 else "table" if any(card in pair for pair in o.table)
@@ -337,6 +338,6 @@ def test_a_card_seen_in_one_place_is_there_with_certainty() -> None:
                 else None
             )  # fmt: skip
             if where is not None:
-                assert odds == {place_of(state, card): 1}, (card, odds)
+                assert chances == {place_of(state, card): 1}, (card, chances)
                 checked[where] += 1
     assert set(checked) == {"discard", "table", "known", "trump"}, checked

@@ -97,7 +97,7 @@ EQUIVALENT: dict[str, str] = {
     "durak.rules.setup:_check_deck:drop-operand:1": (
         "a deck without duplicates (checked first) whose cards are the variant's has its size"
     ),
-    "durak.rules.knowledge:_Split.of:condition-true:4": (
+    "durak.rules.knowledge.sampler:_Split.of:condition-true:4": (
         "the origins are read only to split the talon's trumps among hidden places, and in "
         "the open world no such trump is counted (its mask is 0), so they are never read"
     ),
@@ -109,7 +109,7 @@ EQUIVALENT: dict[str, str] = {
         "appending to a shared list that is not the tip's leaves a key past every view's "
         "size, never read; the add then copies its prefix, as it does unmutated"
     ),
-    "durak.rules.knowledge:_check_places:remove-raise:2": (
+    "durak.rules.knowledge.sampler:_check_places:remove-raise:2": (
         "the AssertionError is unreachable: the loop above always names a shared card or one "
         "outside the deck first"
     ),
@@ -300,7 +300,7 @@ def _removable(node: ast.AST) -> TypeGuard[ast.stmt]:
 def package_mutants(root: Path = ROOT) -> list[Mutant]:
     """Every mutant of ``durak.rules``, module by module (in file-name order)."""
     out: list[Mutant] = []
-    for file in sorted((root / PACKAGE).glob("*.py")):
+    for file in sorted((root / PACKAGE).rglob("*.py")):
         out += mutants(file.read_text(encoding="utf-8"), file.relative_to(root).as_posix())
     return out
 

@@ -1,11 +1,9 @@
 """The ``durak`` command line (typer, rich help), after Zarlykov's (2023) experiment CLI.
 
-Commands: ``match`` and ``tournament`` (:mod:`durak.cli.runs`), ``grid``
-(:mod:`durak.cli.grid`), ``play``
-(:mod:`durak.cli.play`), ``replay`` (:mod:`durak.cli.replay`), ``agents`` and ``bench``
-(:mod:`durak.cli.info`), ``train`` and ``learners`` (:mod:`durak.cli.train`).  Every
-usage error, bad option value included, is one line ``error: ...`` on standard error with
-exit code 2; Ctrl-C exits with 130.
+Commands: ``match`` and ``tournament``, ``grid``, ``play``, ``replay``, ``agents``,
+``bench`` and ``serve`` (:mod:`durak.cli.commands`), ``train`` and ``learners``
+(:mod:`durak.cli.train`).  Every usage error, bad option value included, is one line
+``error: ...`` on standard error with exit code 2; Ctrl-C exits with 130.
 """
 
 from __future__ import annotations
@@ -20,7 +18,8 @@ from typing import Annotated, Any, TextIO
 import typer
 from typer.core import TyperGroup
 
-from durak.cli import grid, info, play, replay, runs, serve, train
+from durak.cli import train
+from durak.cli.commands import bench, grid, listing, matches, play, replay, serve
 from durak.cli.conventions import import_agent_module, rewrite_arguments, tidy_help
 from durak.cli.errors import INTERRUPTED, USAGE, error, user_errors
 
@@ -107,13 +106,13 @@ def _options(
             import_agent_module(name)
 
 
-app.command()(runs.match)
-app.command()(runs.tournament)
+app.command()(matches.match)
+app.command()(matches.tournament)
 app.command()(grid.grid)
 app.command()(play.play)
 app.command()(replay.replay)
-app.command()(info.agents)
-app.command()(info.bench)
+app.command()(listing.agents)
+app.command()(bench.bench)
 app.command()(train.train)
 app.command()(train.learners)
 app.command()(serve.serve)

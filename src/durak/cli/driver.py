@@ -22,7 +22,6 @@ from durak.arena.play.match import MatchPlan, PlayedGame
 from durak.arena.play.referee import Referee
 from durak.arena.runs.backend import Backend, BackendError
 from durak.arena.runs.backends import open_backend
-from durak.arena.runs.pool import LocalPool
 from durak.arena.runs.run import Run
 from durak.arena.runs.signals import Terminated, sigterm_interrupts
 from durak.cli.errors import INTERRUPTED, TERMINATED, USAGE, describe, error, user_errors
@@ -203,8 +202,7 @@ def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) 
         run.close()
         raise
     to_play = run.total - run.resumed
-    where = backend.where_for(to_play) if isinstance(backend, LocalPool) else backend.where
-    out.print(f"runs on: {where}")
+    out.print(f"runs on: {backend.where_for(to_play)}")
     with backend, GameProgress(run.total, run.resumed, wanted(settings.quiet), out) as bar:
         try:
             with sigterm_interrupts(), closing(run.play(backend)) as games:  # closed on stop
@@ -221,9 +219,21 @@ def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) 
     return None
 
 
-def finish(run: Run, settings: RunSettings, out: Console, stopped: Stopped | None) -> None:
-    """The timing and log lines; after a stop, why and how to resume, and its exit code
-    (130 for Ctrl-C, 143 for SIGTERM, 2 for a log that could not be written)."""
+def finish(
+    run: Run,
+    settings: RunSettings,
+    out: Console,
+    stopped: Stopped | None,
+    outputs: Outputs,
+    rows: list[dict[str, Any]],
+    report: dict[str, Any],
+) -> None:
+    """Write the ``--csv`` ``rows`` and the ``--json`` ``report`` (which says whether the
+    run was interrupted), then the timing and log lines; after a stop, why and how to
+    resume, and its exit code (130 for Ctrl-C, 143 for SIGTERM, 2 for a log that could not
+    be written)."""
+    with user_errors():
+        outputs.write(rows, {**report, "interrupted": stopped is not None})
     played = sum(r.games for r in run.results()) - run.resumed
     out.print(timing_line(run.wall_seconds, played, run.workers_used))
     if run.log is not None:

@@ -4,7 +4,7 @@ A thin adapter, in the Agent Environment Cycle API of PettingZoo (Terry et al.,
 "PettingZoo: Gym for Multi-Agent Reinforcement Learning", NeurIPS 2021), over the pure,
 immutable engine of :mod:`durak.rules`.  It mirrors PettingZoo's classic card games:
 agents ``"player_0"`` .. ``"player_{n-1}"``, ``{"observation", "action_mask"}`` dict
-observations (:func:`durak.envs.single.observation_space`, the same spaces as the
+observations (:func:`durak.envs.gymnasium_env.observation_space`, the same spaces as the
 Gymnasium env), ``Discrete`` actions of :class:`~durak.encoding.ActionSpace`, and rewards
 only at the end (:func:`~durak.rules.returns`).
 """
@@ -20,7 +20,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from durak.encoding import ActionSpace
-from durak.envs.single import (
+from durak.envs.gymnasium_env import (
     DEFAULT_RULES,
     ActType,
     ObsDict,

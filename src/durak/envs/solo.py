@@ -1,6 +1,6 @@
 """One learner at a table of fixed agents: the single-agent view of a Durak game.
 
-This is the engine-side core of the Gymnasium adapter (:mod:`durak.envs.single`) and of the
+This is the engine-side core of the Gymnasium adapter (:mod:`durak.envs.gymnasium_env`) and of the
 training loops in :mod:`durak.learn`, in the manner of Gymnasium's ``reset``/``step``
 (Towers et al. 2024) but with engine values: :meth:`SoloTable.reset` deals and lets the
 other seats play until the learner must act; :meth:`SoloTable.step` applies the learner's

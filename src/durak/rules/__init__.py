@@ -49,14 +49,14 @@ from durak.rules.engine import (
 )
 from durak.rules.errors import IllegalActionError, RulesError
 from durak.rules.game import DurakGame
-from durak.rules.knowledge import (
+from durak.rules.knowledge.observation import (
     VISIBILITIES,
     Observation,
     Place,
     Visibility,
     observe,
-    sample_world,
 )
+from durak.rules.knowledge.sampler import odds, places, sample_world
 from durak.rules.setup import deal, new_game, position
 from durak.rules.state import GameState, Knowledge
 
@@ -98,7 +98,9 @@ __all__ = [
     "new_game",
     "next_active",
     "observe",
+    "odds",
     "parse_action",
+    "places",
     "position",
     "rank_mask",
     "returns",

@@ -14,7 +14,8 @@ import attrs
 
 from durak.rules.config import Rules
 from durak.rules.engine import current_player, is_terminal, legal_actions, returns, step_unchecked
-from durak.rules.knowledge import Observation, Visibility, observe, sample_world
+from durak.rules.knowledge.observation import Observation, Visibility, observe
+from durak.rules.knowledge.sampler import sample_world
 from durak.rules.state import GameState, Knowledge, build_state
 
 

@@ -2,7 +2,9 @@
 
 * :mod:`durak.web.views`: what the browser is sent, a pure function of the person's own
   observation;
-* :mod:`durak.web.tables`: one game per table, played on its own thread;
+* :mod:`durak.web.settings`: the server's limits and a person's game settings;
+* :mod:`durak.web.table`: one game per table, played on its own thread;
+* :mod:`durak.web.tables`: the server's tables, their cap, idle sweep and log;
 * :mod:`durak.web.server`: the FastAPI routes and the static page (``static/``).
 
 See ``docs/web.md`` for the protocol and deployment.

@@ -39,7 +39,8 @@ from uvicorn import Config, Server
 
 from durak.rules import Rules, RulesError
 from durak.web.policy import QUOTE, cut
-from durak.web.tables import GameSettings, RequestError, Tables
+from durak.web.settings import GameSettings, RequestError
+from durak.web.tables import Tables
 
 __all__ = ["MAX_BODY", "STATIC", "ActionRequest", "GameRequest", "create_app", "run"]
 

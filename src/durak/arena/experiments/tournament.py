@@ -9,35 +9,22 @@ pooled games, as Zarlykov (2023) reports win rates.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import combinations
 
 import attrs
 
-from durak.arena.play.match import MatchPlan
-from durak.arena.play.referee import Referee
+from durak.arena.play.match import MatchPlan, PlayPlan
 from durak.arena.scores.result import MatchResult, interval
-from durak.rules import Rules, Visibility
-
-
-def _specs(specs: Sequence[str]) -> tuple[str, ...]:
-    return tuple(specs)
 
 
 @attrs.frozen
-class Tournament:
-    """Every pair of ``specs`` plays ``games`` games of two-player ``rules`` from ``seed``.
+class Tournament(PlayPlan):
+    """Every pair of ``specs`` plays ``games`` games of two-player ``rules`` from ``seed``
+    (the fields of a :class:`PlayPlan`).
 
-    Raises ``ValueError`` for fewer than two specs, a spec given twice, or rules that are
-    not for two players.
+    Raises ``ValueError`` for fewer than two specs, a spec given twice, rules that are not
+    for two players, or ``games < 0``.
     """
-
-    rules: Rules
-    specs: tuple[str, ...] = attrs.field(converter=_specs)
-    seed: int
-    games: int
-    open_world: Visibility = False
-    referee: Referee | None = None
 
     def __attrs_post_init__(self) -> None:
         if len(self.specs) < 2:
@@ -47,6 +34,7 @@ class Tournament:
                 raise ValueError(f"agent spec {spec!r} is given twice")
         if self.rules.players != 2:
             raise ValueError(f"tournament games are for 2 players, got {self.rules.players}")
+        super().__attrs_post_init__()
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
@@ -55,17 +43,7 @@ class Tournament:
 
     def plans(self) -> list[MatchPlan]:
         """One match plan per pairing, in :attr:`pairs` order."""
-        return [
-            MatchPlan(
-                self.rules,
-                (self.specs[i], self.specs[j]),
-                self.seed,
-                self.games,
-                self.open_world,
-                self.referee,
-            )
-            for i, j in self.pairs
-        ]
+        return [self.match((self.specs[i], self.specs[j])) for i, j in self.pairs]
 
 
 @attrs.frozen

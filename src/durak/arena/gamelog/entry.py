@@ -12,7 +12,7 @@ from typing import Any, Literal, NoReturn, TypeAlias, cast
 
 import attrs
 
-from durak.arena.play.match import GameOutcome, MatchPlan, PlayedGame
+from durak.arena.play.match import GameOutcome, MatchPlan, PlayedGame, run_identity
 from durak.arena.play.referee import FAULT_KINDS, FaultKind, Forfeit
 from durak.rules import VISIBILITIES, Rules, RulesError, Visibility
 from durak.seeding import derive_seed
@@ -63,13 +63,7 @@ class LogEntry:
 
     def identity(self) -> dict[str, Any]:
         """The run this game belongs to, as :meth:`MatchPlan.identity` gives it."""
-        return {
-            "rules": attrs.asdict(self.rules),
-            "specs": list(self.specs),
-            "seed": self.seed,
-            "open_world": self.open_world,
-            "move_timeout": self.move_timeout,
-        }
+        return run_identity(self.rules, self.specs, self.seed, self.open_world, self.move_timeout)
 
     def outcome(self) -> GameOutcome:
         """The game as a match outcome (for the statistics of a resumed run)."""

@@ -27,12 +27,13 @@ def _tuple_of_str(specs: Sequence[str]) -> tuple[str, ...]:
 
 
 @attrs.frozen
-class MatchPlan:
-    """What to play: ``games`` games of ``specs`` (one per seat, ``rules.players`` of them)
-    from master ``seed``, with every hand visible if ``open_world``, refereed by
-    ``referee`` (``None``: strict, an agent's error stops the match).
+class PlayPlan:
+    """What a plan of games declares, once for a match (:class:`MatchPlan`) and a
+    tournament: ``games`` games of agent ``specs`` under ``rules`` from master ``seed``,
+    with every hand visible if ``open_world``, refereed by ``referee`` (``None``: strict,
+    an agent's error stops the match).
 
-    Raises ``ValueError`` if the number of specs does not match the rules, or ``games < 0``.
+    Raises ``ValueError`` if ``games < 0``.
     """
 
     rules: Rules
@@ -43,13 +44,29 @@ class MatchPlan:
     referee: Referee | None = None
 
     def __attrs_post_init__(self) -> None:
+        if self.games < 0:
+            raise ValueError(f"games must not be negative, got {self.games}")
+
+    def match(self, specs: tuple[str, ...]) -> MatchPlan:
+        """The match of ``specs`` under this plan's rules, seed, games, view and referee."""
+        fields = {f.name: getattr(self, f.name) for f in attrs.fields(PlayPlan)}
+        return MatchPlan(**{**fields, "specs": specs})
+
+
+@attrs.frozen
+class MatchPlan(PlayPlan):
+    """What to play: a :class:`PlayPlan` with one spec per seat (``rules.players`` of them).
+
+    Raises ``ValueError`` if the number of specs does not match the rules, or ``games < 0``.
+    """
+
+    def __attrs_post_init__(self) -> None:
         if len(self.specs) != self.rules.players:
             raise ValueError(
                 f"{self.rules.players} players need {self.rules.players} agent "
                 f"specs, got {len(self.specs)}"
             )
-        if self.games < 0:
-            raise ValueError(f"games must not be negative, got {self.games}")
+        super().__attrs_post_init__()
 
     @property
     def move_timeout(self) -> float | None:
@@ -67,14 +84,26 @@ class MatchPlan:
 
     def identity(self) -> dict[str, Any]:
         """Everything that must agree for two runs to be the same experiment (the number
-        of games aside): rules, specs, seed, open world and move time limit."""
-        return {
-            "rules": attrs.asdict(self.rules),
-            "specs": list(self.specs),
-            "seed": self.seed,
-            "open_world": self.open_world,
-            "move_timeout": self.move_timeout,
-        }
+        of games aside): see :func:`run_identity`."""
+        return run_identity(self.rules, self.specs, self.seed, self.open_world, self.move_timeout)
+
+
+def run_identity(
+    rules: Rules,
+    specs: Sequence[str],
+    seed: int,
+    open_world: Visibility,
+    move_timeout: float | None,
+) -> dict[str, Any]:
+    """The identity of a run (of a plan, or of a logged game's plan): its rules, specs,
+    seed, open world and move time limit, as plain data."""
+    return {
+        "rules": attrs.asdict(rules),
+        "specs": list(specs),
+        "seed": seed,
+        "open_world": open_world,
+        "move_timeout": move_timeout,
+    }
 
 
 @attrs.frozen

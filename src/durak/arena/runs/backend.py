@@ -16,6 +16,7 @@ name in :mod:`durak.arena.runs.backends`:
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 from collections.abc import Callable, Generator, Iterable, MutableMapping, Sequence
 from types import TracebackType
@@ -46,7 +47,7 @@ IN_FLIGHT_PER_WORKER = 2
 
 
 @attrs.define
-class Batches:
+class BatchSizer:
     """The size of each next batch of a run of ``count`` games on ``workers`` CPUs.
 
     Until a batch has finished, one game; then as many as take :data:`TASK_SECONDS` at the
@@ -93,6 +94,16 @@ def play_batch(
     return time.perf_counter() - started, games
 
 
+def refuse_in_starting_worker() -> None:
+    """End this process quietly if it is a worker still importing the parent's main script
+    (multiprocessing marks such a process ``_inheriting``): a run started there is the
+    script's own run started again, and would fight the parent for its log.  The parent
+    sees its worker die and raises :class:`~durak.arena.runs.pool.WorkerStartError`, one
+    line that says why.  Every run calls it, whatever its backend."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise SystemExit(1)
+
+
 class BackendError(ValueError):
     """A backend that cannot start or lost its workers: Ray missing, a bad address, ..."""
 
@@ -108,6 +119,11 @@ class Backend(Protocol):
     @property
     def where(self) -> str:
         """Where the games run, for people: ``local pool, 2 processes``, ..."""
+        ...
+
+    def where_for(self, count: int) -> str:
+        """Where :meth:`play` would play ``count`` games (a pool uses no more processes
+        than games)."""
         ...
 
     def capacity(self) -> int:

@@ -3,7 +3,7 @@
 Games come back as they finish, in batches, each game tagged with its plan; a game's
 outcome depends only on its plan and index, never on the worker that played it.  Workers
 play batches of games sized to last about half a second
-(:class:`~durak.arena.runs.backend.Batches`), so the cost of passing work between processes stays
+(:class:`~durak.arena.runs.backend.BatchSizer`), so the cost of passing work between processes stays
 small beside cheap games.  Tasks are drawn lazily from their iterator and at most two
 batches per worker are in flight, so memory stays flat however many games a run has.
 Workers ignore Ctrl-C and die quietly on SIGTERM: the parent receives the signal, stops the
@@ -25,7 +25,7 @@ import attrs
 
 from durak.agents.base import Agent, register, registry
 from durak.arena.play.match import MatchPlan, play_task
-from durak.arena.runs.backend import A, Batch, Batches, Closing, Played, R, Task, play_batch
+from durak.arena.runs.backend import A, Batch, BatchSizer, Closing, Played, R, Task, play_batch
 
 # A worker's plans and agents, set when it starts.
 _plans: list[MatchPlan] = []
@@ -41,15 +41,6 @@ WORKERS_DIED = (
 
 class WorkerStartError(RuntimeError):
     """The pool's worker processes die as they start (see :data:`WORKERS_DIED`)."""
-
-
-def refuse_in_starting_worker() -> None:
-    """End this process quietly if it is a worker still importing the parent's main script
-    (multiprocessing marks such a process ``_inheriting``): a run started there is the
-    script's own run started again, and would fight the parent for its log.  The parent
-    sees its worker die and raises :class:`WorkerStartError`, one line that says why."""
-    if getattr(multiprocessing.current_process(), "_inheriting", False):
-        raise SystemExit(1)
 
 
 @attrs.frozen
@@ -133,7 +124,7 @@ def play_parallel(
     plans: Sequence[MatchPlan], tasks: Iterable[Task], count: int, jobs: int
 ) -> Generator[Batch, None, None]:
     """Play ``tasks`` (``count`` of them) in ``jobs`` worker processes, in batches sized by
-    :class:`~durak.arena.runs.backend.Batches`; yields each batch as it finishes.
+    :class:`~durak.arena.runs.backend.BatchSizer`; yields each batch as it finishes.
 
     Closing the iterator early, or an exception (Ctrl-C included) while waiting, stops the
     workers at once; games still running are lost, never half-reported.
@@ -142,7 +133,7 @@ def play_parallel(
     started = _workers(pool)
     done: queue.SimpleQueue[tuple[float, Batch] | BaseException] = queue.SimpleQueue()
     source = iter(tasks)
-    batches = Batches(count, jobs)
+    batches = BatchSizer(count, jobs)
     in_flight = 0
     finished = False
 

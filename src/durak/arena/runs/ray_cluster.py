@@ -4,7 +4,7 @@ Ray (Moritz et al., "Ray: A Distributed Framework for Emerging AI Applications",
 is imported only when this backend is opened; ``pip install 'durak-lab[ray]'`` provides it.
 
 * **Batches.**  Each task plays a batch of games, so that Ray's per-task cost (about a
-  millisecond) stays small beside cheap games; :class:`~durak.arena.runs.backend.Batches`
+  millisecond) stays small beside cheap games; :class:`~durak.arena.runs.backend.BatchSizer`
   sizes them from the seconds per game measured so far.
 * **Streaming.**  ``ray.wait`` hands back each batch as it finishes; its games are yielded
   (and so logged) at once, while two batches per CPU are in flight.
@@ -46,7 +46,16 @@ import attrs
 
 from durak.agents.base import Agent
 from durak.arena.play.match import MatchPlan
-from durak.arena.runs.backend import A, BackendError, Batch, Batches, Closing, R, Task, play_batch
+from durak.arena.runs.backend import (
+    A,
+    BackendError,
+    Batch,
+    BatchSizer,
+    Closing,
+    R,
+    Task,
+    play_batch,
+)
 
 #: How often Ray plays a batch again after its worker or node died.
 MAX_RETRIES = 3
@@ -187,6 +196,10 @@ class RayCluster(Closing):
             raise BackendError(f"--address {address}: {e}") from None
         return cls(ray, started=False, owned=True)
 
+    def where_for(self, count: int) -> str:
+        """Where every count of games runs: :attr:`where` (tasks go to the cluster's CPUs)."""
+        return self.where
+
     @property
     def where(self) -> str:
         """``local Ray, N CPUs`` or ``Ray cluster at ADDRESS, N CPUs on K nodes``."""
@@ -211,7 +224,7 @@ class RayCluster(Closing):
         ray = self._ray
         plans_ref = ray.put(tuple(plans))
         token = uuid.uuid4().hex  # names this run in the workers; never affects a game
-        batches = Batches(count, self.capacity())
+        batches = BatchSizer(count, self.capacity())
         source = iter(tasks)
         pending: dict[Any, list[Task]] = {}
 

@@ -26,9 +26,8 @@ from durak.arena.gamelog.files import LogWriter, read_log
 from durak.arena.gamelog.replay import check_unique, replay_entry
 from durak.arena.play.match import GameOutcome, MatchPlan, PlayedGame, build_agents
 from durak.arena.play.referee import Referee
-from durak.arena.runs.backend import Backend, Task
+from durak.arena.runs.backend import Backend, Task, refuse_in_starting_worker
 from durak.arena.runs.backends import DEFAULT, open_backend
-from durak.arena.runs.pool import refuse_in_starting_worker
 from durak.arena.runs.signals import hold_interrupts
 from durak.arena.scores.result import MatchResult
 from durak.rules import Rules, Visibility

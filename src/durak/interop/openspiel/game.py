@@ -20,7 +20,6 @@ Strings and tensors are in :mod:`durak.interop.openspiel.observers`, built from
 
 from __future__ import annotations
 
-import copy
 import functools
 import random
 from typing import Any
@@ -28,6 +27,7 @@ from typing import Any
 import pyspiel
 
 from durak.encoding import ActionSpace, action_space_size
+from durak.interop.openspiel.line import Line
 from durak.interop.openspiel.observers import (
     ObservationObserver,
     describe,
@@ -140,52 +140,12 @@ class DurakOpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is unty
         return make_observer(self.rules, iig_obs_type, params)
 
 
-class _Line:
-    """Everything that happened in one game: cheap to copy, since states are immutable.
-
-    ``rules``: the variant (shared by copies); ``deck``: the deck positions dealt so far;
-    ``states``: the durak states since the deal (or since a resample); ``moves``:
-    ``(player, action)`` between them; ``prefix``: per player, the recall before
-    ``states[0]`` (``None``: the deal itself); ``played``: per player, the cards it played
-    before ``states[0]``; ``recall``: per player, the recall tokens worked out so far (a
-    memo of the observers).
-    """
-
-    __slots__ = ("dealt", "deck", "moves", "played", "prefix", "recall", "rules", "states")
-
-    def __init__(self, rules: Rules) -> None:
-        players = rules.players
-        self.rules = rules
-        self.deck: list[int] = []
-        self.dealt = 0  # mask of the deck positions dealt
-        self.states: list[GameState] = []
-        self.moves: list[tuple[int, Action]] = []
-        self.prefix: tuple[str, ...] | None = None
-        self.played = (0,) * players  # per player, cards played before states[0]
-        self.recall: list[list[str]] = [[] for _ in range(players)]
-
-    def __deepcopy__(self, memo: dict[int, object]) -> _Line:
-        other = copy.copy(self)
-        other.deck = list(self.deck)
-        other.states = list(self.states)
-        other.moves = list(self.moves)
-        other.recall = [list(r) for r in self.recall]
-        return other
-
-    def __getstate__(self) -> dict[str, object]:
-        return {k: getattr(self, k) for k in self.__slots__}
-
-    def __setstate__(self, values: dict[str, Any]) -> None:
-        for k, v in values.items():
-            setattr(self, k, v)
-
-
 class DurakOpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     """One ``python_durak`` history: the deal so far, then a durak :class:`GameState`."""
 
     def __init__(self, game: DurakOpenSpielGame) -> None:
         super().__init__(game)
-        self._line = _Line(game.rules)
+        self._line = Line(game.rules)
         self._player = _CHANCE  # derived from the line, kept for OpenSpiel's many calls
 
     # -- what the observers read -------------------------------------------------------
@@ -206,7 +166,7 @@ class DurakOpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel is un
         cards = _tables(self.rules)[0]
         return tuple(cards[i] for i in self._line.deck)
 
-    def line(self) -> _Line:
+    def line(self) -> Line:
         """The record of this game (read by the observers; never changed by them except
         for the ``recall`` memo)."""
         return self._line
@@ -320,7 +280,7 @@ class DurakOpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel is un
         """
         rng = random.Random(int(sampler() * 2**53))
         other: DurakOpenSpielState = self.clone()
-        line: _Line = other._line
+        line: Line = other._line
         if not line.states:
             n, size = self.rules.players, self.rules.deck_size
             # The trump card, once dealt (the last position), is face up.

@@ -222,4 +222,4 @@ class DurakEnv(gymnasium.Env[dict[str, Any], ActType]):
 
 
 if "Durak-v0" not in gymnasium.registry:
-    gymnasium.register(id="Durak-v0", entry_point="durak.envs.single:DurakEnv")
+    gymnasium.register(id="Durak-v0", entry_point="durak.envs.gymnasium_env:DurakEnv")

@@ -94,10 +94,8 @@ def match(
         out.print(match_table(result, confidence))
         for line in match_summary(result, confidence):
             out.print(line)
-    with user_errors():
-        report = {**match_report(result, confidence), "interrupted": stopped is not None}
-        outputs.write(match_rows(result, confidence), report)
-    finish(run, settings, out, stopped)
+    rows, report = match_rows(result, confidence), match_report(result, confidence)
+    finish(run, settings, out, stopped, outputs, rows, report)
 
 
 @expand
@@ -144,7 +142,5 @@ def tournament(
     result = TournamentResult(t, tuple(run.results()))
     out.print(tournament_matrix(result, confidence))
     out.print(ranking_table(result, confidence))
-    with user_errors():
-        report = {**tournament_report(result, confidence), "interrupted": stopped is not None}
-        outputs.write(tournament_rows(result, confidence), report)
-    finish(run, settings, out, stopped)
+    rows, report = tournament_rows(result, confidence), tournament_report(result, confidence)
+    finish(run, settings, out, stopped, outputs, rows, report)

@@ -2,10 +2,10 @@
 
 :class:`Inferring` is the base of the agents that sample worlds (``ismcts`` and the PIMC
 agents ``mcts``, ``minimax`` and ``maxn``).  It hears the game through the
-:class:`~durak.agents.Watcher` hooks, one :class:`~durak.agents.inference.GameLog` per seat
+:class:`~durak.agents.Watcher` hooks, one :class:`~durak.agents.inference.record.GameLog` per seat
 it plays, and with ``infer`` set it weighs the worlds of each decision by the opponents'
 moves (:mod:`durak.agents.inference`, after Rebstock et al., CoG 2019) under the model
-named (:mod:`durak.agents.opponents`).
+named (:mod:`durak.agents.inference.opponents`).
 """
 
 from __future__ import annotations
@@ -16,12 +16,19 @@ from collections.abc import Sequence
 import attrs
 
 from durak.agents.guides import Guidance, Guide, make_guide
-from durak.agents.inference import Belief, GameLog, is_weighable, weigh_worlds
-from durak.agents.opponents import MODELS, GreedyModel, GuideModel, MixModel, OpponentModel
-from durak.agents.specs import param
+from durak.agents.inference.belief import Belief, is_weighable, weigh_worlds
+from durak.agents.inference.opponents import (
+    MODELS,
+    GreedyModel,
+    GuideModel,
+    MixModel,
+    OpponentModel,
+)
+from durak.agents.inference.record import GameLog
+from durak.agents.specs import Param, param, params_of
 from durak.rules import Action, Observation
 
-__all__ = ["GUIDED", "Inferring", "opponent_model"]
+__all__ = ["GUIDED", "Inferring", "inference_last", "opponent_model"]
 
 #: The models that need the ``dmc`` guide.
 GUIDED = ("dmc", "mix")
@@ -32,7 +39,7 @@ Scores = dict[Observation, Sequence[float]]
 def opponent_model(
     kind: str, epsilon: float, mix: float, guidance: Guidance | None
 ) -> OpponentModel:
-    """The model named ``kind`` (one of :data:`~durak.agents.opponents.MODELS`): greedy
+    """The model named ``kind`` (one of :data:`~durak.agents.inference.opponents.MODELS`): greedy
     with error rate ``epsilon``, the guidance's softmax, or ``mix`` times the latter plus
     the rest times the former (those two need a ``guidance``)."""
     greedy = GreedyModel(epsilon)
@@ -104,3 +111,14 @@ class Inferring:
     def game_ended(self, observation: Observation, loser: int | None) -> None:
         """Drop this seat's log."""
         self.logs.pop(observation.player, None)
+
+
+def inference_last(cls: type) -> tuple[Param, ...]:
+    """The spec parameters of ``cls``, its own first and the inherited inference ones
+    after (attrs lists a base class's fields first)."""
+    shared = {p.name for p in params_of(Inferring)}
+    params = params_of(cls)
+    return (
+        *(p for p in params if p.name not in shared),
+        *(p for p in params if p.name in shared),
+    )

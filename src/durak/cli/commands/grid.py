@@ -90,9 +90,5 @@ def grid(
     stopped = drive(run, settings, out, pairing=True)
     result = GridResult(g, tuple(run.results()))
     out.print(grid_table(result, confidence))
-    with user_errors():
-        outputs.write(
-            grid_rows(result, confidence),
-            {**grid_report(result, confidence), "interrupted": stopped is not None},
-        )
-    finish(run, settings, out, stopped)
+    rows, report = grid_rows(result, confidence), grid_report(result, confidence)
+    finish(run, settings, out, stopped, outputs, rows, report)

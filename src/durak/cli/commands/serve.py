@@ -68,7 +68,8 @@ def serve(
     try:
         from durak.web.policy import AgentPolicy, Grant  # noqa: PLC0415 - the web extra
         from durak.web.server import run  # noqa: PLC0415
-        from durak.web.tables import Limits, Tables  # noqa: PLC0415
+        from durak.web.settings import Limits  # noqa: PLC0415
+        from durak.web.tables import Tables  # noqa: PLC0415
     except ImportError:
         raise fail(MISSING_WEB) from None
     with user_errors():

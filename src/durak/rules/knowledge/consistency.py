@@ -1,13 +1,13 @@
-"""What every observation :func:`~durak.rules.knowledge.observe` gives satisfies, checked
-before a world is drawn from one (``docs/rules.md``, "Knowledge" and "A bout is a sequence
-of single decisions").
+"""What every observation :func:`~durak.rules.knowledge.observation.observe` gives
+satisfies, checked before a world is drawn from one (``docs/rules.md``, "Knowledge" and "A
+bout is a sequence of single decisions").
 
 A hand-built observation may break facts that no play of the rules breaks: a player out
 who holds cards, the opening attack asked of the defender, an open-world hand short of its
 size, a known card nobody exposed.  A world drawn from it would then not give the
 observation back, or would break the engine (a game with every player out never ends).
-The sampler (:func:`~durak.rules.knowledge.sample_world`) and the odds refuse such an
-observation with one :class:`~durak.rules.errors.RulesError` line naming the fact.
+The sampler (:func:`~durak.rules.knowledge.sampler.sample_world`) and the odds refuse such
+an observation with one :class:`~durak.rules.errors.RulesError` line naming the fact.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from durak.rules.history import History
 from durak.rules.state import GameState, Knowledge, table_mask
 
 if TYPE_CHECKING:
-    from durak.rules.knowledge import Observation
+    from durak.rules.knowledge.observation import Observation
 
 
 def inconsistent(why: str) -> RulesError:

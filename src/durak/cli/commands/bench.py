@@ -1,18 +1,13 @@
-"""``durak agents`` (the registered agents, their parameters and defaults) and ``durak
-bench`` (engine and search speed, the figures of the README's "Speed" section)."""
+"""``durak bench``: engine and search speed, the figures of the README's "Speed" section
+(the workloads: :mod:`durak.arena.experiments.bench`)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Annotated, Protocol
+from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from durak.agents import registry
-from durak.agents.base import Param
 from durak.arena.experiments.bench import (
     bench_alphabeta,
     bench_api,
@@ -22,93 +17,7 @@ from durak.arena.experiments.bench import (
     bench_passive,
 )
 from durak.cli.driver import stdout_console
-from durak.cli.errors import fail, user_errors
-from durak.cli.options import JsonFile
 from durak.rules import Rules
-
-
-def agents(
-    name: Annotated[
-        str | None, typer.Argument(help="Show only this agent.", show_default=False)
-    ] = None,
-    json_file: JsonFile = None,
-) -> None:
-    """List the agents with their parameters and defaults.
-
-    A spec is NAME or NAME:key=value,key=value, e.g. 'mcts:limit=300,c=1.4'; parameters
-    not given take their defaults.
-    """
-    print_listing(
-        registry(), name, "agent", "agents: use NAME or NAME:key=value,... as a spec", json_file
-    )
-
-
-class Listed(Protocol):
-    """A registry entry: an agent (``AgentInfo``) or a learner (``TrainerInfo``)."""
-
-    @property
-    def name(self) -> str:
-        """The spec name."""
-        ...
-
-    @property
-    def description(self) -> str:
-        """A one-line description."""
-        ...
-
-    @property
-    def params(self) -> tuple[Param, ...]:
-        """The typed parameters."""
-        ...
-
-
-def print_listing(
-    known: Mapping[str, Listed], name: str | None, kind: str, title: str, json_file: Path | None
-) -> None:
-    """Print the entries of ``known`` (only ``name``, if given) with their parameters, as a
-    table, or as JSON to ``json_file`` (``-``: standard output); an unknown ``name`` is a
-    usage error listing the known ones."""
-    if name is not None and name not in known:
-        raise fail(f"unknown {kind} {name!r}; known {kind}s: {', '.join(known)}")
-    chosen = [known[name]] if name is not None else list(known.values())
-    if json_file is not None:
-        listing = [
-            {
-                "name": a.name,
-                "description": a.description,
-                "params": [
-                    {
-                        "name": p.name,
-                        "type": p.kind.__name__,
-                        "default": p.default,
-                        "low": p.low,
-                        "high": p.high,
-                        "choices": list(p.choices),
-                        "help": p.help,
-                    }
-                    for p in a.params
-                ],
-            }
-            for a in chosen
-        ]
-        text = json.dumps(listing, indent=2)
-        if str(json_file) == "-":
-            print(text)
-        else:
-            with user_errors():
-                json_file.write_text(text + "\n", encoding="utf-8")
-        return
-    table = Table(
-        kind,
-        "description",
-        "parameters (name: type = default, range - meaning)",
-        title=title,
-        show_lines=True,
-    )
-    for info in chosen:
-        params = "\n".join(p.describe() for p in info.params) or "(none)"
-        table.add_row(info.name, info.description, params)
-    stdout_console().print(table)
 
 
 def bench(

@@ -1,83 +1,35 @@
-"""Policy-based inference: sampled worlds weighted by the opponents' moves so far.
+"""The public record of a game and the pasts it allows (policy-based inference's past).
 
-After Rebstock, Solinas, Buro & Sturtevant, "Policy Based Inference in Trick-Taking Card
-Games" (IEEE CoG 2019): a world that makes the opponents' observed moves likely under a
-model of them (:mod:`durak.agents.opponents`) is worth more than one that makes them
-unlikely.  Each decision weighs ``candidates`` worlds and the search then draws its worlds
-from them in proportion to their weights (sampling importance resampling).
-
-The method, and what it assumes:
-
-* **Prior.**  :func:`~durak.rules.sample_world` draws the current world ``W`` with the exact
-  odds of the table's knowledge: every deck order consistent with what the player has seen
-  counts once (the players' choices not modelled).
-* **Past.**  The likelihood needs each opponent's information state when it moved, and its
-  hand then differs from its hand now.  Every action is played face up, so given ``W`` the
-  past is fixed up to one thing: which of an opponent's cards it held at the start of the
-  record (the deal) and which it drew at each refill.  Its cards from those sources are the
-  ones it played before anyone else did, plus those in its hand in ``W`` never seen on the
-  table; each must have been in hand before it was first played, and the counts it drew are
-  public.  :meth:`PublicRecord.past` draws one such assignment uniformly (cards in order of
-  their deadline, each to a free slot before it: the choices are nested, so every
-  assignment is equally likely), and, for the trumps known to have been in the talon,
-  accepts it with the weight the deal's record gives their number in the start hand
-  (:mod:`durak.rules.origins`; at a deal: none).  So ``(W, past)`` is uniform over the deck
-  orders consistent with the record.  The past gives the start state; the public actions,
-  replayed on it by the engine, give every later state, and each opponent's information
-  state is its observation of that state.
-* **Likelihood.**  The product, over every opponent move of the record with a choice, of
-  the model's probability of that move; the player's own moves count the same in every
-  world and are left out.  The weights are this likelihood (the prior is the proposal).
-  If every candidate has weight 0 (a model with ``epsilon = 0`` that never plays the
-  observed moves), the candidates are weighed equally.
-* **Record.**  The agent hears the game through the :class:`~durak.agents.Watcher` hooks, its
-  own observations only.  Without a record that ends at the observation it must decide on
-  (``act`` called outside a game that told it the moves), it samples without inference.
-  In the open world every hand is shown and the opponents never see the talon, so every
-  world is equally likely: no inference is done there either.
-
-The cost is one replay of the record per candidate and one model call per opponent
-choice in it; the model's calls are cached per decision, and a network scores all the
-candidates' choices in one pass (``benchmarks/infer_cost.py``).
+Every action is played face up, so given the current world the past is fixed up to which
+of an opponent's cards it held at the start of the record and which it drew at each
+refill; :meth:`PublicRecord.past` draws one such past uniformly and :meth:`PublicRecord.replay`
+replays the record on it (the method: :mod:`durak.agents.inference`, after Rebstock,
+Solinas, Buro & Sturtevant, IEEE CoG 2019).
 """
 
 from __future__ import annotations
 
 import random
-from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
-from itertools import accumulate
+from bisect import bisect_left
 from math import comb, inf
 
 import attrs
 
-from durak.agents.opponents import OpponentModel
 from durak.agents.tactics import action_card
 from durak.rules import (
     CARDS,
     Action,
     Card,
-    DurakGame,
     GameState,
     Observation,
     bit_indices,
     legal_actions,
-    sample_world,
     step_unchecked,
 )
 from durak.rules.bout import drawing_order
 from durak.rules.state import table_mask
 
-__all__ = [
-    "Belief",
-    "GameLog",
-    "InferredGame",
-    "PublicRecord",
-    "Refill",
-    "is_weighable",
-    "likelihood",
-    "weigh_worlds",
-]
+__all__ = ["Choice", "GameLog", "PublicRecord", "Refill"]
 
 #: An opponent's decision in a replayed past: the state, its legal actions and the index
 #: of the action taken.
@@ -261,14 +213,6 @@ class PublicRecord:
         return s, choices
 
 
-def likelihood(model: OpponentModel, choices: Sequence[Choice]) -> float:
-    """The product of the model's probability of each choice's move."""
-    product = 1.0
-    for state, legal, i in choices:
-        product *= model.policy(state, legal)[i]
-    return product
-
-
 def _refill(
     t: int, p: int, played: bool, table: int, before: Observation, after: Observation,
     trump: Card | None,
@@ -300,69 +244,3 @@ def _start_weights(o: Observation, q: int) -> list[int]:
     u = o.unknown_count(q)
     origins = o.knowledge.origins[q] if o.knowledge.origins else (0,) * u + (1,)
     return [sum(w * comb(j, k) for j, w in enumerate(origins)) for k in range(u + 1)]
-
-
-@attrs.frozen
-class Belief:
-    """Worlds behind ``root`` and their weights: :meth:`sample` draws one in proportion."""
-
-    root: Observation
-    worlds: tuple[GameState, ...]
-    weights: tuple[float, ...]
-    cumulative: tuple[float, ...] = attrs.field(init=False)
-
-    def __attrs_post_init__(self) -> None:
-        weights = self.weights if sum(self.weights) > 0 else (1.0,) * len(self.weights)
-        object.__setattr__(self, "cumulative", tuple(accumulate(weights)))
-
-    def sample(self, observation: Observation, rng: random.Random) -> GameState:
-        """A world drawn in proportion to its weight (``sample_world`` for any other
-        observation than ``root``)."""
-        if observation is not self.root and observation != self.root:
-            return sample_world(observation, rng)
-        c = self.cumulative
-        return self.worlds[min(bisect_right(c, rng.random() * c[-1]), len(c) - 1)]
-
-
-def weigh_worlds(log: GameLog, model: OpponentModel, candidates: int, rng: random.Random) -> Belief:
-    """``candidates`` worlds behind ``log.latest``, each drawn with its past (uniformly
-    among those the record allows) and weighted by the likelihood of the opponents' moves
-    under ``model``."""
-    record = PublicRecord.of(log)
-    root = log.latest
-    worlds, trails = [], []
-    for _ in range(candidates):
-        world = sample_world(root, rng)
-        final, choices = record.replay(record.past(world, rng))
-        if final.hand_masks != world.hand_masks or final.talon != world.talon:
-            raise RuntimeError("inference: the replayed past does not lead to the world")
-        worlds.append(world)
-        trails.append(choices)
-    model.prime(state for choices in trails for state, _, _ in choices)
-    weights = tuple(likelihood(model, choices) for choices in trails)
-    return Belief(root, tuple(worlds), weights)
-
-
-@attrs.frozen
-class InferredGame(DurakGame):
-    """A :class:`DurakGame` whose ``sample_world`` draws from a :class:`Belief`, so any
-    search of :mod:`durak.search` searches the inferred worlds."""
-
-    belief: Belief | None = attrs.field(default=None, kw_only=True)
-
-    def sample_world(self, observation: Observation, rng: random.Random) -> GameState:  # type: ignore[override]
-        """A world of the belief (``sample_world`` without one)."""
-        if self.belief is None:
-            return sample_world(observation, rng)
-        return self.belief.sample(observation, rng)
-
-
-def is_weighable(log: GameLog | None, observation: Observation) -> bool:
-    """Whether ``log`` is a closed-world record ending at ``observation`` (else no
-    inference is done)."""
-    return (
-        log is not None
-        and observation.hands is None
-        and log.start.player == observation.player
-        and log.latest == observation
-    )

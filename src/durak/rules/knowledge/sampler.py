@@ -1,212 +1,80 @@
-"""Observations (what one player may know) and the sampler of consistent worlds.
+"""The worlds an observation allows: the exact odds of each card's place and a uniform draw.
 
-The knowledge model (``docs/rules.md``, "Knowledge") is per card: the set of places it may
-be, from the observer's point of view: its own hand, a given opponent's hand, the talon,
-the table or the discard pile.  A card is *hidden* when more than one place is possible, or
-when its only place is an opponent's unknown cards or the talon above the trump card.
-
-:func:`sample_world` draws uniformly from the worlds allowed by that model, in the manner
-of the determinization step of Perfect Information Monte Carlo (Long et al., AAAI 2010) and
-ISMCTS (Cowling, Powley & Whitehouse, IEEE TCIAIG 2012).  It reads nothing but the
-observation.
+The worlds are the deck orders consistent with what the observer has seen
+(:mod:`durak.rules.knowledge.observation`), each counted once.  :func:`sample_world` draws
+one uniformly, in the manner of the determinization step of Perfect Information Monte Carlo
+(Long et al., AAAI 2010) and ISMCTS (Cowling, Powley & Whitehouse, IEEE TCIAIG 2012);
+:func:`odds` gives the chance of each place a card may be in (``docs/rules.md``, "Exact
+odds").  Both read nothing but the observation, and refuse an inconsistent one
+(:mod:`durak.rules.knowledge.consistency`).
 """
 
 from __future__ import annotations
 
 import random
 from fractions import Fraction
-from typing import Final, Literal, TypeAlias
+from typing import Final
 
 import attrs
 
-from durak.rules.actions import Action
-from durak.rules.cards import CARDS, Card, CardSet, Suit, bit_indices, deck_mask
+from durak.rules.cards import CARDS, Card, CardSet, bit_indices, deck_mask
 from durak.rules.config import Rules
-from durak.rules.consistency import check_facts, check_types, check_world
-from durak.rules.consistency import inconsistent as _inconsistent
-from durak.rules.engine import legal_actions
 from durak.rules.errors import RulesError
+from durak.rules.knowledge.consistency import check_facts, check_types, check_world
+from durak.rules.knowledge.consistency import inconsistent as _inconsistent
+from durak.rules.knowledge.observation import Observation, Place
 from durak.rules.origins import sample_split, split_means
-from durak.rules.state import GameState, History, Knowledge, TablePair, table_mask
-
-#: Where a card may be: a player's hand (by index), or one of the shared zones.
-Place: TypeAlias = int | Literal["talon", "table", "discard"]
-
-#: What a player sees besides its own hand and the public facts: ``False`` (the closed
-#: world of the rules), ``True`` (every hand: the open world) or ``"full"`` (every hand
-#: and the talon's order: full information, the open world of Zarlykov's framework, whose
-#: agents get a copy of the whole game; a research setting, not a way to play).
-Visibility: TypeAlias = bool | Literal["full"]
-VISIBILITIES: tuple[Visibility, ...] = (False, True, "full")
+from durak.rules.state import GameState, table_mask
 
 
-@attrs.frozen(slots=True)
-class Observation:
-    """What ``player`` may know of a state; equal exactly when the public facts and the
-    player's own hand are equal.
+def places(observation: Observation, card: Card) -> frozenset[Place]:
+    """The places ``card`` may be, from the observer's point of view: those of
+    :func:`odds` with a chance above zero.
 
-    Fields: ``rules``; ``player``; ``hand`` (its own cards); ``table``; ``trump_suit``;
-    ``trump_card``; ``talon_size``; ``discard``; ``hand_sizes`` (every player's); ``known``
-    (per player, the cards everyone knows to be in that hand); ``knowledge`` (the public
-    :class:`Knowledge`: exposed cards, trumps known to have been in the talon, who has
-    drawn); ``attacker``; ``defender``; ``turn`` (the player to act, -1
-    when over); ``taking``; ``cap``; ``players_out``; ``history`` (public repetition keys);
-    ``legal_actions`` (the player's own, empty when it is not its turn); ``hands`` (every
-    hand in an open-world observation, else ``None``); ``talon_order`` (the talon, top
-    first, with full information, else ``None``).
+    Raises ``TypeError`` if ``card`` is not a :class:`Card`, :class:`RulesError` if it is
+    not in this variant's deck, or if the observation is inconsistent.
     """
-
-    rules: Rules
-    player: int
-    hand: CardSet
-    table: tuple[TablePair, ...]
-    trump_suit: Suit | None
-    trump_card: Card | None
-    talon_size: int
-    discard: CardSet
-    hand_sizes: tuple[int, ...]
-    known: tuple[CardSet, ...]
-    knowledge: Knowledge
-    attacker: int
-    defender: int
-    turn: int
-    taking: bool
-    cap: int
-    players_out: frozenset[int]
-    history: History
-    legal_actions: tuple[Action, ...]
-    hands: tuple[CardSet, ...] | None = None
-    talon_order: tuple[Card, ...] | None = None
-
-    @property
-    def visibility(self) -> Visibility:
-        """What this observation shows: see :data:`Visibility`."""
-        if self.talon_order is not None:
-            return "full"
-        return self.hands is not None
-
-    @property
-    def is_terminal(self) -> bool:
-        """Whether the game is over."""
-        return self.turn < 0
-
-    @property
-    def trump_in_talon(self) -> bool:
-        """Whether the face-up trump card still lies at the bottom of the talon."""
-        return self.face_up_trump is not None
-
-    @property
-    def face_up_trump(self) -> Card | None:
-        """The trump card while it lies face up at the bottom of the talon, else ``None``."""
-        return self.trump_card if self.talon_size else None
-
-    def known_cards(self, p: int) -> CardSet:
-        """The cards this player knows to be in ``p``'s hand (all of them for itself)."""
-        if p == self.player:
-            return self.hand
-        if self.hands is not None:
-            return self.hands[p]
-        return self.known[p]
-
-    def hidden_cards(self) -> CardSet:
-        """Cards whose place this player does not know: opponents' unknown cards and the
-        talon above the face-up trump card."""
-        mask = deck_mask(self.rules.lowest_rank) & ~self.hand.mask & ~self.discard.mask
-        mask &= ~table_mask(self.table)
-        for p in range(self.rules.players):
-            mask &= ~self.known_cards(p).mask
-        if self.talon_order is not None:
-            return CardSet(mask & ~CardSet.from_cards(self.talon_order).mask)
-        if self.face_up_trump is not None:
-            mask &= ~(1 << self.face_up_trump.index)
-        return CardSet(mask)
-
-    def unknown_count(self, p: int) -> int:
-        """How many of ``p``'s cards this player cannot see."""
-        return self.hand_sizes[p] - len(self.known_cards(p))
-
-    def places(self, card: Card) -> frozenset[Place]:
-        """The places ``card`` may be, from this player's point of view.
-
-        Raises ``TypeError`` if ``card`` is not a :class:`Card`, :class:`RulesError` if it is
-        not in this variant's deck.
-        """
-        return frozenset(place for place, chance in self.odds(card).items() if chance)
-
-    def odds(self, card: Card) -> dict[Place, Fraction]:
-        """The exact chance of each place ``card`` may be in, from this player's point of
-        view: every deck order consistent with what it has seen counts once (the players'
-        choices are not modelled).  :func:`sample_world` draws worlds with these odds.
-
-        Raises ``TypeError`` if ``card`` is not a :class:`Card` (``Card.parse`` reads one
-        from text), :class:`RulesError` if it is not in this variant's deck, or if the
-        observation is inconsistent.
-        """
-        if type(card) is not Card:
-            raise TypeError(
-                f"odds needs a Card, got {type(card).__name__} {card!r} (Card.parse reads text)"
-            )
-        if not (deck_mask(self.rules.lowest_rank) >> card.index) & 1:
-            raise RulesError(f"{card} is not in the {self.rules.deck_size}-card deck")
-        if card in self.discard:
-            return {"discard": Fraction(1)}
-        if any(card is a or card is d for a, d in self.table):
-            return {"table": Fraction(1)}
-        for p in range(self.rules.players):
-            if card in self.known_cards(p):
-                return {p: Fraction(1)}
-        if card is self.face_up_trump:
-            return {"talon": Fraction(1)}
-        if self.talon_order is not None and card in self.talon_order:
-            return {"talon": Fraction(1)}
-        split = _Split.of(self)
-        restricted = bool((split.restricted_mask >> card.index) & 1)
-        means = split.means()
-        places: list[Place] = [*split.opponents, "talon"]
-        sizes = [*split.unknown, split.talon]
-        free = split.hidden - split.restricted
-        return {
-            place: means[i] / split.restricted if restricted else (sizes[i] - means[i]) / free
-            for i, place in enumerate(places)
-            if sizes[i]
-        }
+    return frozenset(place for place, chance in odds(observation, card).items() if chance)
 
 
-def observe(state: GameState, player: int, open_world: Visibility = False) -> Observation:
-    """What ``player`` may see of ``state``; ``open_world=True`` also shows every hand, and
-    ``open_world="full"`` every hand and the talon's order (:data:`Visibility`).
+def odds(observation: Observation, card: Card) -> dict[Place, Fraction]:
+    """The exact chance of each place ``card`` may be in, from the observer's point of
+    view: every deck order consistent with what it has seen counts once (the players'
+    choices are not modelled).  :func:`sample_world` draws worlds with these odds.
 
-    It never depends on hidden cards: states that differ only in opponents' unknown cards
-    and the talon order above the trump card give equal observations.
+    Raises ``TypeError`` if ``card`` is not a :class:`Card` (``Card.parse`` reads one
+    from text), :class:`RulesError` if it is not in this variant's deck, or if the
+    observation is inconsistent.
     """
-    if not 0 <= player < state.rules.players:
-        raise RulesError(f"player must be 0..{state.rules.players - 1}, got {player}")
-    if open_world not in VISIBILITIES or not isinstance(open_world, bool | str):
-        raise RulesError(f"open_world must be False, True or 'full', got {open_world!r}")
-    masks = state.hand_masks
-    return Observation(
-        state.rules,
-        player,
-        CardSet(masks[player]),
-        state.table,
-        state.trump_suit,
-        state.trump_card,
-        len(state.talon),
-        state.discard,
-        tuple([m.bit_count() for m in masks]),
-        state.known,
-        state.knowledge,
-        state.attacker,
-        state.defender,
-        state.turn,
-        state.taking,
-        state.cap,
-        state.players_out,
-        state.history,
-        legal_actions(state) if state.turn == player else (),
-        state.hands if open_world else None,
-        state.talon if open_world == "full" else None,
-    )
+    if type(card) is not Card:
+        raise TypeError(
+            f"odds needs a Card, got {type(card).__name__} {card!r} (Card.parse reads text)"
+        )
+    o = observation
+    if not (deck_mask(o.rules.lowest_rank) >> card.index) & 1:
+        raise RulesError(f"{card} is not in the {o.rules.deck_size}-card deck")
+    if card in o.discard:
+        return {"discard": Fraction(1)}
+    if any(card is a or card is d for a, d in o.table):
+        return {"table": Fraction(1)}
+    for p in range(o.rules.players):
+        if card in o.known_cards(p):
+            return {p: Fraction(1)}
+    if card is o.face_up_trump:
+        return {"talon": Fraction(1)}
+    if o.talon_order is not None and card in o.talon_order:
+        return {"talon": Fraction(1)}
+    split = _Split.of(o)
+    restricted = bool((split.restricted_mask >> card.index) & 1)
+    means = split.means()
+    where: list[Place] = [*split.opponents, "talon"]
+    sizes = [*split.unknown, split.talon]
+    free = split.hidden - split.restricted
+    return {
+        place: means[i] / split.restricted if restricted else (sizes[i] - means[i]) / free
+        for i, place in enumerate(where)
+        if sizes[i]
+    }
 
 
 def sample_world(observation: Observation, rng: random.Random) -> GameState:

@@ -1,4 +1,4 @@
-"""The Gymnasium environment (:mod:`durak.envs.single`): Gymnasium's ``check_env``, and over
+"""The Gymnasium environment (:mod:`durak.envs.gymnasium_env`): Gymnasium's ``check_env``, and over
 many random games agreement with the true state of its table (observations, masks, rewards),
 seeding, the redeal of games that end before the learner acts, errors and ``clone``."""
 
@@ -19,7 +19,7 @@ from gymnasium.utils.env_checker import check_env
 
 from durak.agents import LowestAgent, RandomAgent, SpecError
 from durak.encoding import ActionSpace, encode_observation
-from durak.envs.single import MAX_DEALS, DurakEnv
+from durak.envs.gymnasium_env import MAX_DEALS, DurakEnv
 from durak.envs.solo import SoloStep
 from durak.rules import IllegalActionError, Rules, legal_actions, loser, observe, returns
 

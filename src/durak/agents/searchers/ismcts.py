@@ -1,0 +1,180 @@
+"""The ``ismcts`` agent: Single-Observer ISMCTS (Cowling, Powley & Whitehouse, IEEE TCIAIG
+2012), with a progressive bias (Chaslot et al., 2008) toward the greedy move, or guided by
+a network (``prior=``, ``value=``, after AlphaZero), an exact endgame (``endgame=N``: the
+move of :mod:`durak.agents.solver` once every card is known) and a model of the other
+players at their nodes (``opponent=...``, :mod:`durak.agents.inference.opponents`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import partial
+
+import attrs
+
+from durak.agents import evals
+from durak.agents.base import SpecError, check_bound, register
+from durak.agents.guides import Guidance
+from durak.agents.inference.belief import InferredGame
+from durak.agents.inference.inferring import GUIDED, Inferring, Scores, inference_last
+from durak.agents.inference.opponents import MODELS, by_mover, most_likely
+from durak.agents.searchers.options import (
+    BIAS_HELP,
+    C_HELP,
+    ROLLOUTS,
+    SECONDS_HELP,
+    SIMULATION_HELP,
+    searched_game,
+)
+from durak.agents.solver import solved_move
+from durak.agents.specs import param
+from durak.rules import Action, GameState, Observation, Rules, legal_actions
+from durak.search import (
+    SQRT2,
+    Budget,
+    Evaluator,
+    Heuristic,
+    Prior,
+    RolloutPolicy,
+    SearchError,
+    TreeSettings,
+    ismcts,
+)
+
+
+def _uniform_prior(state: GameState, actions: Sequence[Action]) -> list[float]:
+    """A uniform prior: stands for a guide's prior where only its presence matters."""
+    return [1.0 / len(actions)] * len(actions)
+
+
+def _uniform(state: GameState, rng: random.Random) -> Action:
+    """A uniformly random legal action, drawn as the search's own random playout does."""
+    legal = legal_actions(state)
+    return legal[int(rng.random() * len(legal))]
+
+
+@attrs.frozen
+class IsmctsAgent(Inferring):
+    """SO-ISMCTS with ``limit`` iterations, a new determinization each, and a progressive
+    ``bias`` toward the greedy move; or, with a ``prior`` guide, PUCT with that prior
+    (no bias), and with a ``value`` guide, its values at the leaves in place of rollouts
+    (:mod:`durak.agents.guides`).  With ``endgame`` > 0, a two-player position in which
+    every card is known is played by the exact solver when it solves within that many
+    nodes (:func:`solved_move`).  With ``opponent``, the other players' nodes take that
+    model's prior (or its most likely move as the biased one) and rollout, the searcher's
+    own nodes keep its own; with ``infer``, the determinizations are drawn from the worlds
+    weighed by the opponents' moves (:class:`~durak.agents.inference.inferring.Inferring`)."""
+
+    limit: int = param(1000, "iterations", low=1, high=10**8)
+    c: float = param(SQRT2, C_HELP + " (PUCT constant with a prior)", low=0, high=100)
+    simulation: str = param("greedy", SIMULATION_HELP, choices=tuple(ROLLOUTS))
+    bias: float | None = param(
+        None, BIAS_HELP + " (default 20, or 0 with a prior)", low=0, high=1000
+    )
+    prior: str = param("none", "policy prior for PUCT: a guide (dmc), or none")
+    value: str = param("rollout", "leaf value: a guide (dmc), or rollout")
+    temperature: float = param(0.1, "softmax temperature of a guide's prior", low=1e-3, high=100)
+    endgame: int = param(0, "node budget of the exact endgame solve (0: off)", low=0, high=10**9)
+    nodes: int | None = param(
+        None, "ceiling on states visited per decision (reproducible, unlike seconds)", low=1
+    )
+    seconds: float | None = param(None, SECONDS_HELP, low=0.001, high=3600)
+    opponent: str = param(
+        "self",
+        "model of the other players: the prior (or biased move) and rollout at their nodes",
+        choices=("self", *MODELS),
+    )
+    name: str = "ismcts"
+
+    def __attrs_post_init__(self) -> None:
+        # The search's own check of its settings, with a stand-in for the guide's prior.
+        try:
+            prior = None if self.prior == "none" else _uniform_prior
+            self.tree_settings(prior, None, ROLLOUTS[self.simulation], evals.greedy_heuristic)
+        except SearchError as e:
+            raise SpecError(f"ismcts: {e}") from None
+        super().__attrs_post_init__()
+
+    def tree_settings(
+        self,
+        prior: Prior[GameState, Action] | None,
+        value: Evaluator[GameState] | None,
+        rollout: RolloutPolicy[GameState, Action] | None,
+        heuristic: Heuristic[GameState, Action],
+    ) -> TreeSettings[GameState, Action]:
+        """The search's settings with these guides; the progressive bias is 20 by default,
+        0 with a prior."""
+        bias = (0.0 if prior is not None else 20.0) if self.bias is None else self.bias
+        return TreeSettings(
+            c=self.c,
+            rollout=rollout,
+            evaluate=value,
+            heuristic=heuristic,
+            bias=bias,
+            prior=prior,
+            stop_early=True,
+        )
+
+    def guide_names(self) -> set[str]:
+        """The guides of ``prior``, ``value``, ``opponent`` and ``infer``."""
+        wanted = super().guide_names() | ({self.prior, self.value} - {"none", "rollout"})
+        return wanted | ({"dmc"} if self.opponent in GUIDED else set())
+
+    def check_rules(self, rules: Rules) -> None:
+        """:class:`SpecError` unless every guide can score ``rules``' games (a network
+        is made for one variant), as :func:`make_agent` checks the agent it builds."""
+        for guide in self.guides.values():
+            check_bound(guide, rules, "ismcts")
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The most visited root action (or the solved one in a known endgame)."""
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if self.endgame:
+            solved = solved_move(observation, rng, nodes=self.endgame)
+            if solved is not None:
+                return solved
+        budget = Budget(iterations=self.limit, nodes=self.nodes, seconds=self.seconds)
+        # One cache per guide and decision: a state's prior, value, opponent model and
+        # inference share one scoring.
+        caches: dict[str, Scores] = {name: {} for name in self.guides}
+        guidance = {
+            name: Guidance(g, self.temperature, caches[name]) for name, g in self.guides.items()
+        }
+        prior: Prior[GameState, Action] | None = None
+        if self.prior in guidance:
+            prior = guidance[self.prior].prior
+        value = guidance[self.value].value if self.value in guidance else None
+        rollout = None if value is not None else ROLLOUTS[self.simulation]
+        heuristic: Heuristic[GameState, Action] = evals.greedy_heuristic
+        if self.opponent != "self":
+            model = self.model(self.opponent, caches.get("dmc", {}))
+            me = observation.player
+            if prior is not None:
+                prior = by_mover(me, prior, model.policy)
+            else:
+                heuristic = by_mover(me, heuristic, partial(most_likely, model))
+            if value is None:
+                rollout = by_mover(me, rollout or _uniform, model.rollout)
+        belief = self.belief(observation, rng, caches.get("dmc", {}))
+        game = searched_game(observation)
+        if belief is not None:
+            game = InferredGame(game.rules, game.open_world, belief=belief)
+        return ismcts(
+            game,
+            observation,
+            player=observation.player,
+            budget=budget,
+            rng=rng,
+            settings=self.tree_settings(prior, value, rollout, heuristic),
+        ).action
+
+
+register(
+    "ismcts",
+    IsmctsAgent,
+    "single-observer ISMCTS (Cowling et al. 2012)",
+    inference_last(IsmctsAgent),
+)
