@@ -20,8 +20,8 @@ import typer
 
 import durak.learn  # noqa: F401 - registers the learners
 from durak.agents.base import load_plugins
+from durak.cli.commands.listing import print_listing
 from durak.cli.errors import user_errors
-from durak.cli.info import print_listing
 from durak.cli.option_groups import expand
 from durak.cli.options import OUTPUT, RUN, JsonFile, Players, Quiet, RulesOptions, Seed, UsageError
 from durak.cli.train.dmc import DmcOptions, train_dmc
