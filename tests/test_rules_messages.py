@@ -112,7 +112,8 @@ def test_a_wrong_deck_names_what_it_lacks_and_what_does_not_belong() -> None:
     with pytest.raises(RulesError) as e:
         deal(SMALL, deck)
     assert str(e.value) == (
-        "the deck must hold the 12 cards from rank 12 up; missing: [Q♠], not in this deck: [6♠]"
+        "the deck must hold the 12 cards from rank 12 up in 4 suits; "
+        "missing: [Q♠], not in this deck: [6♠]"
     )
     with pytest.raises(RulesError, match=r"missing: \[A♣\], not in this deck: \[\]$"):
         deal(SMALL, deck_cards(12)[:-1])

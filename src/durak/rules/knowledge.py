@@ -111,7 +111,8 @@ class Observation:
     def hidden_cards(self) -> CardSet:
         """Cards whose place this player does not know: opponents' unknown cards and the
         talon above the face-up trump card."""
-        mask = deck_mask(self.rules.lowest_rank) & ~self.hand.mask & ~self.discard.mask
+        rules = self.rules
+        mask = deck_mask(rules.lowest_rank, rules.suits) & ~self.hand.mask & ~self.discard.mask
         mask &= ~table_mask(self.table)
         for p in range(self.rules.players):
             mask &= ~self.known_cards(p).mask
@@ -146,7 +147,7 @@ class Observation:
             raise TypeError(
                 f"odds needs a Card, got {type(card).__name__} {card!r} (Card.parse reads text)"
             )
-        if not (deck_mask(self.rules.lowest_rank) >> card.index) & 1:
+        if not (deck_mask(self.rules.lowest_rank, self.rules.suits) >> card.index) & 1:
             raise RulesError(f"{card} is not in the {self.rules.deck_size}-card deck")
         if card in self.discard:
             return {"discard": Fraction(1)}
@@ -360,7 +361,7 @@ def _check_shape(o: Observation) -> None:
 def _check_places(o: Observation, places: list[tuple[str, int]]) -> None:
     """The named card masks lie in the deck and never share a card.  Cheap when they do;
     the message is worked out only when not."""
-    deck = deck_mask(o.rules.lowest_rank)
+    deck = deck_mask(o.rules.lowest_rank, o.rules.suits)
     union = count = 0
     for _, m in places:
         union |= m
