@@ -398,7 +398,9 @@ def test_the_trumps_below_the_one_shown_are_known_to_be_in_the_talon() -> None:
 def test_a_finished_game_has_no_legal_action() -> None:
     over = random_game(SMALL, 3)[-1]
     assert legal_actions(over) == ()
-    assert not any(is_legal(over, a) for a in action_universe(deck_cards(SMALL.lowest_rank)))
+    assert not any(
+        is_legal(over, a) for a in action_universe(deck_cards(SMALL.lowest_rank, SMALL.suits))
+    )
     with pytest.raises(IllegalActionError):
         step(over, Pass())
 
