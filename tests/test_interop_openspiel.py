@@ -221,6 +221,8 @@ def test_rules_of_names_the_bad_parameter() -> None:
         rules_of({"deck": 36})
     with pytest.raises(RulesError, match="hand_size must be a int, got '6'"):
         rules_of({"hand_size": "6"})
+    with pytest.raises(ParameterError, match=r"^Rules\.suits must be 1\.\.4, got 0$"):
+        rules_of({"suits": 0})
     assert rules_of({"first_bout_cap": 0}).first_bout_cap is None
     assert rules_of({"first_bout_cap": 3}).first_bout_cap == 3
 

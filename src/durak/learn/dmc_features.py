@@ -17,8 +17,9 @@ action block:
 **Suits are canonical.**  The trump suit is moved to the first slot of every rank and the
 other suits of the deck follow in their usual order (spades, hearts, diamonds, clubs), in
 every card block of the state and of the action.  The game does not change under a renaming
-of suits, so this shows the network one game where there would be four (with four suits),
-and its data goes four times as far.  A no-trump game keeps the usual order.
+of suits, so this shows the network one game where there would be one per trump suit (four
+in the usual decks), and its data goes that many times as far.  A no-trump game keeps the
+usual order.
 
 The rows depend only on the :class:`~durak.rules.Observation`, never on hidden cards.
 """
