@@ -9,10 +9,13 @@ unbiased random-probe estimator (Knuth, "Estimating the efficiency of backtrack 
 Math. Comp. 29, 1975): the mean over random root-to-leaf paths of the sum, over depths, of
 the product of the branching factors so far.
 
-Decks hold four suits of each rank from ``lowest_rank`` up (``durak.rules.config``), so the
-small decks are 4 (aces), 8 (kings up) and 12 (queens up) cards; 10 is not a Durak deck.
+A deck holds the first ``suits`` suits of each rank from ``lowest_rank`` up
+(``durak.rules.config``): with four suits the small decks are 4 (aces), 8 (kings up) and
+12 (queens up) cards; with fewer, 4 (2 suits of K, A), 5 (one suit of 10 to A), 6 (2 suits
+of Q to A, or 3 of K, A), 8 and 9 cards.
 
     .venv/bin/python benchmarks/openspiel_tree_size.py --probes 4000 --seed 1
+    .venv/bin/python benchmarks/openspiel_tree_size.py --suits 1 2 3 --probes 2000 --seed 1
 """
 
 from __future__ import annotations
@@ -40,6 +43,19 @@ CONFIGS = [
     Rules(lowest_rank=13, hand_size=3),
     Rules(lowest_rank=12, hand_size=2),
     Rules(lowest_rank=12, hand_size=3),
+    *(
+        Rules(lowest_rank=low, suits=suits, hand_size=hand)
+        for suits, low, hands in (
+            (2, 13, (1, 2)),
+            (1, 11, (1, 2)),
+            (1, 10, (1, 2)),
+            (3, 13, (1, 2, 3)),
+            (2, 12, (1, 2, 3)),
+            (2, 11, (1, 2, 3)),
+            (3, 12, (1, 2, 3)),
+        )
+        for hand in hands
+    ),
 ]
 
 
@@ -83,7 +99,10 @@ def label(rules: Rules) -> str:
     """A short name of a small configuration."""
     cap = f", bout_cap={rules.bout_cap}" if rules.bout_cap != Rules().bout_cap else ""
     extra = cap + (", transfer" if rules.transfer else "")
-    return f"{rules.players} players, {rules.deck_size} cards, hand {rules.hand_size}{extra}"
+    deck = f"{rules.deck_size} cards"
+    if rules.suits != Rules().suits:
+        deck += f" ({rules.suits} × {15 - rules.lowest_rank})"
+    return f"{rules.players} players, {deck}, hand {rules.hand_size}{extra}"
 
 
 def main() -> None:
@@ -94,13 +113,16 @@ def main() -> None:
     parser.add_argument(
         "--exact-limit", type=float, default=2e5, help="walk the whole tree below this estimate"
     )
+    parser.add_argument(
+        "--suits", type=int, nargs="*", default=[4], help="only the decks of these suit counts"
+    )
     args = parser.parse_args()
     print(
         "| configuration | histories | decision histories | information states (per player) "
         "| how | seconds |"
     )
     print("|---|---|---|---|---|---|")
-    for rules in CONFIGS:
+    for rules in (r for r in CONFIGS if r.suits in args.suits):
         game = pyspiel.load_game(game_string(rules))
         start = time.perf_counter()
         total, choices = estimate(game, args.probes, args.seed)

@@ -45,6 +45,9 @@ from reference import beats, reference_legal_actions
 
 #: The ranks a deck may start from (52, 36, 32, 24, 20 and 12 cards).
 LOWEST_RANKS: tuple[int, ...] = (2, 6, 7, 9, 10, 12)
+#: The suit counts a deck may have; four (the usual decks) first, so that it is what
+#: Hypothesis shrinks towards.
+SUITS: tuple[int, ...] = (4, 2, 3, 1)
 #: A random game that needs more steps than this is reported as non-terminating.
 MAX_STEPS = 200_000
 
@@ -53,16 +56,18 @@ MAX_STEPS = 200_000
 def rules_strategy(
     draw: st.DrawFn, players: int | None = None, transfer: bool | None = None
 ) -> Rules:
-    """A random valid :class:`Rules`: 2-6 players, any deck of :data:`LOWEST_RANKS` with
-    ``players * hand_size <= deck``, hand size 1-6, caps 1-6, every throw-in, transfer and
-    trump option.  ``players`` and ``transfer`` fix those options."""
+    """A random valid :class:`Rules`: 2-6 players, any deck of :data:`LOWEST_RANKS` in 1-4
+    suits with ``players * hand_size <= deck``, hand size 1-6, caps 1-6, every throw-in,
+    transfer and trump option.  ``players`` and ``transfer`` fix those options."""
     n = draw(st.integers(2, 6)) if players is None else players
-    lowest = draw(st.sampled_from([r for r in LOWEST_RANKS if 4 * (15 - r) >= n]))
-    deck = 4 * (15 - lowest)
+    suits = draw(st.sampled_from(SUITS))
+    lowest = draw(st.sampled_from([r for r in LOWEST_RANKS if suits * (15 - r) >= n]))
+    deck = suits * (15 - lowest)
     hand_size = draw(st.integers(1, min(6, deck // n)))
     return Rules(
         players=n,
         lowest_rank=lowest,
+        suits=suits,
         hand_size=hand_size,
         bout_cap=draw(st.integers(1, 6)),
         first_bout_cap=draw(st.none() | st.integers(1, 6)),
@@ -168,7 +173,7 @@ def check_invariants(state: GameState) -> None:
     """Assert every documented invariant of a :class:`GameState` (see ``state.py``)."""
     rules = state.rules
     n = rules.players
-    deck = deck_mask(rules.lowest_rank)
+    deck = deck_mask(rules.lowest_rank, rules.suits)
     terminal = is_terminal(state)
 
     # Card conservation: every deck card in exactly one zone, nothing from outside the deck.
@@ -329,7 +334,7 @@ def actual_place(state: GameState, card_index: int) -> Place:
 
 def check_knowledge_sound(state: GameState, obs: Observation) -> None:
     """Every card's real place in ``state`` is one of the places ``obs`` allows for it."""
-    for card in deck_cards(state.rules.lowest_rank):
+    for card in deck_cards(state.rules.lowest_rank, state.rules.suits):
         place = actual_place(state, card.index)
         assert place in places(obs, card), (
             f"{card} is in {place!r}, but player {obs.player} thinks it can only be in "
@@ -389,7 +394,7 @@ def check_world(world: GameState, obs: Observation) -> None:
     assert world.knowledge == obs.knowledge
     for q in range(world.rules.players):
         assert not obs.known_cards(q).mask & ~world.hands[q].mask, f"known cards of {q} moved"
-    for c in deck_cards(world.rules.lowest_rank):
+    for c in deck_cards(world.rules.lowest_rank, world.rules.suits):
         assert actual_place(world, c.index) in places(obs, c)
     if not open_world:
         for c in obs.hidden_cards() & obs.knowledge.from_talon:

@@ -84,6 +84,8 @@ def test_every_rules_option_reaches_the_rules() -> None:
         "3",
         "--lowest-rank",
         "9",
+        "--suits",
+        "3",
         "--hand-size",
         "4",
         "--no-trumps",
@@ -107,6 +109,7 @@ def test_every_rules_option_reaches_the_rules() -> None:
     assert data["rules"] == {
         "players": 3,
         "lowest_rank": 9,
+        "suits": 3,
         "hand_size": 4,
         "bout_cap": 5,
         "first_bout_cap": 4,

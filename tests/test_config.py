@@ -15,6 +15,7 @@ def test_defaults() -> None:
     r = Rules()
     assert r.players == 2
     assert r.lowest_rank == 6
+    assert r.suits == 4
     assert r.hand_size == 6
     assert r.bout_cap == 6
     assert r.first_bout_cap is None
@@ -27,6 +28,13 @@ def test_defaults() -> None:
 @pytest.mark.parametrize(("lowest", "size"), [(2, 52), (6, 36), (7, 32), (9, 24), (14, 4)])
 def test_deck_size(lowest: int, size: int) -> None:
     assert Rules(lowest_rank=lowest, hand_size=1).deck_size == size
+
+
+@pytest.mark.parametrize(
+    ("lowest", "suits", "size"), [(12, 2, 6), (11, 2, 8), (13, 3, 6), (12, 3, 9), (13, 1, 2)]
+)
+def test_deck_size_counts_the_suits(lowest: int, suits: int, size: int) -> None:
+    assert Rules(lowest_rank=lowest, suits=suits, hand_size=1).deck_size == size
 
 
 def test_valid_extremes() -> None:
@@ -49,12 +57,18 @@ def test_valid_extremes() -> None:
         ({"lowest_rank": 15}, "Rules.lowest_rank must be 2..14, got 15"),
         ({"lowest_rank": 1}, "Rules.lowest_rank must be 2..14, got 1"),
         ({"lowest_rank": 6.0}, "Rules.lowest_rank must be an int, got 6.0"),
+        ({"suits": 0}, "Rules.suits must be 1..4, got 0"),
+        ({"suits": 5}, "Rules.suits must be 1..4, got 5"),
+        ({"suits": 2.0}, "Rules.suits must be an int, got 2.0"),
+        ({"suits": True}, "Rules.suits must be an int, got True"),
         ({"hand_size": 0}, "Rules.hand_size must be at least 1, got 0"),
         ({"hand_size": -1}, "Rules.hand_size must be at least 1, got -1"),
         ({"players": 6, "lowest_rank": 9, "hand_size": 6},
-         "6 players × hand_size 6 = 36 cards, more than the 24-card deck (lowest_rank=9)"),
+         "6 players × hand_size 6 = 36 cards, more than the 24-card deck (lowest_rank=9, suits=4)"),
         ({"players": 2, "lowest_rank": 14, "hand_size": 3},
-         "2 players × hand_size 3 = 6 cards, more than the 4-card deck (lowest_rank=14)"),
+         "2 players × hand_size 3 = 6 cards, more than the 4-card deck (lowest_rank=14, suits=4)"),
+        ({"players": 2, "lowest_rank": 12, "suits": 2, "hand_size": 4},
+         "2 players × hand_size 4 = 8 cards, more than the 6-card deck (lowest_rank=12, suits=2)"),
         ({"bout_cap": 0}, "Rules.bout_cap must be at least 1, got 0"),
         ({"bout_cap": None}, "Rules.bout_cap must be an int, got None"),
         ({"first_bout_cap": 0}, "Rules.first_bout_cap must be None or at least 1, got 0"),

@@ -37,7 +37,7 @@ VARIANTS = [
 @pytest.mark.parametrize("rules", VARIANTS, ids=str)
 def test_round_trip_of_every_action(rules: Rules) -> None:
     space = ActionSpace(rules)
-    universe = action_universe(deck_cards(rules.lowest_rank))
+    universe = action_universe(deck_cards(rules.lowest_rank, rules.suits))
     assert space.size == len(universe) == action_space_size(rules)
     indices = [space.encode(a) for a in universe]
     assert indices == list(range(space.size)), "index order is the canonical action order"

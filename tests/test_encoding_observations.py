@@ -74,7 +74,7 @@ def test_blocks_of_a_known_position() -> None:
     state = step(start, parse_action("Attack(7S)"))
     d, n = 36, 3
     vec = encode_observation(observe(state, 1))
-    deck = deck_cards(rules.lowest_rank)
+    deck = deck_cards(rules.lowest_rank, rules.suits)
 
     def block(i: int) -> list[str]:
         return [str(c) for c, bit in zip(deck, vec[i * d : (i + 1) * d], strict=True) if bit]

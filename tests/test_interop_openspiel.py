@@ -42,7 +42,7 @@ from durak.rules import (  # noqa: E402
 )
 
 #: 2-6 players, both variants, 24/36/52-card decks, both throw-in rules, no trumps, caps,
-#: and the small decks of the tree-size study.
+#: and the small decks of the tree-size study, of four suits and fewer.
 CONFIGS = [
     Rules(),
     Rules(transfer=True),
@@ -58,6 +58,8 @@ CONFIGS = [
     Rules(players=3, lowest_rank=12, hand_size=2, bout_cap=3, first_bout_cap=2, transfer=True),
     Rules(lowest_rank=13, hand_size=2),
     Rules(lowest_rank=14, hand_size=2),
+    Rules(lowest_rank=12, suits=2, hand_size=2),  # 6 cards: Q, K, A of spades and hearts
+    Rules(players=3, lowest_rank=11, suits=3, hand_size=3, transfer=True),
 ]
 IDS = [game_string(r).removeprefix("python_durak") for r in CONFIGS]
 
@@ -157,12 +159,30 @@ def test_a_loaded_game_plays_the_deal_of_rules() -> None:
     assert state.durak_state == deal(rules, deck)
 
 
+def test_a_loaded_game_of_two_suits_plays_the_deal_of_rules() -> None:
+    game = pyspiel.load_game("python_durak(suits=2,lowest_rank=12,hand_size=2)")
+    rules = Rules(suits=2, lowest_rank=12, hand_size=2)
+    assert game.rules == rules and game.max_chance_outcomes() == 6
+    assert game.num_distinct_actions() == ActionSpace(rules).size == 44
+    cards = deck_cards(12, 2)
+    assert [str(c) for c in cards] == ["Q♠", "Q♥", "K♠", "K♥", "A♠", "A♥"]
+    deck = [cards[i] for i in (5, 0, 3, 1, 4, 2)]
+    state = game.new_initial_state()
+    for card in deck:
+        assert state.chance_outcomes() == [
+            (i, pytest.approx(1 / (6 - len(state.history())))) for i in state.legal_actions()
+        ]
+        state.apply_action(cards.index(card))
+    assert state.durak_state == deal(rules, deck)
+    assert str(durak(state).trump_card) == "K♠"
+
+
 @pytest.mark.parametrize("rules", CONFIGS, ids=IDS)
 def test_the_chance_nodes_draw_what_new_game_draws(rules: Rules) -> None:
     """new_game shuffles the deck with random.Random(seed), then draws the fallback leader:
     those outcomes, played as chance actions, give new_game's state."""
     game = load(rules)
-    cards = deck_cards(rules.lowest_rank)
+    cards = deck_cards(rules.lowest_rank, rules.suits)
     for seed in range(6):
         rng = random.Random(seed)
         deck = list(cards)
@@ -185,6 +205,8 @@ def test_the_chance_nodes_draw_what_new_game_draws(rules: Rules) -> None:
         ("python_durak(throw_in=some)", "Rules.throw_in must be one of all, neighbours"),
         ("python_durak(colour=1)", "Unknown parameter 'colour'"),
         ("python_durak(transfer=1)", "Wrong type for parameter transfer"),
+        ("python_durak(suits=5)", "Rules.suits must be 1..4, got 5"),
+        ("python_durak(suits=2,hand_size=6,lowest_rank=12)", "more than the 6-card deck"),
     ],
 )
 def test_bad_parameters_raise_one_line(text: str, words: str) -> None:
@@ -199,6 +221,8 @@ def test_rules_of_names_the_bad_parameter() -> None:
         rules_of({"deck": 36})
     with pytest.raises(RulesError, match="hand_size must be a int, got '6'"):
         rules_of({"hand_size": "6"})
+    with pytest.raises(ParameterError, match=r"^Rules\.suits must be 1\.\.4, got 0$"):
+        rules_of({"suits": 0})
     assert rules_of({"first_bout_cap": 0}).first_bout_cap is None
     assert rules_of({"first_bout_cap": 3}).first_bout_cap == 3
 
@@ -281,7 +305,7 @@ def twin(
     deck, or ``None`` if the permuted deck cannot play the same actions (say a hidden low
     trump would have changed the first attacker)."""
     rules = game.rules
-    cards = deck_cards(rules.lowest_rank)
+    cards = deck_cards(rules.lowest_rank, rules.suits)
     state = game.new_initial_state()
     for a in history:
         state.apply_action(a)

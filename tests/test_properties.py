@@ -135,7 +135,7 @@ def test_every_legal_action_steps(rules: Rules, seed: int) -> None:
 
 @GAMES
 def test_illegal_actions_raise(rules: Rules, seed: int) -> None:
-    deck = deck_cards(rules.lowest_rank)
+    deck = deck_cards(rules.lowest_rank, rules.suits)
     universe = action_universe(deck)
     assert sorted(universe) == list(universe)
     assert len(set(universe)) == len(universe)
@@ -167,7 +167,7 @@ def test_illegal_actions_raise(rules: Rules, seed: int) -> None:
 @GAMES
 def test_step_never_changes_its_input(rules: Rules, seed: int) -> None:
     states, _ = play_random_game(rules, seed)
-    universe = action_universe(deck_cards(rules.lowest_rank))
+    universe = action_universe(deck_cards(rules.lowest_rank, rules.suits))
     rng = random.Random(seed)
     for s in sample_states(states, seed, 20):
         copy = rebuild(s)
@@ -177,7 +177,7 @@ def test_step_never_changes_its_input(rules: Rules, seed: int) -> None:
         for a in legal:
             step(s, a)
             step_unchecked(s, a)
-        illegal = [a for a in rng.sample(universe, 20) if a not in legal]
+        illegal = [a for a in rng.sample(universe, min(20, len(universe))) if a not in legal]
         for a in illegal:
             with pytest.raises(IllegalActionError):
                 step(s, a)
@@ -211,7 +211,7 @@ def test_deal_and_its_public_knowledge(rules: Rules, seed: int) -> None:
     """docs/rules.md, "Deal and trump" and "First attacker"."""
     s = new_game(rules, seed)
     n = rules.players
-    deck = deck_cards(rules.lowest_rank)
+    deck = deck_cards(rules.lowest_rank, rules.suits)
     assert all(len(h) == rules.hand_size for h in s.hands)
     assert len(s.talon) == rules.deck_size - n * rules.hand_size
     assert not s.discard

@@ -166,7 +166,7 @@ def _forgeries(o: Observation) -> list[tuple[str, Observation]]:
     sizes = list(o.hand_sizes)
     sizes[(o.player + 1) % n] += 1
     out.append(("hand size", attrs.evolve(o, hand_sizes=tuple(sizes))))
-    outside = CardSet(((1 << 52) - 1) & ~deck_mask(o.rules.lowest_rank))
+    outside = CardSet(((1 << 52) - 1) & ~deck_mask(o.rules.lowest_rank, o.rules.suits))
     if outside:
         out.append(("card outside the deck", _hand_plus(o, next(iter(outside)))))
     if o.discard:
@@ -185,8 +185,9 @@ def _forgeries(o: Observation) -> list[tuple[str, Observation]]:
                 attrs.evolve(o, known=tuple(known), hand_sizes=tuple(sizes)),
             )
         )
-    if o.trump_card is not None and o.trump_suit is not None:
-        wrong = next(c for c in CardSet(deck_mask(o.rules.lowest_rank)) if c.suit != o.trump_suit)
+    deck = CardSet(deck_mask(o.rules.lowest_rank, o.rules.suits))
+    wrong = next((c for c in deck if c.suit != o.trump_suit), None)
+    if o.trump_card is not None and o.trump_suit is not None and wrong is not None:
         out.append(("trump card", attrs.evolve(o, trump_card=wrong)))
     # Issue 36: facts of the phase, wrong in every state.
     holder = next(p for p in range(n) if o.hand_sizes[p])

@@ -113,7 +113,8 @@ def test_a_wrong_deck_names_what_it_lacks_and_what_does_not_belong() -> None:
     with pytest.raises(RulesError) as e:
         deal(SMALL, deck)
     assert str(e.value) == (
-        "the deck must hold the 12 cards from rank 12 up; missing: [Q♠], not in this deck: [6♠]"
+        "the deck must hold the 12 cards from rank 12 up in 4 suits; "
+        "missing: [Q♠], not in this deck: [6♠]"
     )
     with pytest.raises(RulesError, match=r"missing: \[A♣\], not in this deck: \[\]$"):
         deal(SMALL, deck_cards(12)[:-1])
@@ -398,7 +399,9 @@ def test_the_trumps_below_the_one_shown_are_known_to_be_in_the_talon() -> None:
 def test_a_finished_game_has_no_legal_action() -> None:
     over = random_game(SMALL, 3)[-1]
     assert legal_actions(over) == ()
-    assert not any(is_legal(over, a) for a in action_universe(deck_cards(SMALL.lowest_rank)))
+    assert not any(
+        is_legal(over, a) for a in action_universe(deck_cards(SMALL.lowest_rank, SMALL.suits))
+    )
     with pytest.raises(IllegalActionError):
         step(over, Pass())
 

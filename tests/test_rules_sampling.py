@@ -92,7 +92,7 @@ def exact_odds(
 def random_line(rules: Rules, seed: int, length: int) -> tuple[list[Card], list[Action]]:
     """A random deck and up to ``length`` random legal moves from it."""
     rng = random.Random(seed)
-    deck = list(deck_cards(rules.lowest_rank))
+    deck = list(deck_cards(rules.lowest_rank, rules.suits))
     rng.shuffle(deck)
     s = deal(rules, deck)
     moves: list[Action] = []
@@ -327,7 +327,7 @@ def test_a_card_seen_in_one_place_is_there_with_certainty() -> None:
     checked: Counter[str] = Counter()
     for state in random_game(rules, 5)[:-1]:
         o = observe(state, state.turn)
-        for card in deck_cards(rules.lowest_rank):
+        for card in deck_cards(rules.lowest_rank, rules.suits):
             chances = odds(o, card)
             assert sum(chances.values()) == 1, (card, chances)
             where = (

@@ -15,6 +15,7 @@ from durak.rules import (
     CardSet,
     Defend,
     Rank,
+    Rules,
     Suit,
     Transfer,
     beaters,
@@ -59,6 +60,12 @@ def test_rank_suit_and_deck_masks_follow_their_definitions() -> None:
         cards = tuple(c for c in CARDS if c.rank >= lowest)
         assert CardSet(deck_mask(lowest)) == CardSet.from_cards(cards)
         assert deck_cards(lowest) == cards
+        for suits in range(1, 5):  # the first ``suits`` suits, in card order
+            cards = tuple(c for c in CARDS if c.rank >= lowest and c.suit < suits)
+            assert CardSet(deck_mask(lowest, suits)) == CardSet.from_cards(cards)
+            assert deck_cards(lowest, suits) == cards
+            if len(cards) >= 2:  # a deck two players can be dealt
+                assert Rules(lowest_rank=lowest, suits=suits, hand_size=1).deck_size == len(cards)
 
 
 def test_the_interned_actions_are_the_actions_they_stand_for() -> None:

@@ -76,7 +76,7 @@ class DurakMachine(RuleBasedStateMachine):
     def deal(self, rules: Rules, seed: int) -> None:
         state = new_game(rules, seed)
         assert new_game(rules, seed) == state
-        self.universe = action_universe(deck_cards(rules.lowest_rank))
+        self.universe = action_universe(deck_cards(rules.lowest_rank, rules.suits))
         self.samples = seed
         self._enter(state)
 

@@ -18,7 +18,7 @@ import typer
 from durak.arena.play.referee import MAX_MOVE_TIMEOUT
 from durak.arena.runs import backends
 from durak.cli.option_groups import option_group
-from durak.rules import Rules
+from durak.rules import Rules, Suit
 
 RULES = "Rules"
 RUN = "Run"
@@ -57,6 +57,14 @@ LowestRank = Annotated[
     int,
     typer.Option(
         help="Lowest rank in the deck: 6 gives 36 cards, 2 gives 52.", rich_help_panel=RULES
+    ),
+]
+SuitsOpt = Annotated[
+    int,
+    typer.Option(
+        "--suits",
+        help="Suits in the deck (1-4; the first of spades, hearts, diamonds, clubs).",
+        rich_help_panel=RULES,
     ),
 ]
 HandSize = Annotated[int, typer.Option(help="Cards per hand.", rich_help_panel=RULES)]
@@ -220,6 +228,7 @@ class RulesOptions:
     (expanded into each command by :func:`~durak.cli.option_groups.expand`)."""
 
     lowest_rank: LowestRank = _DEFAULT.lowest_rank
+    suits: SuitsOpt = _DEFAULT.suits
     hand_size: HandSize = _DEFAULT.hand_size
     no_trumps: NoTrumps = not _DEFAULT.trumps
     variant: VariantOpt = Variant.perevodnoy if _DEFAULT.transfer else Variant.podkidnoy
@@ -236,6 +245,7 @@ class RulesOptions:
         return Rules(
             players=seats,
             lowest_rank=self.lowest_rank,
+            suits=self.suits,
             hand_size=self.hand_size,
             bout_cap=self.bout_cap,
             first_bout_cap=self.first_bout_cap,
@@ -267,13 +277,15 @@ def check_timeout(move_timeout: float | None) -> None:
 
 
 def describe_rules(rules: Rules) -> str:
-    """The rules in one line, e.g. ``2 players, 36 cards (6 to ace), hand 6, ...``."""
+    """The rules in one line, e.g. ``2 players, 36 cards (6 to ace), hand 6, ...``; a deck of
+    fewer than four suits names them, e.g. ``6 cards (queen to ace, ♠♥)``."""
     low = {11: "jack", 12: "queen", 13: "king", 14: "ace"}.get(
         rules.lowest_rank, str(rules.lowest_rank)
     )
+    suits = "" if rules.suits == 4 else ", " + "".join(str(Suit(s)) for s in range(rules.suits))
     first = "" if rules.first_bout_cap is None else f", first bout cap {rules.first_bout_cap}"
     return (
-        f"{rules.players} players, {rules.deck_size} cards ({low} to ace), "
+        f"{rules.players} players, {rules.deck_size} cards ({low} to ace{suits}), "
         f"hand {rules.hand_size}, {'trumps' if rules.trumps else 'no trumps'}, "
         f"{'perevodnoy' if rules.transfer else 'podkidnoy'}, throw-in {rules.throw_in}, "
         f"bout cap {rules.bout_cap}{first}"

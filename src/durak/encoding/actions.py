@@ -7,7 +7,7 @@ of the legal indices.  This module provides both, built on the engine's own
 :func:`~durak.rules.action_universe` and :func:`~durak.rules.legal_actions`.
 
 Layout (``D`` = deck size, ``deck[i]`` = the ``i``-th deck card in card order, i.e.
-``rules.lowest_rank`` up to the ace, suits S, H, D, C within a rank):
+``rules.lowest_rank`` up to the ace, the first ``rules.suits`` of S, H, D, C within a rank):
 
 =============================  ======================================  =================
 indices                        action                                  count
@@ -20,13 +20,14 @@ next ``D``                     ``Transfer(deck[i])``                   ``D``
 ``size - 1``                   ``Pass``                                1
 =============================  ======================================  =================
 
-So ``size = D(D + 1) + 2``: 1334 for 36 cards, 2758 for 52, 602 for 24, whatever the number
-of players.  Index order *is* the engine's canonical action order, so ``legal_actions``
-(sorted) maps to increasing indices.  Every ordered pair of distinct cards has a Defend slot
-(not only pairs that can beat under some trump), so the space is exactly
-``action_universe(deck)`` and round-trips it; the slots that can never be legal are simply
-never set in a mask.  Transfer slots exist even when ``rules.transfer`` is off (they are
-then never legal), so variants with the same deck share one layout and one network shape.
+So ``size = D(D + 1) + 2``: 1334 for 36 cards, 2758 for 52, 602 for 24, 44 for 6 (two
+suits of three ranks), whatever the number of players.  Index order *is* the engine's
+canonical action order, so ``legal_actions`` (sorted) maps to increasing indices.  Every
+ordered pair of distinct cards has a Defend slot (not only pairs that can beat under some
+trump), so the space is exactly ``action_universe(deck)`` and round-trips it; the slots
+that can never be legal are simply never set in a mask.  Transfer slots exist even when
+``rules.transfer`` is off (they are then never legal), so variants with the same deck share
+one layout and one network shape.
 """
 
 from __future__ import annotations
@@ -53,9 +54,9 @@ def action_space_size(rules: Rules) -> int:
 
 
 @functools.cache
-def _layout(lowest_rank: int) -> tuple[tuple[Action, ...], dict[Action, int]]:
+def _layout(lowest_rank: int, suits: int) -> tuple[tuple[Action, ...], dict[Action, int]]:
     """The interned actions in index order, and the inverse map, for one deck."""
-    deck = deck_cards(lowest_rank)
+    deck = deck_cards(lowest_rank, suits)
     actions: list[Action] = [ATTACKS[c.index] for c in deck]
     actions += [DEFENDS[t.index * NUM_CARDS + c.index] for t in deck for c in deck if t is not c]
     actions += [TRANSFERS[c.index] for c in deck]
@@ -76,6 +77,9 @@ class ActionSpace:
 
     rules: Rules
 
+    def _table(self) -> tuple[tuple[Action, ...], dict[Action, int]]:
+        return _layout(self.rules.lowest_rank, self.rules.suits)
+
     @property
     def size(self) -> int:
         """The number of indices, ``0 .. size - 1``; ``D * (D + 1) + 2`` for deck size D."""
@@ -84,7 +88,7 @@ class ActionSpace:
     @property
     def actions(self) -> tuple[Action, ...]:
         """Every action in index order: ``actions[i]`` is ``decode(i)``."""
-        return _layout(self.rules.lowest_rank)[0]
+        return self._table()[0]
 
     def encode(self, action: Action) -> int:
         """The index of ``action``; ``decode(encode(a)) == a`` for every action of the deck.
@@ -94,7 +98,7 @@ class ActionSpace:
         """
         if not isinstance(action, Attack | Defend | Transfer | Take | Pass):
             raise ValueError(f"not a Durak action: {action!r}")
-        index = _layout(self.rules.lowest_rank)[1].get(action)
+        index = self._table()[1].get(action)
         if index is None:
             raise ValueError(
                 f"{action} is not in the action space of the {self.rules.deck_size}-card deck"
@@ -107,7 +111,7 @@ class ActionSpace:
         return (
             not isinstance(index, bool)
             and isinstance(index, int | np.integer)
-            and bool(0 <= index < len(_layout(self.rules.lowest_rank)[0]))
+            and bool(0 <= index < len(self._table()[0]))
         )
 
     def decode(self, index: int | np.integer[Any]) -> Action:
@@ -118,7 +122,7 @@ class ActionSpace:
         """
         if isinstance(index, bool) or not isinstance(index, int | np.integer):
             raise ValueError(f"action index must be an int, got {index!r}")
-        table = _layout(self.rules.lowest_rank)[0]
+        table = self._table()[0]
         if not 0 <= index < len(table):
             raise ValueError(f"action index {index} out of range 0..{len(table) - 1}")
         return table[int(index)]

@@ -44,13 +44,15 @@ blocks, since ``known_cards`` then returns it.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numpy.typing import NDArray
 
 from durak.rules import Observation, Rules
-from durak.rules.cards import deck_mask
+from durak.rules.cards import deck_cards
 
-__all__ = ["encode_observation", "observation_size"]
+__all__ = ["card_bits", "encode_observation", "observation_size"]
 
 _TRUMP_WIDTH = 5
 _ROLE_WIDTH = 4
@@ -64,11 +66,18 @@ def observation_size(rules: Rules) -> int:
     return (n + 5) * d + 4 * n + 13
 
 
-def _card_bits(mask: int, lowest_rank: int, d: int) -> NDArray[np.float32]:
-    """The deck-card bits of ``mask`` as a float vector of length ``d`` (deck order)."""
-    shifted = (mask & deck_mask(lowest_rank)) >> ((lowest_rank - 2) * 4)
-    raw = np.frombuffer(shifted.to_bytes(7, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:d].astype(np.float32)
+@functools.cache
+def _deck_indices(lowest_rank: int, suits: int) -> NDArray[np.intp]:
+    return np.array([c.index for c in deck_cards(lowest_rank, suits)], dtype=np.intp)
+
+
+def card_bits(mask: int, rules: Rules) -> NDArray[np.float32]:
+    """The bits of a card mask (``CardSet.mask``) for the cards of ``rules``' deck, as a 0/1
+    float vector of length ``rules.deck_size`` in deck order (a card block of the layout);
+    cards outside the deck are dropped."""
+    raw = np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8)
+    bits = np.unpackbits(raw, bitorder="little")[_deck_indices(rules.lowest_rank, rules.suits)]
+    return bits.astype(np.float32)
 
 
 def encode_observation(observation: Observation) -> NDArray[np.float32]:
@@ -80,7 +89,7 @@ def encode_observation(observation: Observation) -> NDArray[np.float32]:
     """
     o = observation
     rules = o.rules
-    d, n, low = rules.deck_size, rules.players, rules.lowest_rank
+    d, n = rules.deck_size, rules.players
     me = o.player
 
     def seat(p: int) -> int:
@@ -96,7 +105,7 @@ def encode_observation(observation: Observation) -> NDArray[np.float32]:
     face_up = 0 if o.face_up_trump is None else 1 << o.face_up_trump.index
     masks = [o.hand.mask, attacks, undefended, defences, o.discard.mask, face_up]
     masks += [o.known_cards((me + s) % n).mask for s in range(1, n)]
-    cards = [_card_bits(m, low, d) for m in masks]
+    cards = [card_bits(m, rules) for m in masks]
 
     sizes = np.zeros(n, dtype=np.float32)
     out_seats = np.zeros(n, dtype=np.float32)

@@ -320,17 +320,23 @@ def suit_mask(suit: int) -> int:
 _SUIT_MASKS: Final = tuple(sum(1 << (r * 4 + suit) for r in range(13)) for suit in range(4))
 
 
-def deck_mask(lowest_rank: int) -> int:
-    """The mask of a deck whose ranks run from ``lowest_rank`` to the ace."""
-    return ((1 << NUM_CARDS) - 1) & ~((1 << ((lowest_rank - 2) * 4)) - 1)
+def deck_mask(lowest_rank: int, suits: int = 4) -> int:
+    """The mask of a deck whose ranks run from ``lowest_rank`` to the ace, in the first
+    ``suits`` suits (S, H, D, C order; all four by default)."""
+    return _DECK_MASKS[lowest_rank, suits]
 
 
-def deck_cards(lowest_rank: int) -> tuple[Card, ...]:
-    """The cards of a deck from ``lowest_rank`` to the ace, in card order."""
-    return _DECKS[lowest_rank]
+def deck_cards(lowest_rank: int, suits: int = 4) -> tuple[Card, ...]:
+    """The cards of :func:`deck_mask`'s deck, in card order."""
+    return _DECKS[lowest_rank, suits]
 
 
-_DECKS: Final = {r: tuple(CARDS[i] for i in _bits(deck_mask(r))) for r in range(2, 15)}
+_DECK_MASKS: Final = {
+    (low, suits): sum(1 << (r * 4 + s) for r in range(low - 2, 13) for s in range(suits))
+    for low in range(2, 15)
+    for suits in range(1, 5)
+}
+_DECKS: Final = {key: tuple(CARDS[i] for i in _bits(mask)) for key, mask in _DECK_MASKS.items()}
 
 
 def _beaters(trump: int | None) -> tuple[int, ...]:  # pragma: no mutate block

@@ -24,8 +24,11 @@ class Rules:
     Fields and their invariants:
 
     * ``players``: 2..6 players.
-    * ``lowest_rank``: 2..14; the deck holds every rank from it to the ace in four suits
-      (2, 6, 7 and 9 give 52, 36, 32 and 24 cards).
+    * ``lowest_rank``: 2..14; the deck holds every rank from it to the ace
+      (in four suits, 2, 6, 7 and 9 give 52, 36, 32 and 24 cards).
+    * ``suits``: 1..4; the deck holds the first this many suits (S, H, D, C order), so
+      ``suits=2, lowest_rank=12`` is the six cards Q, K, A of spades and hearts.  The trump
+      card is drawn among them like any other.
     * ``hand_size``: cards dealt and refilled to, at least 1; ``players * hand_size`` must not
       exceed the deck.
     * ``bout_cap``: at most this many attack cards in a bout (also capped by the defender's
@@ -42,6 +45,7 @@ class Rules:
 
     players: int = 2
     lowest_rank: int = 6
+    suits: int = 4
     hand_size: int = 6
     bout_cap: int = 6
     first_bout_cap: int | None = None
@@ -54,19 +58,21 @@ class Rules:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise RulesError(f"Rules.{name} must be an int, got {value!r}")
 
-        for name in ("players", "lowest_rank", "hand_size", "bout_cap"):
+        for name in ("players", "lowest_rank", "suits", "hand_size", "bout_cap"):
             need_int(name, getattr(self, name))
         if not 2 <= self.players <= 6:
             raise RulesError(f"Rules.players must be 2..6, got {self.players}")
         if not 2 <= self.lowest_rank <= 14:
             raise RulesError(f"Rules.lowest_rank must be 2..14, got {self.lowest_rank}")
+        if not 1 <= self.suits <= 4:
+            raise RulesError(f"Rules.suits must be 1..4, got {self.suits}")
         if self.hand_size < 1:
             raise RulesError(f"Rules.hand_size must be at least 1, got {self.hand_size}")
         if self.players * self.hand_size > self.deck_size:
             raise RulesError(
                 f"{self.players} players × hand_size {self.hand_size} = "
                 f"{self.players * self.hand_size} cards, more than the {self.deck_size}-card deck "
-                f"(lowest_rank={self.lowest_rank})"
+                f"(lowest_rank={self.lowest_rank}, suits={self.suits})"
             )
         if self.bout_cap < 1:
             raise RulesError(f"Rules.bout_cap must be at least 1, got {self.bout_cap}")
@@ -96,5 +102,5 @@ class Rules:
 
     @property
     def deck_size(self) -> int:
-        """The number of cards in the deck: ``4 * (15 - lowest_rank)``."""
-        return 4 * (15 - self.lowest_rank)
+        """The number of cards in the deck: ``suits * (15 - lowest_rank)``."""
+        return self.suits * (15 - self.lowest_rank)

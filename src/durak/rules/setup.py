@@ -37,7 +37,7 @@ def new_game(rules: Rules, seed: int) -> GameState:
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise RulesError(f"seed must be an int, got {seed!r}")
     rng = random.Random(seed)
-    deck = list(deck_cards(rules.lowest_rank))
+    deck = list(deck_cards(rules.lowest_rank, rules.suits))
     rng.shuffle(deck)
     return _deal_checked(rules, deck, fallback_leader=rng.randrange(rules.players))
 
@@ -78,7 +78,7 @@ def _card(c: object) -> Card:
 
 
 def _check_deck(rules: Rules, deck: list[Card]) -> None:
-    full = deck_mask(rules.lowest_rank)
+    full = deck_mask(rules.lowest_rank, rules.suits)
     mask = 0
     for c in deck:
         if (mask >> c.index) & 1:
@@ -88,7 +88,8 @@ def _check_deck(rules: Rules, deck: list[Card]) -> None:
         missing = CardSet(full & ~mask)
         extra = CardSet(mask & ~full)
         raise RulesError(
-            f"the deck must hold the {rules.deck_size} cards from rank {rules.lowest_rank} up; "
+            f"the deck must hold the {rules.deck_size} cards from rank {rules.lowest_rank} up "
+            f"in {rules.suits} suits; "
             f"missing: [{missing}], not in this deck: [{extra}]"
         )
 
@@ -115,7 +116,7 @@ def _deal_checked(rules: Rules, deck: list[Card], fallback_leader: int) -> GameS
             low, leader = min(held)
             exposed |= 1 << low
             below = trumps & ((1 << low) - 1)
-        talon_mask = deck_mask(rules.lowest_rank) & ~exposed
+        talon_mask = deck_mask(rules.lowest_rank, rules.suits) & ~exposed
         for h in hands:
             talon_mask &= ~h
         from_talon = cardset_unchecked(below & talon_mask)
@@ -186,7 +187,7 @@ def position(
     n = rules.players
     if len(_sequence(hands, "hands", "hands")) != n:
         raise RulesError(f"position needs {n} hands (Rules.players), got {len(hands)}")
-    full = deck_mask(rules.lowest_rank)
+    full = deck_mask(rules.lowest_rank, rules.suits)
     seen = 0
 
     def collect(cards: Iterable[object], where: str) -> list[Card]:
@@ -250,10 +251,12 @@ def _resolve_trump(
     if isinstance(trump, Card):
         if talon and talon[-1] is not trump:
             raise RulesError(f"the talon must end with the trump card {trump}, not {talon[-1]}")
-        if not (deck_mask(rules.lowest_rank) >> trump.index) & 1:
+        if not (deck_mask(rules.lowest_rank, rules.suits) >> trump.index) & 1:
             raise RulesError(f"trump card {trump} is not in the {rules.deck_size}-card deck")
         return trump, trump.suit
     if isinstance(trump, Suit):
+        if trump >= rules.suits:
+            raise RulesError(f"trump suit {trump} is not in the {rules.deck_size}-card deck")
         if talon:
             if talon[-1].suit is not trump:
                 raise RulesError(f"the talon must end with a trump card of suit {trump}")

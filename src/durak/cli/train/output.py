@@ -128,6 +128,7 @@ def rules_flags(rules: Rules) -> list[str]:
     flags: list[str] = []
     for option, value, usual in (
         ("--lowest-rank", rules.lowest_rank, default.lowest_rank),
+        ("--suits", rules.suits, default.suits),
         ("--hand-size", rules.hand_size, default.hand_size),
         ("--bout-cap", rules.bout_cap, default.bout_cap),
         ("--first-bout-cap", rules.first_bout_cap, default.first_bout_cap),

@@ -87,7 +87,11 @@ GAME_TYPE = pyspiel.GameType(
 def _tables(rules: Rules) -> tuple[tuple[Card, ...], tuple[Action, ...], dict[Action, int]]:
     """The deck in card order, the actions by id, and the id of each action."""
     actions = ActionSpace(rules).actions
-    return deck_cards(rules.lowest_rank), actions, {a: i for i, a in enumerate(actions)}
+    return (
+        deck_cards(rules.lowest_rank, rules.suits),
+        actions,
+        {a: i for i, a in enumerate(actions)},
+    )
 
 
 class DurakOpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped

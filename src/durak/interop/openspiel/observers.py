@@ -31,7 +31,7 @@ import numpy as np
 import pyspiel
 from numpy.typing import NDArray
 
-from durak.encoding import encode_observation, observation_size
+from durak.encoding import card_bits, encode_observation, observation_size
 from durak.rules import (
     Attack,
     CardSet,
@@ -42,7 +42,6 @@ from durak.rules import (
     Transfer,
     observe,
 )
-from durak.rules.cards import deck_mask
 
 if TYPE_CHECKING:
     from durak.interop.openspiel.game import DurakOpenSpielState
@@ -128,13 +127,6 @@ def information_state_size(rules: Rules) -> int:
     return observation_size(rules) + (rules.players + 2) * d
 
 
-def _bits(mask: int, rules: Rules) -> NDArray[np.float32]:
-    """The deck-card bits of ``mask`` in deck order (as the encoding's card blocks)."""
-    low = rules.lowest_rank
-    shifted = (mask & deck_mask(low)) >> ((low - 2) * 4)
-    return np.array([shifted >> i & 1 for i in range(rules.deck_size)], dtype=np.float32)
-
-
 class ObservationObserver:
     """The observation (no recall): ``string_from`` and ``set_from`` (module doc)."""
 
@@ -156,7 +148,7 @@ class ObservationObserver:
             n, dealt = rules.players, rules.players * rules.hand_size
             cards = state.dealt_cards()[:dealt]
             mine = sum(1 << c.index for i, c in enumerate(cards) if i % n == player)
-            self.tensor[:d] = _bits(mine, rules)
+            self.tensor[:d] = card_bits(mine, rules)
             return
         self.tensor[: observation_size(self.rules)] = encode_observation(observe(now, player))
 
@@ -189,7 +181,7 @@ class InformationStateObserver(ObservationObserver):
         blocks = [trump, *[played[(player + s) % n] for s in range(n)]]
         blocks.append(o.hand.mask | played[player])
         for i, mask in enumerate(blocks):
-            self.tensor[at + i * d : at + (i + 1) * d] = _bits(mask, rules)
+            self.tensor[at + i * d : at + (i + 1) * d] = card_bits(mask, rules)
 
     def string_from(self, state: DurakOpenSpielState, player: int) -> str:
         """``player``'s information state of ``state`` (module doc)."""

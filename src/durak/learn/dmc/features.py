@@ -15,10 +15,11 @@ action block:
   card it plays, the attack card it beats (defences), and the hand it leaves.
 
 **Suits are canonical.**  The trump suit is moved to the first slot of every rank and the
-other three suits follow in their usual order (spades, hearts, diamonds, clubs), in every
-card block of the state and of the action.  The game does not change under a renaming of
-suits, so this shows the network one game where there would be four, and its data goes
-four times as far.  A no-trump game keeps the usual order.
+other suits of the deck follow in their usual order (spades, hearts, diamonds, clubs), in
+every card block of the state and of the action.  The game does not change under a renaming
+of suits, so this shows the network one game where there would be one per trump suit (four
+in the usual decks), and its data goes that many times as far.  A no-trump game keeps the
+usual order.
 
 The rows depend only on the :class:`~durak.rules.Observation`, never on hidden cards.
 """
@@ -32,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from durak.encoding import encode_observation, observation_size
-from durak.rules import Action, Defend, Observation, Rules, Suit
+from durak.rules import NUM_CARDS, Action, Defend, Observation, Rules, Suit, deck_cards
 
 __all__ = ["action_size", "decision_rows", "row_size"]
 
@@ -51,17 +52,22 @@ def row_size(rules: Rules) -> int:
 
 
 @functools.cache
-def _card_order(lowest_rank: int, trump: Suit | None) -> NDArray[np.intp]:
+def _card_order(lowest_rank: int, suits: int, trump: Suit | None) -> NDArray[np.intp]:
     """``order[j]``: the deck position of the card in canonical position ``j``."""
     ranks = 15 - lowest_rank
-    slots = [0, 1, 2, 3] if trump is None else [int(trump)] + [s for s in range(4) if s != trump]
-    return np.array([r * 4 + s for r in range(ranks) for s in slots], dtype=np.intp)
+    others = [s for s in range(suits) if s != trump]
+    slots = others if trump is None else [int(trump), *others]
+    return np.array([r * suits + s for r in range(ranks) for s in slots], dtype=np.intp)
 
 
 @functools.cache
-def _canonical(lowest_rank: int, trump: Suit | None) -> NDArray[np.intp]:
-    """``position[deck position]``: where that card goes in canonical order."""
-    return np.argsort(_card_order(lowest_rank, trump)).astype(np.intp)
+def _canonical(lowest_rank: int, suits: int, trump: Suit | None) -> NDArray[np.intp]:
+    """``position[card.index]``: where a deck card goes in canonical order."""
+    position = np.zeros(NUM_CARDS, dtype=np.intp)
+    deck = deck_cards(lowest_rank, suits)
+    for j, at in enumerate(_card_order(lowest_rank, suits, trump)):
+        position[deck[at].index] = j
+    return position
 
 
 @functools.cache
@@ -70,7 +76,7 @@ def _state_order(rules: Rules, trump: Suit | None) -> NDArray[np.intp]:
     d = rules.deck_size
     blocks = rules.players + 5  # the card blocks lead the vector
     order = np.arange(observation_size(rules), dtype=np.intp)
-    cards = _card_order(rules.lowest_rank, trump)
+    cards = _card_order(rules.lowest_rank, rules.suits, trump)
     for b in range(blocks):
         order[b * d : (b + 1) * d] = b * d + cards
     return order
@@ -84,14 +90,13 @@ def decision_rows(observation: Observation, legal: Sequence[Action]) -> NDArray[
     same in every row; entries lie in [0, 1].
     """
     rules = observation.rules
-    d, low = rules.deck_size, rules.lowest_rank
+    d = rules.deck_size
     trump = observation.trump_suit
     state = encode_observation(observation)[_state_order(rules, trump)]
-    position = _canonical(low, trump)
-    base = (low - 2) * 4
+    position = _canonical(rules.lowest_rank, rules.suits, trump)
     hand = np.zeros(d, dtype=np.float32)
     for held in observation.hand:
-        hand[position[held.index - base]] = 1.0
+        hand[position[held.index]] = 1.0
     k = len(legal)
     width = state.shape[0]
     rows = np.zeros((k, width + KINDS + 3 * d), dtype=np.float32)
@@ -102,9 +107,9 @@ def decision_rows(observation: Observation, legal: Sequence[Action]) -> NDArray[
         rows[i, width + action.kind] = 1.0
         card = getattr(action, "card", None)
         if card is not None:
-            p = position[card.index - base]
+            p = position[card.index]
             rows[i, played + p] = 1.0
             rows[i, played + 2 * d + p] = 0.0  # no longer in hand
         if type(action) is Defend:
-            rows[i, played + d + position[action.target.index - base]] = 1.0
+            rows[i, played + d + position[action.target.index]] = 1.0
     return rows

@@ -132,10 +132,14 @@ def _check_trumps(o: Observation) -> None:
         return
     if o.trump_suit is None:
         raise inconsistent("a game with trumps needs a trump suit")
+    if o.trump_suit >= o.rules.suits:
+        raise inconsistent(
+            f"the trump suit {o.trump_suit} is not in the {o.rules.deck_size}-card deck"
+        )
     if o.trump_card is None:
         if o.talon_size:
             raise inconsistent("a talon needs a face-up trump card")
-    elif not deck_mask(o.rules.lowest_rank) >> o.trump_card.index & 1:
+    elif not deck_mask(o.rules.lowest_rank, o.rules.suits) >> o.trump_card.index & 1:
         raise inconsistent(
             f"the trump card {o.trump_card} is not in the {o.rules.deck_size}-card deck"
         )

@@ -103,7 +103,8 @@ class Observation:
     def hidden_cards(self) -> CardSet:
         """Cards whose place this player does not know: opponents' unknown cards and the
         talon above the face-up trump card."""
-        mask = deck_mask(self.rules.lowest_rank) & ~self.hand.mask & ~self.discard.mask
+        rules = self.rules
+        mask = deck_mask(rules.lowest_rank, rules.suits) & ~self.hand.mask & ~self.discard.mask
         mask &= ~table_mask(self.table)
         for p in range(self.rules.players):
             mask &= ~self.known_cards(p).mask

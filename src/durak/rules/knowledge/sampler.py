@@ -51,7 +51,7 @@ def odds(observation: Observation, card: Card) -> dict[Place, Fraction]:
             f"odds needs a Card, got {type(card).__name__} {card!r} (Card.parse reads text)"
         )
     o = observation
-    if not (deck_mask(o.rules.lowest_rank) >> card.index) & 1:
+    if not (deck_mask(o.rules.lowest_rank, o.rules.suits) >> card.index) & 1:
         raise RulesError(f"{card} is not in the {o.rules.deck_size}-card deck")
     if card in o.discard:
         return {"discard": Fraction(1)}
@@ -228,7 +228,7 @@ def _check_shape(o: Observation) -> None:
 def _check_places(o: Observation, places: list[tuple[str, int]]) -> None:
     """The named card masks lie in the deck and never share a card.  Cheap when they do;
     the message is worked out only when not."""
-    deck = deck_mask(o.rules.lowest_rank)
+    deck = deck_mask(o.rules.lowest_rank, o.rules.suits)
     union = count = 0
     for _, m in places:
         union |= m
