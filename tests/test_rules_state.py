@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pickle
+from collections.abc import Callable
 
 import attrs
 import pytest
 
 from durak.rules import GameState, Knowledge, Rules
+from durak.rules.bout import position_key
+from durak.rules.history import History, deferred
 from durak.rules.state import build_knowledge, build_state
 from strategies import random_game
 
@@ -54,3 +57,40 @@ def test_a_pending_origins_record_reads_as_the_worked_out_one() -> None:
     for s in later[:20]:
         origins = s.knowledge.origins
         assert all(type(w) is tuple and w and w[-1] for w in origins)
+
+
+#: Every way of reading a repetition record, each given the record and an equal plain one.
+_READS: dict[str, Callable[[History, History], object]] = {
+    "in": lambda h, plain: [k in h for k in (*plain, (0,))],
+    "iter": lambda h, plain: list(h),
+    "len": lambda h, plain: (len(h), bool(h)),
+    "add": lambda h, plain: list(h.add((0,))),
+    "eq": lambda h, plain: (h == plain, plain == h, h != plain, h == History()),
+    "order": lambda h, plain: (h <= plain, h < plain, plain <= h, History() < h),
+    "hash": lambda h, plain: hash(h) == hash(plain),
+    "repr": lambda h, plain: repr(h),
+    "pickle": lambda h, plain: list(pickle.loads(pickle.dumps(h))),
+}
+
+
+@pytest.mark.parametrize("read", list(_READS))
+def test_a_deferred_history_reads_as_the_worked_out_one(read: str) -> None:
+    """A new epoch's repetition record leaves its key to be worked out on first use; every
+    way of reading it sees ``History.single`` of the key, and the states the engine builds
+    hold deferred records."""
+    states = random_game(Rules(players=3), 4)
+    starts = [s for s in states if not s.table and s.turn >= 0]
+    assert any(type(s.history) is not History for s in states)
+    for s in starts[::4]:
+        args = (s.attacker, s.defender, s.hand_masks, s.knowledge.exposed.mask)
+        plain = History.single(position_key(*args))
+        lazy = deferred(position_key, *args)
+        assert type(lazy) is not History
+        assert _READS[read](lazy, plain) == _READS[read](plain, History.single(plain_key(plain)))
+        assert type(lazy) is History or read == "len"  # a read of the key settles it
+
+
+def plain_key(h: History) -> tuple[int, ...]:
+    """The one key of ``h``."""
+    (key,) = h
+    return key
