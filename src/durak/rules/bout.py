@@ -203,13 +203,12 @@ def end_bout(
         hands = with_hand(hands, defender, hands[defender] | played)
     talon = s.talon
     out = s.players_out
+    exposed = knowledge.exposed.mask
     kept = origins = raw_origins(knowledge)
     if talon:
-        before = hands
-        hands, talon = _draw(rules, hands, talon, s.attacker, defender, out)
-        if origins:
-            origins = _after_draws(origins, before, hands, knowledge.exposed.mask)
-    exposed = knowledge.exposed.mask
+        hands, talon, origins = _draw(
+            rules, hands, talon, s.attacker, defender, out, origins, exposed
+        )
     # The record changes if a draw was logged, a card of from_talon was played, or the
     # table changes what is exposed (a success drops exposed cards, a take exposes all).
     if origins is not kept or played & (
@@ -275,18 +274,6 @@ def _settle_knowledge(k: Knowledge, played: int, success: bool, origins: RawOrig
     )
 
 
-def _after_draws(
-    origins: RawOrigins, before: tuple[int, ...], after: tuple[int, ...], seen: int
-) -> RawOrigins:
-    """``origins`` once each player has drawn ``after & ~before`` (unknown unless ``seen``),
-    the updates left pending (the same record when nobody drew an unseen card)."""
-    for p, old in enumerate(before):
-        drawn = (after[p] & ~old & ~seen).bit_count()
-        if drawn:
-            origins = logged_draw(origins, p, drawn)
-    return origins
-
-
 def _draw(
     rules: Rules,
     hands: tuple[int, ...],
@@ -294,30 +281,55 @@ def _draw(
     attacker: int,
     defender: int,
     out: frozenset[int],
-) -> tuple[tuple[int, ...], tuple[Card, ...]]:
-    """Refill hands in drawing order; returns the new hands and talon."""
+    origins: RawOrigins,
+    seen: int,
+) -> tuple[tuple[int, ...], tuple[Card, ...], RawOrigins]:
+    """Refill hands in drawing order; returns the new hands and talon, and ``origins``
+    with each player's draw of cards nobody saw (not in ``seen``) logged, if it is kept."""
     size = rules.hand_size
     n = len(hands)
+    if n == 2:  # the usual case, without the order or a list of hands
+        took = size - hands[attacker].bit_count()
+        drawn = 0
+        if took > 0:
+            for c in talon[:took]:
+                drawn |= 1 << c.index
+        else:
+            took = 0
+        need = size - hands[defender].bit_count()
+        drawn_d = 0
+        if need > 0:
+            for c in talon[took : took + need]:
+                drawn_d |= 1 << c.index
+            took += need
+        if origins:
+            if drawn & ~seen:
+                origins = logged_draw(origins, attacker, (drawn & ~seen).bit_count())
+            if drawn_d & ~seen:
+                origins = logged_draw(origins, defender, (drawn_d & ~seen).bit_count())
+        if attacker:
+            return (hands[0] | drawn_d, hands[1] | drawn), talon[took:], origins
+        return (hands[0] | drawn, hands[1] | drawn_d), talon[took:], origins
     order: tuple[int, ...]
-    if n == 2:
-        order = (attacker, defender)
-    elif not out:  # always while the talon lasts, but for positions built mid-game
+    if not out:  # always while the talon lasts, but for positions built mid-game
         order = _DRAWING[n][attacker][defender]
     else:
         order = drawing_order(n, attacker, defender, out)
     hand_list = list(hands)
     top = 0  # the cards drawn so far: one slice at the end, not one per player
     for p in order:
-        mask = hand_list[p]
-        need = size - mask.bit_count()
+        need = size - hand_list[p].bit_count()
         if need > 0:
+            drawn = 0
             for c in talon[top : top + need]:
-                mask |= 1 << c.index
-            hand_list[p] = mask
+                drawn |= 1 << c.index
+            hand_list[p] |= drawn
+            if origins and drawn & ~seen:
+                origins = logged_draw(origins, p, (drawn & ~seen).bit_count())
             top += need
             if top >= len(talon):
                 break
-    return tuple(hand_list), talon[top:]
+    return tuple(hand_list), talon[top:], origins
 
 
 def _finished(
