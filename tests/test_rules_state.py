@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import pickle
 from collections.abc import Callable
 
@@ -11,7 +12,7 @@ import pytest
 from durak.rules import GameState, Knowledge, Rules
 from durak.rules.bout import position_key
 from durak.rules.history import History, deferred
-from durak.rules.state import build_knowledge, build_state
+from durak.rules.state import build_knowledge, build_next, build_state
 from strategies import random_game
 
 
@@ -24,6 +25,26 @@ def test_build_state_gives_the_value_gamestate_gives(rules: Rules) -> None:
         assert built == GameState(*values) and hash(built) == hash(GameState(*values))
         assert [getattr(built, f.name) for f in attrs.fields(GameState)] == values
         assert pickle.loads(pickle.dumps(built)) == built
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            built.turn = 0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=4, transfer=True)])
+def test_build_next_gives_the_value_gamestate_gives(rules: Rules) -> None:
+    """``build_next`` copies the ten fields a decision within a bout keeps."""
+    states = random_game(rules, 5)
+    for s, t in itertools.pairwise(states):
+        built = build_next(s, t.hand_masks, t.table, t.turn, t.taking, t.knowledge)
+        values = [getattr(s, f.name) for f in attrs.fields(GameState)]
+        values[1], values[5], values[9], values[10], values[13] = (
+            t.hand_masks, t.table, t.turn, t.taking, t.knowledge,
+        )  # fmt: skip
+        assert type(built) is GameState and built == GameState(*values)
+        assert hash(built) == hash(GameState(*values))
+        assert [getattr(built, f.name) for f in attrs.fields(GameState)] == values
+        assert pickle.loads(pickle.dumps(built)) == built
+        if t.table and t.attacker == s.attacker:  # the same bout: the same state
+            assert built == t
         with pytest.raises(attrs.exceptions.FrozenInstanceError):
             built.turn = 0  # type: ignore[misc]
 

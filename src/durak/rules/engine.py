@@ -34,6 +34,7 @@ from durak.rules.state import (
     Knowledge,
     TablePair,
     build_knowledge,
+    build_next,
     build_state,
     logged_play,
     raw_origins,
@@ -207,19 +208,12 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
         nxt = None if len(masks) == 2 else next_asked(s, p)
         if nxt is None:
             return end_bout(s, masks, s.table, s.knowledge)
-        return build_state(
-            s.rules, masks, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
-            s.attacker, s.defender, nxt, s.taking, s.cap, s.players_out, s.knowledge, s.history,
-        )  # fmt: skip
+        return build_next(s, masks, s.table, nxt, s.taking, s.knowledge)
     if kind is Take:
         if len(s.table) < s.cap:
             nxt = first_asked(s, masks)
             if nxt is not None:
-                return build_state(
-                    s.rules, masks, s.talon, s.trump_suit, s.trump_card, s.table,
-                    s.discard, s.attacker, s.defender, nxt, True, s.cap, s.players_out,
-                    s.knowledge, s.history,
-                )  # fmt: skip
+                return build_next(s, masks, s.table, nxt, True, s.knowledge)
         return end_bout(s, masks, s.table, s.knowledge)
 
     card = action.card  # type: ignore[union-attr]
@@ -243,10 +237,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
             return end_bout(s, hands, table, k)
         else:
             turn = asked
-        return build_state(
-            s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
-            s.attacker, s.defender, turn, s.taking, s.cap, s.players_out, k, s.history,
-        )  # fmt: skip
+        return build_next(s, hands, table, turn, s.taking, k)
     # A Transfer: the only kind left.
     defender = next_active(p, s.rules.players, s.players_out)
     cap = min(base_cap(s.rules, s.discard), hands[defender].bit_count())
@@ -293,10 +284,7 @@ def _after_defence(
             if asked is None:
                 return end_bout(s, hands, table, k)
             turn = asked
-    return build_state(
-        s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
-        s.attacker, s.defender, turn, False, s.cap, s.players_out, k, s.history,
-    )  # fmt: skip
+    return build_next(s, hands, table, turn, False, k)
 
 
 def current_player(state: GameState) -> int:
