@@ -66,7 +66,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if p == state.defender and not state.taking:
         return _defender_actions(state, hand)
     # An attacker is asked only below the cap: the bout ends the moment it is reached.
-    return attacks_for(hand & _table_ranks(table)) + _PASS_ONLY
+    throws = hand & _table_ranks(table)
+    return attacks_for(throws) + _PASS_ONLY if throws else _PASS_ONLY
 
 
 def _defender_actions(state: GameState, hand: int) -> tuple[Action, ...]:
@@ -167,14 +168,25 @@ def _holds(state: GameState, p: int, card: object) -> bool:
     return type(card) is Card and state.hand_masks[p] >> card.index & 1 == 1
 
 
+#: The table ``_table_ranks`` last worked on, and its ranks: one table is asked about again
+#: and again (by each attacker asked in turn, and by ``step``'s check after
+#: ``legal_actions``).  One tuple, so that threads read a consistent pair; a table is public.
+_last_ranks: tuple[tuple[TablePair, ...], int] = ((), 0)
+
+
 def _table_ranks(table: tuple[TablePair, ...]) -> int:
     """The rank masks of every card on the table (the ranks that may be thrown in)."""
+    global _last_ranks  # noqa: PLW0603 - a one-entry cache of a pure function
+    last = _last_ranks
+    if last[0] is table:
+        return last[1]
     ranks = 0
     rank_of = _RANK_OF
     for a, d in table:
         ranks |= rank_of[a.index]
         if d is not None:
             ranks |= rank_of[d.index]
+    _last_ranks = (table, ranks)
     return ranks
 
 
