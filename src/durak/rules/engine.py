@@ -26,7 +26,7 @@ from durak.rules.actions import (
     Transfer,
     attacks_for,
 )
-from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
+from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked
 from durak.rules.cards import BEATERS, CARDS, NUM_CARDS, Card, bit_indices, rank_mask
 from durak.rules.errors import IllegalActionError
 from durak.rules.state import (
@@ -235,7 +235,9 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     if len(masks) == 2:  # with_hand, inlined: every play passes here
         hands = (hand ^ bit, masks[1]) if p == 0 else (masks[0], hand ^ bit)
     else:
-        hands = with_hand(masks, p, hand ^ bit)
+        new = list(masks)
+        new[p] = hand ^ bit
+        hands = tuple(new)
     k = s.knowledge
     if k.from_talon.mask and not k.exposed.mask & bit:  # the origins record may be kept
         k = _played_unknown(k, p, hand, bit)
