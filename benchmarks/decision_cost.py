@@ -131,9 +131,7 @@ def main() -> None:
         kinds = record(players, args.games, args.seed, uniform)
         total = sum(len(p) for p in kinds.values())
         print(f"\n### {name}: {total / args.games:.1f} decisions per game\n")
-        print(
-            "| kind | per game | step µs | legal µs | calls/dec | the step's own time (calls per decision) |"
-        )
+        print(HEADER)
         print("|---|---|---|---|---|---|")
         spent = 0.0
         for kind, pairs in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
