@@ -217,12 +217,11 @@ def end_bout(
         knowledge = _settle_knowledge(knowledge, played, success, origins)
         exposed = knowledge.exposed.mask
 
-    if not talon:
-        gone = [p for p in range(n) if not hands[p] and p not in out]
-        if gone:
-            out = out.union(gone)
-            if n - len(out) <= 1:
-                return _finished(s, hands, talon, discard, out, knowledge, s.history)
+    # Players out hold no cards, so another empty hand is a player who has just left.
+    if not talon and hands.count(0) > len(out):
+        out = frozenset([p for p in range(n) if not hands[p]])
+        if n - len(out) <= 1:
+            return _finished(s, hands, talon, discard, out, knowledge, s.history)
 
     if n == 2:  # nobody is out while the game goes on
         attacker = defender if success else 1 - defender

@@ -223,7 +223,8 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
         return build_next(s, masks, s.table, nxt, s.taking, s.knowledge)
     if kind is Take:
         if len(s.table) < s.cap:
-            nxt = first_asked(s, masks)
+            # first_asked's usual answer, without the call: the main attacker holds cards.
+            nxt = s.attacker if masks[s.attacker] else first_asked(s, masks)
             if nxt is not None:
                 return build_next(s, masks, s.table, nxt, True, s.knowledge)
         return end_bout(s, masks, s.table, s.knowledge)
