@@ -205,7 +205,33 @@ def end_bout(
     out = s.players_out
     exposed = knowledge.exposed.mask
     kept = origins = raw_origins(knowledge)
-    if talon:
+    if talon and n == 2:  # the drawing order is (attacker, defender): no list of hands
+        attacker = s.attacker
+        size = rules.hand_size
+        took = size - hands[attacker].bit_count()
+        to_attacker = 0
+        if took > 0:
+            for c in talon[:took]:
+                to_attacker |= 1 << c.index
+        else:
+            took = 0
+        need = size - hands[defender].bit_count()
+        to_defender = 0
+        if need > 0:
+            for c in talon[took : took + need]:
+                to_defender |= 1 << c.index
+            took += need
+        if origins:
+            if to_attacker & ~exposed:
+                origins = logged_draw(origins, attacker, (to_attacker & ~exposed).bit_count())
+            if to_defender & ~exposed:
+                origins = logged_draw(origins, defender, (to_defender & ~exposed).bit_count())
+        if attacker:
+            hands = (hands[0] | to_defender, hands[1] | to_attacker)
+        else:
+            hands = (hands[0] | to_attacker, hands[1] | to_defender)
+        talon = talon[took:]
+    elif talon:
         hands, talon, origins = _draw(
             rules, hands, talon, s.attacker, defender, out, origins, exposed
         )
@@ -283,32 +309,11 @@ def _draw(
     origins: RawOrigins,
     seen: int,
 ) -> tuple[tuple[int, ...], tuple[Card, ...], RawOrigins]:
-    """Refill hands in drawing order; returns the new hands and talon, and ``origins``
-    with each player's draw of cards nobody saw (not in ``seen``) logged, if it is kept."""
+    """Refill three or more hands in drawing order (:func:`end_bout` refills two itself);
+    returns the new hands and talon, and ``origins`` with each player's draw of cards nobody
+    saw (not in ``seen``) logged, if it is kept."""
     size = rules.hand_size
     n = len(hands)
-    if n == 2:  # the usual case, without the order or a list of hands
-        took = size - hands[attacker].bit_count()
-        drawn = 0
-        if took > 0:
-            for c in talon[:took]:
-                drawn |= 1 << c.index
-        else:
-            took = 0
-        need = size - hands[defender].bit_count()
-        drawn_d = 0
-        if need > 0:
-            for c in talon[took : took + need]:
-                drawn_d |= 1 << c.index
-            took += need
-        if origins:
-            if drawn & ~seen:
-                origins = logged_draw(origins, attacker, (drawn & ~seen).bit_count())
-            if drawn_d & ~seen:
-                origins = logged_draw(origins, defender, (drawn_d & ~seen).bit_count())
-        if attacker:
-            return (hands[0] | drawn_d, hands[1] | drawn), talon[took:], origins
-        return (hands[0] | drawn, hands[1] | drawn_d), talon[took:], origins
     order: tuple[int, ...]
     if not out:  # always while the talon lasts, but for positions built mid-game
         order = _DRAWING[n][attacker][defender]
