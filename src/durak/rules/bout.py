@@ -15,6 +15,7 @@ from typing import Final
 
 from durak.rules.cards import Card, CardSet, cardset_unchecked
 from durak.rules.config import Rules
+from durak.rules.history import deferred
 from durak.rules.state import (
     GameState,
     History,
@@ -136,6 +137,15 @@ _ASKING: Final = tuple(
 )
 
 
+# _NEXT[n][p]: the next player clockwise from p with nobody out; _DRAWING[n][attacker][defender]:
+# the drawing order with nobody out.
+_NEXT: Final = tuple(tuple((p + 1) % n for p in range(n)) if n else () for n in range(7))
+_DRAWING: Final = tuple(
+    tuple(tuple(drawing_order(n, a, d, frozenset()) for d in range(n)) for a in range(n))
+    for n in range(7)
+)
+
+
 # _ASKED_AFTER[n][neighbours][attacker][defender][q]: the attackers asked after q (from
 # _ASKING; () if q is not asked), so that a pass finds the next one without a search.
 _ASKED_AFTER: Final = tuple(
@@ -192,48 +202,85 @@ def end_bout(
     else:
         hands = with_hand(hands, defender, hands[defender] | played)
     talon = s.talon
-    kept = origins = raw_origins(knowledge)
-    if talon:
-        before = hands
-        hands, talon = _draw(s, hands, talon)
-        if origins:
-            origins = _after_draws(origins, before, hands, knowledge.exposed.mask)
-    knowledge = _settle_knowledge(knowledge, played, success, origins, kept)
-
     out = s.players_out
-    if not talon:
-        gone = [p for p in range(n) if not hands[p] and p not in out]
-        if gone:
-            out = out.union(gone)
-            if n - len(out) <= 1:
-                return _finished(s, hands, talon, discard, out, knowledge, s.history)
+    exposed = knowledge.exposed.mask
+    kept = origins = raw_origins(knowledge)
+    if talon and n == 2:  # the drawing order is (attacker, defender): no list of hands
+        attacker = s.attacker
+        size = rules.hand_size
+        took = size - hands[attacker].bit_count()
+        to_attacker = 0
+        if took > 0:
+            for c in talon[:took]:
+                to_attacker |= 1 << c.index
+        else:
+            took = 0
+        need = size - hands[defender].bit_count()
+        to_defender = 0
+        if need > 0:
+            for c in talon[took : took + need]:
+                to_defender |= 1 << c.index
+            took += need
+        if origins:
+            if to_attacker & ~exposed:
+                origins = logged_draw(origins, attacker, (to_attacker & ~exposed).bit_count())
+            if to_defender & ~exposed:
+                origins = logged_draw(origins, defender, (to_defender & ~exposed).bit_count())
+        if attacker:
+            hands = (hands[0] | to_defender, hands[1] | to_attacker)
+        else:
+            hands = (hands[0] | to_attacker, hands[1] | to_defender)
+        talon = talon[took:]
+    elif talon:
+        hands, talon, origins = _draw(
+            rules, hands, talon, s.attacker, defender, out, origins, exposed
+        )
+    # The record changes if a draw was logged, a card of from_talon was played, or the
+    # table changes what is exposed (a success drops exposed cards, a take exposes all).
+    if origins is not kept or played & (
+        knowledge.from_talon.mask | (exposed if success else ~exposed)
+    ):
+        knowledge = _settle_knowledge(knowledge, played, success, origins)
+        exposed = knowledge.exposed.mask
+
+    # Players out hold no cards, so another empty hand is a player who has just left.
+    if not talon and hands.count(0) > len(out):
+        out = frozenset([p for p in range(n) if not hands[p]])
+        if n - len(out) <= 1:
+            return _finished(s, hands, talon, discard, out, knowledge, s.history)
 
     if n == 2:  # nobody is out while the game goes on
         attacker = defender if success else 1 - defender
         new_defender = 1 - attacker
+    elif not out:  # the usual case: the next player read from a table
+        after = _NEXT[n]
+        attacker = defender if success else after[defender]
+        new_defender = after[attacker]
     else:
         attacker = defender if success and defender not in out else next_active(defender, n, out)
         new_defender = next_active(attacker, n, out)
     history = s.history  # stays empty when no position can repeat (the potential argument)
-    if rules.can_repeat:
-        key = position_key(attacker, new_defender, hands, knowledge.exposed.mask)
+    if n > 2 or rules.transfer:  # rules.can_repeat, without the property call
         if success or len(talon) != len(s.talon) or out is not s.players_out:
-            history = History.single(key)
-        elif key in history:
-            return _finished(s, hands, talon, discard, out, knowledge, history)
+            # A new epoch: its key is read only if the epoch reaches another bout start.
+            history = deferred(position_key, attacker, new_defender, hands, exposed)
         else:
+            key = position_key(attacker, new_defender, hands, exposed)
+            if key in history:
+                return _finished(s, hands, talon, discard, out, knowledge, history)
             history = history.add(key)
-    cap = min(base_cap(rules, discard), hands[new_defender].bit_count())
+    first_cap = rules.first_bout_cap  # base_cap, inlined
+    cap = rules.bout_cap if first_cap is None or discard.mask else first_cap
+    held = hands[new_defender].bit_count()
     return build_state(
-        rules, hands, talon, s.trump_suit, s.trump_card, (), discard,
-        attacker, new_defender, attacker, False, cap, out, knowledge, history,
+        rules, hands, talon, s.trump_suit, s.trump_card, (), discard, attacker, new_defender,
+        attacker, False, cap if cap < held else held, out, knowledge, history,
     )  # fmt: skip
 
 
-def _settle_knowledge(
-    k: Knowledge, played: int, success: bool, origins: RawOrigins, kept: RawOrigins
-) -> Knowledge:
-    """The knowledge at the end of a bout, kept canonical.
+def _settle_knowledge(k: Knowledge, played: int, success: bool, origins: RawOrigins) -> Knowledge:
+    """The knowledge at the end of a bout, kept canonical (:func:`end_bout` calls it only
+    when something changes).
 
     At a bout start ``exposed`` holds only cards in hand (and the talon's face-up trump) and
     ``from_talon`` only unseen cards; during the bout such cards can only move to the table.
@@ -245,52 +292,48 @@ def _settle_knowledge(
     exposed = old_exposed & ~played if success else old_exposed | played
     old_from_talon = k.from_talon.mask
     from_talon = old_from_talon & ~played
-    if not from_talon:
-        origins = ()
-    # Most bouts change none of the three: the same record is kept (no new objects).
-    if origins is kept and exposed == old_exposed and from_talon == old_from_talon:
-        return k
     return build_knowledge(
         k.exposed if exposed == old_exposed else cardset_unchecked(exposed),
         k.from_talon if from_talon == old_from_talon else cardset_unchecked(from_talon),
-        origins,
+        origins if from_talon else (),
     )
 
 
-def _after_draws(
-    origins: RawOrigins, before: tuple[int, ...], after: tuple[int, ...], seen: int
-) -> RawOrigins:
-    """``origins`` once each player has drawn ``after & ~before`` (unknown unless ``seen``),
-    the updates left pending (the same record when nobody drew an unseen card)."""
-    for p, old in enumerate(before):
-        drawn = (after[p] & ~old & ~seen).bit_count()
-        if drawn:
-            origins = logged_draw(origins, p, drawn)
-    return origins
-
-
 def _draw(
-    s: GameState, hands: tuple[int, ...], talon: tuple[Card, ...]
-) -> tuple[tuple[int, ...], tuple[Card, ...]]:
-    """Refill hands in drawing order; returns the new hands and talon."""
-    size = s.rules.hand_size
-    if len(hands) == 2:
-        order: tuple[int, ...] = (s.attacker, s.defender)
+    rules: Rules,
+    hands: tuple[int, ...],
+    talon: tuple[Card, ...],
+    attacker: int,
+    defender: int,
+    out: frozenset[int],
+    origins: RawOrigins,
+    seen: int,
+) -> tuple[tuple[int, ...], tuple[Card, ...], RawOrigins]:
+    """Refill three or more hands in drawing order (:func:`end_bout` refills two itself);
+    returns the new hands and talon, and ``origins`` with each player's draw of cards nobody
+    saw (not in ``seen``) logged, if it is kept."""
+    size = rules.hand_size
+    n = len(hands)
+    order: tuple[int, ...]
+    if not out:  # always while the talon lasts, but for positions built mid-game
+        order = _DRAWING[n][attacker][defender]
     else:
-        order = drawing_order(len(hands), s.attacker, s.defender, s.players_out)
+        order = drawing_order(n, attacker, defender, out)
     hand_list = list(hands)
     top = 0  # the cards drawn so far: one slice at the end, not one per player
     for p in order:
-        mask = hand_list[p]
-        need = size - mask.bit_count()
+        need = size - hand_list[p].bit_count()
         if need > 0:
+            drawn = 0
             for c in talon[top : top + need]:
-                mask |= 1 << c.index
-            hand_list[p] = mask
+                drawn |= 1 << c.index
+            hand_list[p] |= drawn
+            if origins and drawn & ~seen:
+                origins = logged_draw(origins, p, (drawn & ~seen).bit_count())
             top += need
             if top >= len(talon):
                 break
-    return tuple(hand_list), talon[top:]
+    return tuple(hand_list), talon[top:], origins
 
 
 def _finished(

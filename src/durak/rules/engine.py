@@ -26,7 +26,7 @@ from durak.rules.actions import (
     Transfer,
     attacks_for,
 )
-from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked, with_hand
+from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked
 from durak.rules.cards import BEATERS, CARDS, NUM_CARDS, Card, bit_indices, rank_mask
 from durak.rules.errors import IllegalActionError
 from durak.rules.state import (
@@ -34,6 +34,7 @@ from durak.rules.state import (
     Knowledge,
     TablePair,
     build_knowledge,
+    build_next,
     build_state,
     logged_play,
     raw_origins,
@@ -65,7 +66,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if p == state.defender and not state.taking:
         return _defender_actions(state, hand)
     # An attacker is asked only below the cap: the bout ends the moment it is reached.
-    return attacks_for(hand & _table_ranks(table)) + _PASS_ONLY
+    throws = hand & _table_ranks(table)
+    return attacks_for(throws) + _PASS_ONLY if throws else _PASS_ONLY
 
 
 def _defender_actions(state: GameState, hand: int) -> tuple[Action, ...]:
@@ -166,14 +168,25 @@ def _holds(state: GameState, p: int, card: object) -> bool:
     return type(card) is Card and state.hand_masks[p] >> card.index & 1 == 1
 
 
+#: The table ``_table_ranks`` last worked on, and its ranks: one table is asked about again
+#: and again (by each attacker asked in turn, and by ``step``'s check after
+#: ``legal_actions``).  One tuple, so that threads read a consistent pair; a table is public.
+_last_ranks: tuple[tuple[TablePair, ...], int] = ((), 0)
+
+
 def _table_ranks(table: tuple[TablePair, ...]) -> int:
     """The rank masks of every card on the table (the ranks that may be thrown in)."""
+    global _last_ranks  # noqa: PLW0603 - a one-entry cache of a pure function
+    last = _last_ranks
+    if last[0] is table:
+        return last[1]
     ranks = 0
     rank_of = _RANK_OF
     for a, d in table:
         ranks |= rank_of[a.index]
         if d is not None:
             ranks |= rank_of[d.index]
+    _last_ranks = (table, ranks)
     return ranks
 
 
@@ -207,19 +220,13 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
         nxt = None if len(masks) == 2 else next_asked(s, p)
         if nxt is None:
             return end_bout(s, masks, s.table, s.knowledge)
-        return build_state(
-            s.rules, masks, s.talon, s.trump_suit, s.trump_card, s.table, s.discard,
-            s.attacker, s.defender, nxt, s.taking, s.cap, s.players_out, s.knowledge, s.history,
-        )  # fmt: skip
+        return build_next(s, masks, s.table, nxt, s.taking, s.knowledge)
     if kind is Take:
         if len(s.table) < s.cap:
-            nxt = first_asked(s, masks)
+            # first_asked's usual answer, without the call: the main attacker holds cards.
+            nxt = s.attacker if masks[s.attacker] else first_asked(s, masks)
             if nxt is not None:
-                return build_state(
-                    s.rules, masks, s.talon, s.trump_suit, s.trump_card, s.table,
-                    s.discard, s.attacker, s.defender, nxt, True, s.cap, s.players_out,
-                    s.knowledge, s.history,
-                )  # fmt: skip
+                return build_next(s, masks, s.table, nxt, True, s.knowledge)
         return end_bout(s, masks, s.table, s.knowledge)
 
     card = action.card  # type: ignore[union-attr]
@@ -229,7 +236,9 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
     if len(masks) == 2:  # with_hand, inlined: every play passes here
         hands = (hand ^ bit, masks[1]) if p == 0 else (masks[0], hand ^ bit)
     else:
-        hands = with_hand(masks, p, hand ^ bit)
+        new = list(masks)
+        new[p] = hand ^ bit
+        hands = tuple(new)
     k = s.knowledge
     if k.from_talon.mask and not k.exposed.mask & bit:  # the origins record may be kept
         k = _played_unknown(k, p, hand, bit)
@@ -243,10 +252,7 @@ def step_unchecked(state: GameState, action: Action) -> GameState:
             return end_bout(s, hands, table, k)
         else:
             turn = asked
-        return build_state(
-            s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
-            s.attacker, s.defender, turn, s.taking, s.cap, s.players_out, k, s.history,
-        )  # fmt: skip
+        return build_next(s, hands, table, turn, s.taking, k)
     # A Transfer: the only kind left.
     defender = next_active(p, s.rules.players, s.players_out)
     cap = min(base_cap(s.rules, s.discard), hands[defender].bit_count())
@@ -293,10 +299,7 @@ def _after_defence(
             if asked is None:
                 return end_bout(s, hands, table, k)
             turn = asked
-    return build_state(
-        s.rules, hands, s.talon, s.trump_suit, s.trump_card, table, s.discard,
-        s.attacker, s.defender, turn, False, s.cap, s.players_out, k, s.history,
-    )  # fmt: skip
+    return build_next(s, hands, table, turn, False, k)
 
 
 def current_player(state: GameState) -> int:

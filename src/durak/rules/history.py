@@ -13,7 +13,7 @@ keys they hold.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 #: A bout-start key for the repetition rule: roles, hand sizes and known-card masks.
@@ -30,11 +30,12 @@ class History:
     True
     """
 
-    __slots__ = ("_hash", "_index", "_keys", "_size")
+    __slots__ = ("_hash", "_index", "_keys", "_make", "_size")
     _keys: list[PositionKey]
     _index: dict[PositionKey, int]
     _size: int
     _hash: int | None
+    _make: tuple[Any, ...] | None  # a deferred key's maker and arguments (see deferred)
 
     def __init__(self, keys: Iterable[PositionKey] = ()) -> None:
         unique = list(dict.fromkeys(keys))
@@ -42,6 +43,7 @@ class History:
         self._index = {k: i for i, k in enumerate(unique)}
         self._size = len(unique)
         self._hash = None
+        self._make = None
 
     @classmethod
     def single(cls, key: PositionKey) -> History:
@@ -51,7 +53,7 @@ class History:
     @classmethod
     def _view(cls, keys: list[PositionKey], index: dict[PositionKey, int], size: int) -> History:
         h = object.__new__(cls)
-        h._keys, h._index, h._size, h._hash = keys, index, size, None
+        h._keys, h._index, h._size, h._hash, h._make = keys, index, size, None, None
         return h
 
     def add(self, key: PositionKey) -> History:
@@ -104,3 +106,66 @@ class History:
 
     def __repr__(self) -> str:
         return f"History({list(self)!r})"
+
+
+class _Deferred(History):
+    """``History.single(make(*args))`` with the key worked out on first use.
+
+    A new epoch starts at almost every bout end while the talon lasts, and its key is read
+    only if the epoch reaches a second bout start; so :func:`deferred` stores the key's
+    ingredients, and the first read of the set (membership, iteration, ``add``, equality,
+    hash, repr, pickle) works the key out and makes the object a plain ``History`` (the
+    same slots, so ``__class__`` may change): nothing outside sees the deferred form.
+    """
+
+    __slots__ = ()
+
+    def add(self, key: PositionKey) -> History:
+        return History.add(_settle(self), key)
+
+    def __contains__(self, key: object) -> bool:
+        return History.__contains__(_settle(self), key)
+
+    def __iter__(self) -> Iterator[PositionKey]:
+        return History.__iter__(_settle(self))
+
+    def __eq__(self, other: object) -> bool:
+        return History.__eq__(_settle(self), other)
+
+    def __le__(self, other: History) -> bool:
+        return History.__le__(_settle(self), other)
+
+    def __lt__(self, other: History) -> bool:
+        return History.__lt__(_settle(self), other)
+
+    def __hash__(self) -> int:
+        return History.__hash__(_settle(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return History.__reduce__(_settle(self))
+
+    def __repr__(self) -> str:
+        return History.__repr__(_settle(self))
+
+
+def _settle(h: History) -> History:
+    """``h`` made a plain :class:`History` (its key worked out).  Another thread may settle
+    it at the same time: both store equal values, and ``_make`` stays readable."""
+    if type(h) is _Deferred:
+        make = h._make
+        assert make is not None
+        key = make[0](*make[1:])
+        h._keys, h._index = [key], {key: 0}
+        h.__class__ = History  # type: ignore[assignment]
+    return h
+
+
+_new = object.__new__
+
+
+def deferred(make: Callable[..., PositionKey], *args: Any) -> History:
+    """The set ``{make(*args)}``, equal to ``History.single(make(*args))``, with ``make``
+    called only when the set is first read (``make`` must be a pure function)."""
+    h = _new(_Deferred)
+    h._make, h._size, h._hash = (make, *args), 1, None
+    return h

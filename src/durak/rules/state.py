@@ -28,6 +28,7 @@ __all__ = [
     "RawOrigins",
     "TablePair",
     "build_knowledge",
+    "build_next",
     "build_state",
     "logged_draw",
     "logged_play",
@@ -312,11 +313,60 @@ class _Building:
         self.__class__ = GameState  # type: ignore[assignment]
 
 
+class _Stepping:
+    """A :class:`GameState` being built from the state ``s`` of the same bout: as
+    :class:`_Building`, given only the five fields a decision within a bout changes (the
+    other ten are copied from ``s``), which spares the caller ten reads and the call ten
+    arguments."""
+
+    __slots__ = GameState.__slots__
+
+    def __init__(
+        self,
+        s: GameState,
+        hand_masks: tuple[int, ...],
+        table: tuple[TablePair, ...],
+        turn: int,
+        taking: bool,
+        knowledge: Knowledge,
+    ) -> None:
+        self.rules = s.rules
+        self.hand_masks = hand_masks
+        self.talon = s.talon
+        self.trump_suit = s.trump_suit
+        self.trump_card = s.trump_card
+        self.table = table
+        self.discard = s.discard
+        self.attacker = s.attacker
+        self.defender = s.defender
+        self.turn = turn
+        self.taking = taking
+        self.cap = s.cap
+        self.players_out = s.players_out
+        self.knowledge = knowledge
+        self.history = s.history
+        self.__class__ = GameState  # type: ignore[assignment]
+
+
 #: ``GameState(...)`` and ``Knowledge(...)`` for the engine's hot path: the same arguments
-#: (all of them), the same value.
+#: (all of them), the same value.  ``build_next(s, hand_masks, table, turn, taking,
+#: knowledge)``: the state ``GameState(...)`` builds from those five fields and the other ten
+#: of ``s``.
 if TYPE_CHECKING:
     build_state = GameState
     build_knowledge = Knowledge
+
+    def build_next(
+        s: GameState,
+        hand_masks: tuple[int, ...],
+        table: tuple[TablePair, ...],
+        turn: int,
+        taking: bool,
+        knowledge: Knowledge,
+    ) -> GameState:
+        """``s`` with these five fields replaced (see :class:`_Stepping`)."""
+
 else:
     build_state = _Building
     build_knowledge = _BuildingKnowledge
+    build_next = _Stepping
