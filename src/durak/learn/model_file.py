@@ -162,6 +162,17 @@ def read_model_file(
     return data, rules
 
 
+@attrs.frozen(eq=False)
+class NetworkModel:
+    """A network with the ``rules`` and ``hidden`` widths it was built for, and the file's
+    free-form ``meta`` record (training command, seed, episodes, wall time)."""
+
+    net: Any
+    rules: Rules
+    hidden: tuple[int, ...]
+    meta: Mapping[str, Any] = attrs.Factory(dict)
+
+
 @attrs.frozen
 class NetworkFormat:
     """The file format of one kind of MLP: its ``name`` and ``version``, the widths of its
@@ -181,6 +192,33 @@ class NetworkFormat:
         for i, (a, b) in enumerate(itertools.pairwise(widths)):
             shapes[f"{2 * i}.weight"], shapes[f"{2 * i}.bias"] = (b, a), (b,)
         return shapes
+
+    def build(self, rules: Rules, hidden: Sequence[int]) -> Any:
+        """A fresh ``Sequential(Linear, ReLU, ..., Linear)`` of :meth:`shapes`, weights
+        from torch's global generator (layer by layer, so a seeded build is reproducible)."""
+        torch = require_torch()
+        widths = [self.inputs(rules), *hidden, self.outputs(rules)]
+        layers: list[Any] = []
+        for a, b in itertools.pairwise(widths):
+            layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
+        return torch.nn.Sequential(*layers[:-1])
+
+    def save(self, path: str | os.PathLike[str], model: NetworkModel) -> None:
+        """Write ``model`` to ``path``: the header, the state dict and the meta record."""
+        write_model_file(
+            path,
+            {
+                **self.header(model.rules, model.hidden),
+                "state_dict": model.net.state_dict(),
+                "meta": dict(model.meta),
+            },
+        )
+
+    def load(self, path: str | os.PathLike[str], error: Callable[[str], Exception]) -> NetworkModel:
+        """The model in ``path``, checked as :meth:`read` checks it, in eval mode."""
+        data, rules, hidden = self.read(path, error)
+        net, meta = load_weights(self.build(rules, hidden), data)
+        return NetworkModel(net, rules, hidden, meta)
 
     def header(self, rules: Rules, hidden: Sequence[int]) -> dict[str, Any]:
         """The header of a file of this network (the state dict and meta aside)."""

@@ -17,10 +17,9 @@ The model file (:mod:`durak.learn.model_file`)::
 
 from __future__ import annotations
 
-import itertools
 import os
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -29,8 +28,8 @@ from numpy.typing import NDArray
 
 from durak.agents.base import SpecError
 from durak.learn.dmc.features import decision_rows, row_size
-from durak.learn.model_file import NetworkFormat, load_weights, write_model_file
-from durak.learn.torch_support import inference, require_torch
+from durak.learn.model_file import NetworkFormat, NetworkModel
+from durak.learn.torch_support import inference
 from durak.rules import Action, Observation, Rules
 
 __all__ = [
@@ -71,12 +70,7 @@ class DmcModelError(ValueError):
 def build_network(rules: Rules, hidden: Sequence[int]) -> Any:
     """A fresh ``torch.nn.Sequential``: ``row_size(rules)`` inputs, a ReLU layer of each
     width in ``hidden``, one output; weights from torch's global generator."""
-    torch = require_torch()
-    widths = [row_size(rules), *hidden]
-    layers: list[Any] = []
-    for a, b in itertools.pairwise(widths):
-        layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
-    return torch.nn.Sequential(*layers, torch.nn.Linear(widths[-1], 1))
+    return NETWORK.build(rules, hidden)
 
 
 def scores(net: Any, rows: NDArray[np.float32]) -> NDArray[np.float32]:
@@ -86,35 +80,18 @@ def scores(net: Any, rows: NDArray[np.float32]) -> NDArray[np.float32]:
     return out
 
 
-@attrs.frozen(eq=False)
-class DmcModel:
-    """A network with the ``rules`` and ``hidden`` widths it was built for, and the file's
-    free-form ``meta`` record (training command, seed, episodes, wall time)."""
-
-    net: Any
-    rules: Rules
-    hidden: tuple[int, ...]
-    meta: Mapping[str, Any] = attrs.Factory(dict)
+#: A DMC network with its rules, widths and record.
+DmcModel = NetworkModel
 
 
 def save_model(path: str | os.PathLike[str], model: DmcModel) -> None:
     """Write ``model`` to ``path`` in the format of the module doc."""
-    write_model_file(
-        path,
-        {
-            **NETWORK.header(model.rules, model.hidden),
-            "state_dict": model.net.state_dict(),
-            "meta": dict(model.meta),
-        },
-    )
+    NETWORK.save(path, model)
 
 
 def load_model(path: str | os.PathLike[str]) -> DmcModel:
     """The model in ``path``; :class:`DmcModelError` naming the file and the problem."""
-
-    data, rules, hidden = NETWORK.read(path, DmcModelError)
-    net, meta = load_weights(build_network(rules, hidden), data)
-    return DmcModel(net, rules, hidden, meta)
+    return NETWORK.load(path, DmcModelError)
 
 
 @attrs.frozen(eq=False)

@@ -18,10 +18,9 @@ torch); each function fetches it on use and raises
 
 from __future__ import annotations
 
-import itertools
 import os
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -30,7 +29,7 @@ from numpy.typing import NDArray
 
 from durak.agents.base import SpecError
 from durak.encoding import ActionSpace, action_space_size, encode_observation, observation_size
-from durak.learn.model_file import NetworkFormat, load_weights, write_model_file
+from durak.learn.model_file import NetworkFormat, NetworkModel
 from durak.learn.torch_support import inference, require_torch
 from durak.rules import Action, Observation, Rules
 
@@ -73,11 +72,8 @@ def build_network(rules: Rules, hidden: Sequence[int]) -> Any:
     each width in ``hidden``, ``action_space_size(rules)`` outputs, all near 0 at first;
     weights from torch's global generator (seed it first for a reproducible network)."""
     torch = require_torch()
-    widths = [observation_size(rules), *hidden]
-    layers: list[Any] = []
-    for a, b in itertools.pairwise(widths):
-        layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
-    out = torch.nn.Linear(widths[-1], action_space_size(rules))
+    net = NETWORK.build(rules, hidden)
+    out = net[-1]
     # Q-values start near 0: with the default scale the bootstrap's max over many legal
     # actions (a big hand) beats the max over few by noise alone, which biases play toward
     # taking cards.  Not exactly 0: ties would all go to the first legal action, a strong
@@ -85,7 +81,7 @@ def build_network(rules: Rules, hidden: Sequence[int]) -> Any:
     with torch.no_grad():
         out.weight.mul_(0.01)
         out.bias.zero_()
-    return torch.nn.Sequential(*layers, out)
+    return net
 
 
 def greedy_action(net: Any, observation: Observation, features: NDArray[np.float32]) -> Action:
@@ -104,35 +100,18 @@ def greedy_action(net: Any, observation: Observation, features: NDArray[np.float
     return legal[int(np.argmax(q[indices]))]
 
 
-@attrs.frozen(eq=False)
-class DqnModel:
-    """A loaded (or trained) network with the ``rules`` and ``hidden`` widths it was built
-    for, and the file's free-form ``meta`` record."""
-
-    net: Any
-    rules: Rules
-    hidden: tuple[int, ...]
-    meta: Mapping[str, Any] = attrs.Factory(dict)
+#: A DQN network with its rules, widths and record.
+DqnModel = NetworkModel
 
 
 def save_model(path: str | os.PathLike[str], model: DqnModel) -> None:
     """Write ``model`` to ``path`` in the versioned format of the module doc."""
-    write_model_file(
-        path,
-        {
-            **NETWORK.header(model.rules, model.hidden),
-            "state_dict": model.net.state_dict(),
-            "meta": dict(model.meta),
-        },
-    )
+    NETWORK.save(path, model)
 
 
 def load_model(path: str | os.PathLike[str]) -> DqnModel:
     """The model in ``path``; :class:`DqnModelError` naming the file and the problem."""
-
-    data, rules, hidden = NETWORK.read(path, DqnModelError)
-    net, meta = load_weights(build_network(rules, hidden), data)
-    return DqnModel(net, rules, hidden, meta)
+    return NETWORK.load(path, DqnModelError)
 
 
 @attrs.frozen(eq=False)
