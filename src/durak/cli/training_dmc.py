@@ -27,12 +27,13 @@ from durak.agents import Agent, make_agent, parse_spec
 from durak.agents.faulty import FaultyAgent
 from durak.agents.human import HumanAgent
 from durak.agents.specs import params_of, typed_params
+from durak.arena.runs.backend import BackendError
 from durak.arena.runs.backends import open_backend
 from durak.arena.runs.pool import LocalPool
 from durak.arena.runs.run import run_match
 from durak.arena.runs.signals import Terminated, hold_interrupts, sigterm_interrupts
 from durak.cli.driver import seed_line, stderr_console, stdout_console
-from durak.cli.errors import INTERRUPTED, TERMINATED, user_errors
+from durak.cli.errors import INTERRUPTED, TERMINATED, USAGE, describe, user_errors
 from durak.cli.options import UsageError, choose_seed, describe_rules
 from durak.cli.progress import GameProgress, wanted
 from durak.cli.render import duration
@@ -243,6 +244,8 @@ def train_dmc(
             stopped = ("terminated (SIGTERM)", TERMINATED)
         except KeyboardInterrupt:
             stopped = ("interrupted", INTERRUPTED)
+        except BackendError as e:  # a worker lost: the round is undone, the rest is kept
+            stopped = (f"error: {describe(e)}", USAGE)
         finally:
             log.close()
     with user_errors():

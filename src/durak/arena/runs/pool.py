@@ -7,8 +7,13 @@ play batches of games sized to last about half a second
 small beside cheap games.  Tasks are drawn lazily from their iterator and at most two
 batches per worker are in flight, so memory stays flat however many games a run has.
 Workers ignore Ctrl-C and die quietly on SIGTERM: the parent receives the signal, stops the
-workers and keeps what had arrived (:mod:`durak.arena.runs.signals`).  Each worker plays its
-games in its main thread, so the referee's move timer works there.
+workers and keeps what had arrived (:mod:`durak.arena.runs.signals`).  A parent waiting on
+its workers notices one that died, as ``concurrent.futures`` does (``BrokenProcessPool``):
+``multiprocessing.Pool`` starts another in its place but never hands it the dead one's
+tasks, so waiting on would be forever (a SIGTERM to the whole process group, as ``kill --
+-PGID``, job control and service managers send, kills the workers while the parent holds
+the signal until its round ends).  Each worker plays its games in its main thread, so the
+referee's move timer works there.
 """
 
 from __future__ import annotations
@@ -25,7 +30,17 @@ import attrs
 
 from durak.agents.base import Agent, register, registry
 from durak.arena.play.match import MatchPlan, play_task
-from durak.arena.runs.backend import A, Batch, Batches, Closing, Played, R, Task, play_batch
+from durak.arena.runs.backend import (
+    A,
+    BackendError,
+    Batch,
+    Batches,
+    Closing,
+    Played,
+    R,
+    Task,
+    play_batch,
+)
 
 # A worker's plans and agents, set when it starts.
 _plans: list[MatchPlan] = []
@@ -41,6 +56,15 @@ WORKERS_DIED = (
 
 class WorkerStartError(RuntimeError):
     """The pool's worker processes die as they start (see :data:`WORKERS_DIED`)."""
+
+
+class WorkerLostError(BackendError):
+    """A worker process was killed (by a signal) while the parent waited on the pool: the
+    tasks it held are lost, so the wait ends with this error rather than never."""
+
+
+#: How often a parent waiting on its pool looks for a worker that died, in seconds.
+_POLL_SECONDS = 0.2
 
 
 def refuse_in_starting_worker() -> None:
@@ -95,9 +119,19 @@ class LocalPool(Closing):
         ``jobs`` processes (one at least, even for one job)."""
         if not self._workers:
             self._workers.append(_pool(self.jobs, ()))
-        pending = self._workers[0].map_async(fn, args, chunksize=1)
+        pool = self._workers[0]
+        started = _workers(pool)
+        pending = pool.map_async(fn, args, chunksize=1)
 
         def wait() -> list[R]:
+            while not pending.ready():
+                pending.wait(_POLL_SECONDS)
+                if not pending.ready():
+                    try:
+                        _check_workers(pool, started)
+                    except BaseException:
+                        self.close()  # broken: a later start begins a fresh pool
+                        raise
             results: list[R] = pending.get()
             return results
 
@@ -176,25 +210,50 @@ def play_parallel(
         pool.join()
 
 
-def _workers(pool: Any) -> set[int | None]:
-    """The process ids of ``pool``'s workers (multiprocessing.Pool keeps them in ``_pool``
-    and replaces a worker that ends; none ends while the pool runs)."""
-    return {p.pid for p in getattr(pool, "_pool", ())}
+def _workers(pool: Any) -> dict[int | None, Any]:
+    """``pool``'s worker processes by process id (multiprocessing.Pool keeps them in
+    ``_pool`` and replaces a worker that ends; none ends while the pool runs)."""
+    return {p.pid: p for p in getattr(pool, "_pool", ())}
+
+
+def _check_workers(pool: Any, started: dict[int | None, Any]) -> None:
+    """Raise if a worker of ``started`` is gone from ``pool``: :class:`WorkerLostError`
+    for one killed by a signal (its tasks are lost), else :class:`WorkerStartError` (one
+    that exits by itself does so as it starts, and its replacement would do the same)."""
+    now = _workers(pool)
+    gone = [p for pid, p in started.items() if pid not in now]
+    if not gone:
+        return
+    # The pool joins a worker before it drops it, so its exit code is known here.
+    killed = sorted({-p.exitcode for p in gone if p.exitcode is not None and p.exitcode < 0})
+    if killed:
+        names = ", ".join(_signal_name(k) for k in killed)
+        raise WorkerLostError(
+            f"a worker process was killed by {names}; the work it held is lost, so the "
+            "run stops here"
+        )
+    raise WorkerStartError(WORKERS_DIED)
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _next_result(
     done: queue.SimpleQueue[tuple[float, Batch] | BaseException],
     pool: Any,
-    started: set[int | None],
+    started: dict[int | None, Any],
 ) -> tuple[float, Batch] | BaseException:
-    """The next finished batch; :class:`WorkerStartError` if a worker died meanwhile (the
-    pool would start another in its place, and that one would die the same way, forever)."""
+    """The next finished batch; raises (:func:`_check_workers`) if a worker died meanwhile."""
     while True:
         try:
-            return done.get(timeout=0.2)
+            return done.get(timeout=_POLL_SECONDS)
         except queue.Empty:
-            if _workers(pool) != started:
-                raise WorkerStartError(WORKERS_DIED) from None
+            pass
+        _check_workers(pool, started)  # outside the handler: no "during handling" context
 
 
 def _start_worker(plans: tuple[MatchPlan, ...], agents: dict[str, Any]) -> None:
