@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import threading
@@ -186,3 +187,14 @@ def test_a_match_whose_worker_is_killed_stops_saying_so() -> None:
     # It used to blame a script without a main guard ("exit as they start").
     with pytest.raises(WorkerLostError, match=r"^a worker process was killed by SIGTERM;"):
         run_match(Rules(), ["test-sigterm", "greedy"], games=4, seed=1, backend=LocalPool(2))
+
+
+def test_a_pool_whose_idle_worker_was_killed_still_closes() -> None:
+    # An idle worker holds the task queue's read lock; killed there (a SIGTERM to the
+    # process group once a DMC round's tasks were done), Pool.terminate waited forever.
+    pool = LocalPool(1)
+    assert pool.start(abs, [-1])() == [1]
+    (process,) = pool._workers[0]._pool
+    os.kill(process.pid, signal.SIGTERM)
+    process.join()  # now gone, maybe holding the lock
+    assert _outcome(pool.close) == [None]

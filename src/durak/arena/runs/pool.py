@@ -19,9 +19,13 @@ referee's move timer works there.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
+import multiprocessing.forkserver
+import multiprocessing.pool
 import os
 import queue
 import signal
+import threading
 from collections.abc import Callable, Generator, Iterable, Sequence
 from itertools import islice
 from typing import Any
@@ -140,9 +144,7 @@ class LocalPool(Closing):
     def close(self) -> None:
         """Stop the pool of :meth:`start`, if one was started."""
         while self._workers:
-            pool = self._workers.pop()
-            pool.terminate()
-            pool.join()
+            _stop(self._workers.pop())
 
 
 def _pool(jobs: int, plans: tuple[MatchPlan, ...]) -> Any:
@@ -153,7 +155,33 @@ def _pool(jobs: int, plans: tuple[MatchPlan, ...]) -> Any:
     ``dmc`` or ``dqn`` match with two jobs hung at its first decision when its workers were
     forked from the parent, which loads the models to check the specs."""
     context = multiprocessing.get_context("forkserver")
+    _start_fork_server()
     return context.Pool(jobs, _start_worker, (plans, registry()))
+
+
+def _start_fork_server() -> None:
+    """Start the fork server, if it is not running, with SIGTERM ignored, which it keeps
+    (an ignored signal stays ignored across ``exec``): a SIGTERM to the whole process
+    group must not end it, or the pool, which starts a worker in place of each that ends,
+    fails in a thread of its own (a traceback) and then cannot be terminated.  The
+    server ends with this process anyway.  Meanwhile SIGTERM is blocked here, so one
+    sent to this process waits for its own handler, put back before it is unblocked."""
+    server = multiprocessing.forkserver
+    if threading.current_thread() is not threading.main_thread():
+        server.ensure_running()  # only the main thread sets handlers
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        if signal.SIGTERM in signal.sigpending():
+            server.ensure_running()  # ignoring it would discard it
+            return
+        handler = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        try:
+            server.ensure_running()
+        finally:
+            signal.signal(signal.SIGTERM, handler)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def play_serial(plans: Sequence[MatchPlan], tasks: Iterable[Task]) -> Generator[Played, None, None]:
@@ -205,9 +233,9 @@ def play_parallel(
     finally:
         if finished:
             pool.close()
+            pool.join()
         else:
-            pool.terminate()
-        pool.join()
+            _stop(pool)
 
 
 def _workers(pool: Any) -> dict[int | None, Any]:
@@ -233,6 +261,31 @@ def _check_workers(pool: Any, started: dict[int | None, Any]) -> None:
             "run stops here"
         )
     raise WorkerStartError(WORKERS_DIED)
+
+
+def _stop(pool: Any) -> None:
+    """Stop ``pool`` and its workers at once, where ``pool.terminate()`` alone can wait
+    forever after a worker died (a SIGTERM to the whole process group): it takes the
+    queues' locks, and a worker idle between tasks dies holding the task queue's read
+    lock; and the pool starts workers in place of the dead, which may pick up the lost
+    tasks and, started by the fork server with SIGTERM ignored, miss ``terminate``'s
+    SIGTERM.  So the pool's thread that starts workers is stopped first (as ``terminate``
+    stops it), then every worker is killed, and each lock, whoever held it now dead, is
+    freed before ``terminate`` takes it."""
+    pool._worker_handler._state = multiprocessing.pool.TERMINATE
+    pool._change_notifier.put(None)
+    pool._worker_handler.join()
+    workers = list(_workers(pool).values())
+    for process in workers:
+        process.kill()
+    if workers:
+        multiprocessing.connection.wait([process.sentinel for process in workers])
+    for lock in (pool._inqueue._rlock, getattr(pool._outqueue, "_wlock", None)):
+        if lock is not None:
+            lock.acquire(False)  # taken now, or held by a dead process: free it either way
+            lock.release()
+    pool.terminate()
+    pool.join()
 
 
 def _signal_name(number: int) -> str:
