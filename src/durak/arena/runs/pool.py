@@ -167,8 +167,11 @@ def _start_fork_server() -> None:
     server ends with this process anyway.  Meanwhile SIGTERM is blocked here, so one
     sent to this process waits for its own handler, put back before it is unblocked."""
     server = multiprocessing.forkserver
-    if threading.current_thread() is not threading.main_thread():
-        server.ensure_running()  # only the main thread sets handlers
+    if (
+        threading.current_thread() is not threading.main_thread()  # it alone sets handlers
+        or signal.getsignal(signal.SIGTERM) is None  # a handler Python could not put back
+    ):
+        server.ensure_running()
         return
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
     try:
