@@ -9,11 +9,15 @@
 * ``test-hook-crash`` plays greedily but raises in ``action_taken`` (a faulty watcher).
 * ``test-exits`` calls ``sys.exit(3)`` at its first decision.
 * ``test-texts`` returns the text of a legal action instead of the action.
+* ``test-sigterm`` sends SIGTERM to its own process at its first decision (a worker
+  process killed; never play it in the test's own process).
 """
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import sys
 import time
 from typing import ClassVar
@@ -108,6 +112,15 @@ class ExitAgent:
 
 
 @attrs.frozen
+class SigtermAgent:
+    name: str = "test-sigterm"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise AssertionError("SIGTERM did not end the process")
+
+
+@attrs.frozen
 class TextAgent:
     name: str = "test-texts"
 
@@ -132,4 +145,5 @@ register(
 )
 register("test-hook-crash", HookCrashAgent, "raises in action_taken (tests)")
 register("test-exits", ExitAgent, "calls sys.exit(3) (tests)")
+register("test-sigterm", SigtermAgent, "kills its own process with SIGTERM (tests)")
 register("test-texts", TextAgent, "returns an action's text, not the action (tests)")

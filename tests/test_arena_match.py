@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
+import threading
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 import pytest
 
+import faulty_agents  # noqa: F401  (registers the test agents)
 from durak.agents import GreedyAgent, Watcher, make_agent
 from durak.arena.play.game import play_game
 from durak.arena.play.match import MatchPlan, play_match_game
-from durak.arena.runs.pool import LocalPool
+from durak.arena.runs.pool import LocalPool, WorkerLostError
 from durak.arena.runs.run import run_match
 from durak.arena.scores.wilson import wilson
 from durak.rules import Action, Observation, Rules, new_game, step
@@ -145,3 +151,50 @@ def test_the_local_pool_starts_tasks_and_returns_them_in_order() -> None:
         failing = pool.start(json.loads, ["1", "x"])
         with pytest.raises(json.JSONDecodeError):
             failing()
+
+
+def _outcome(wait: Callable[[], Any]) -> list[BaseException | Any]:
+    """What ``wait()`` returned or raised, or nothing if it was still waiting after 60 s
+    (a hang guard, run in a thread the test can leave behind)."""
+    got: list[BaseException | Any] = []
+
+    def target() -> None:
+        try:
+            got.append(wait())
+        except BaseException as e:  # the outcome is the test's to judge
+            got.append(e)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(60)
+    return got
+
+
+def test_a_pool_whose_worker_is_killed_says_so_instead_of_waiting_forever() -> None:
+    # multiprocessing.Pool replaces a dead worker but never reruns its task: the wait
+    # used to last forever (a SIGTERM to a training run's process group).
+    with LocalPool(1) as pool:
+        got = _outcome(pool.start(signal.raise_signal, [signal.SIGTERM]))
+        assert len(got) == 1 and isinstance(got[0], WorkerLostError), got
+        assert str(got[0]) == (
+            "a worker process was killed by SIGTERM; the work it held is lost, so the run "
+            "stops here"
+        )
+        assert pool.start(abs, [-3, 4])() == [3, 4]  # the broken pool was replaced
+
+
+def test_a_match_whose_worker_is_killed_stops_saying_so() -> None:
+    # It used to blame a script without a main guard ("exit as they start").
+    with pytest.raises(WorkerLostError, match=r"^a worker process was killed by SIGTERM;"):
+        run_match(Rules(), ["test-sigterm", "greedy"], games=4, seed=1, backend=LocalPool(2))
+
+
+def test_a_pool_whose_idle_worker_was_killed_still_closes() -> None:
+    # An idle worker holds the task queue's read lock; killed there (a SIGTERM to the
+    # process group once a DMC round's tasks were done), Pool.terminate waited forever.
+    pool = LocalPool(1)
+    assert pool.start(abs, [-1])() == [1]
+    (process,) = pool._workers[0]._pool
+    os.kill(process.pid, signal.SIGTERM)
+    process.join()  # now gone, maybe holding the lock
+    assert _outcome(pool.close) == [None]

@@ -3,13 +3,16 @@ bundled model and ``durak train dmc``."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import os
 import random
 import shlex
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +30,7 @@ torch = require_extra("torch")
 from durak.agents import SpecError, make_agent  # noqa: E402
 from durak.agents.guides import Guidance, make_guide  # noqa: E402
 from durak.arena.play.game import play_game  # noqa: E402
-from durak.arena.runs.pool import LocalPool  # noqa: E402
+from durak.arena.runs.pool import LocalPool, WorkerLostError  # noqa: E402
 from durak.cli.app import app  # noqa: E402
 from durak.learn.dmc import BUNDLED  # noqa: E402
 from durak.learn.dmc.actor import ActorTask, collect  # noqa: E402
@@ -261,28 +264,41 @@ def test_train_dmc_writes_model_checkpoint_csv_and_resumes(tmp_path: Path) -> No
     assert len(out.with_suffix(".csv").read_text().splitlines()) == 4
 
 
-def test_an_interrupted_training_resumes_to_the_uninterrupted_network(tmp_path: Path) -> None:
-    base = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--vs", "self,lowest"]
-    base += ["--lowest-rank", "10", "--seed", "6", "--interval", "8", "--eval-games", "2"]
-    base += ["--no-plot", "--quiet"]
-    out = tmp_path / "cut.pt"
+def _stopped_training(
+    tmp_path: Path, base: list[str], stop: Callable[[subprocess.Popen[str]], None]
+) -> tuple[int, str]:
+    """Train in a process of its own session (a process group only the test signals) and
+    ``stop`` it after two evaluations: its exit code and standard error.  A run still going
+    60 s later is killed, a hang guard."""
     durak = [sys.executable, "-c", "from durak.cli.app import main; main()"]
+    out = tmp_path / "cut.pt"
     proc = subprocess.Popen(
         [*durak, *base, "--games", "100000", "--out", str(out)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,
     )
-    csv_path = out.with_suffix(".csv")
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and (
-        not csv_path.exists() or len(csv_path.read_text().splitlines()) < 3
-    ):
-        time.sleep(0.05)  # polling for two evaluations; the outcome does not depend on it
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
-    assert "--resume" in err and "Traceback" not in err
+    try:
+        csv_path = out.with_suffix(".csv")
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and (
+            not csv_path.exists() or len(csv_path.read_text().splitlines()) < 3
+        ):
+            time.sleep(0.05)  # polling for two evaluations; the outcome does not depend on it
+        stop(proc)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    return proc.returncode, err
+
+
+def _resumes_to_the_uninterrupted_network(tmp_path: Path, base: list[str]) -> None:
+    """The model of a stopped run is at a round's end, and resumed it ends with the network
+    of a run never stopped."""
+    out = tmp_path / "cut.pt"
     stopped_at = int(load_model(out).meta["episodes"])
     assert 16 <= stopped_at < 100000 and stopped_at % 8 == 0  # at a round's end
     goal = str(stopped_at + 16)
@@ -293,6 +309,57 @@ def test_an_interrupted_training_resumes_to_the_uninterrupted_network(tmp_path: 
     assert straight.exit_code == 0, straight.output
     a, b = load_model(out).net.state_dict(), load_model(whole).net.state_dict()
     assert all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_an_interrupted_training_resumes_to_the_uninterrupted_network(tmp_path: Path) -> None:
+    base = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--vs", "self,lowest"]
+    base += ["--lowest-rank", "10", "--seed", "6", "--interval", "8", "--eval-games", "2"]
+    base += ["--no-plot", "--quiet"]
+    code, err = _stopped_training(tmp_path, base, lambda p: p.send_signal(signal.SIGINT))
+    assert code == 130, err
+    assert "--resume" in err and "Traceback" not in err
+    _resumes_to_the_uninterrupted_network(tmp_path, base)
+
+
+def test_a_sigterm_to_the_process_group_stops_training_at_a_rounds_end(tmp_path: Path) -> None:
+    # `kill -- -PGID` (job control, systemd, docker) signals the actors too: one died
+    # holding its task while the learner held the signal until the round's end, and the
+    # learner then waited on the lost task forever.
+    base = ["train", "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64", "--vs", "self,lowest"]
+    base += ["--lowest-rank", "10", "--seed", "8", "--interval", "8", "--eval-games", "2"]
+    base += ["--no-plot", "--quiet", "--jobs", "1"]
+    code, err = _stopped_training(tmp_path, base, lambda p: os.killpg(p.pid, signal.SIGTERM))
+    assert code == 143, err
+    assert "terminated (SIGTERM): saved after" in err and "--resume" in err, err
+    assert "Traceback" not in err, err
+    _resumes_to_the_uninterrupted_network(tmp_path, base)
+
+
+class _LostRound:
+    """Workers whose round is lost: the tasks start, and waiting for them raises."""
+
+    def start(self, fn: Any, args: Any) -> Any:
+        def wait() -> list[Any]:
+            raise WorkerLostError("a worker process was killed by SIGTERM")
+
+        return wait
+
+
+def test_a_round_whose_actors_are_lost_leaves_the_learner_as_it_found_it() -> None:
+    trainer = DmcTrainer(SMALL, ["self"], 4, TINY)
+    with LocalPool(1) as pool:
+        for _ in range(2):
+            trainer.round(pool)
+    net, adam = weights(trainer.net), copy.deepcopy(trainer.optimizer.state_dict())
+    counters = (trainer.rounds, trainer.episodes, trainer.samples)
+    with pytest.raises(WorkerLostError):
+        trainer.round(_LostRound())
+    assert same(net, weights(trainer.net)) and not trainer.net.training
+    after = trainer.optimizer.state_dict()
+    assert after["state"].keys() == adam["state"].keys() and after["state"]
+    for k, state in adam["state"].items():
+        assert all(torch.equal(state[n], after["state"][k][n]) for n in state)
+    assert (trainer.rounds, trainer.episodes, trainer.samples) == counters
 
 
 def test_a_warm_start_plays_the_warm_agents_moves_and_learns_their_values() -> None:

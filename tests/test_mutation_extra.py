@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from mutation_extra import (
     Mutant,
+    Runner,
     Verdict,
     _scope,
     apply,
+    import_scopes,
     load,
     mutants,
     package_mutants,
@@ -167,6 +169,24 @@ def test_code_run_at_import_is_told_from_code_run_when_called() -> None:
     imported = {m.id.split(":")[1] for m in mutants(SNIPPET) if m.imported}
     called = {m.id.split(":")[1] for m in mutants(SNIPPET) if not m.imported}
     assert imported == {"<module>", "C"} and called == {"f", "C.g"}
+
+
+def test_a_function_run_at_import_is_judged_by_every_test(tmp_path: Path) -> None:
+    # The tests run after the import, so their trace never credits one with `_beaters`
+    # (it builds BEATERS): its mutants were judged by no test and "survived" in 0 s.
+    root = Path(__file__).resolve().parents[1]
+    runner = Runner(root, tmp_path)
+    runner.durations = {"fast": 1.0, "slow": 2.0, "steps": 0.5}
+    runner.reaching = {"durak.rules.engine:step": {"steps"}}
+    runner.at_import = import_scopes(runner.snapshot / "src")
+    assert "durak.rules.cards:_beaters" in runner.at_import
+    assert "durak.rules.engine:step" not in runner.at_import
+    every = package_mutants(root)
+    beaters = [m for m in every if m.id.startswith("durak.rules.cards:_beaters:")]
+    steps = [m for m in every if m.id.startswith("durak.rules.engine:step:")]
+    assert len(beaters) == 6 and steps
+    assert all(runner.tests_for(m) == ["steps", "fast", "slow"] for m in beaters)
+    assert all(runner.tests_for(m) == ["steps"] for m in steps)
 
 
 @pytest.mark.parametrize(

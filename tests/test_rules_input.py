@@ -735,6 +735,12 @@ def test_histories_of_different_sizes_differ_and_overlap_is_no_subset() -> None:
     assert not overlapping <= large and not large <= overlapping and not overlapping < large
 
 
+def test_a_smaller_history_is_a_proper_subset_only_when_every_key_is_in_the_larger() -> None:
+    small, large, outside = History([(1,)]), History([(1,), (2,)]), History([(3,)])
+    assert small < large and not outside < large and not large < small
+    assert not large < History([(2,), (1,)])
+
+
 class _Racing(list[tuple[int, ...]]):
     """A key list that another thread extends first at the next append."""
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
+import importlib
 import json
 import os
 import shutil
@@ -132,6 +133,14 @@ EQUIVALENT: dict[str, str] = {
     ),
     "durak.rules.history:History.__le__:drop-operand:0": (
         "the size test is a shortcut: a larger set always has a key the other lacks"
+    ),
+    "durak.rules.cards:CardSet.__init__:drop-operand:1": (
+        "a negative mask shifted right stays negative (Python's shift floors), so "
+        "`mask >> NUM_CARDS` is already true for it"
+    ),
+    "durak.rules.history:History.__hash__:condition-true:0": (
+        "the cache is a speed-up: a value's keys never change, so the hash computed afresh "
+        "at every call is the one cached"
     ),
 }
 
@@ -361,6 +370,7 @@ class Runner:
         self.commit = _commit(root)
         self.durations: dict[str, float] = {}
         self.reaching: dict[str, set[str]] = {}
+        self.at_import: frozenset[str] = frozenset()
 
     def baseline(self) -> tuple[bool, float]:
         """Run every suite once, unmutated and traced: whether all passed, and the time."""
@@ -375,13 +385,15 @@ class Runner:
             self.durations[test] = duration
             for scope in scopes:
                 self.reaching.setdefault(scope, set()).add(test)
+        self.at_import = import_scopes(self.snapshot / "src")
         return True, seconds
 
     def tests_for(self, mutant: Mutant) -> list[str]:
         """The tests that reach the mutant's function, fastest first (all for code run at
-        import)."""
+        import: module and class bodies, and the functions they call)."""
         key = mutant.id.rsplit(":", 2)[0]
-        tests = self.durations.keys() if mutant.imported else self.reaching.get(key, set())
+        at_import = mutant.imported or key in self.at_import
+        tests = self.durations.keys() if at_import else self.reaching.get(key, set())
         return sorted(tests, key=lambda t: (self.durations[t], t))
 
     def run(self, mutant: Mutant, factor: float, constant: float) -> tuple[str, float]:
@@ -436,6 +448,42 @@ class Runner:
             process.wait()
             code = None
         return code, time.monotonic() - began
+
+
+def import_scopes(src: Path) -> frozenset[str]:
+    """The functions of ``durak.rules`` (as the mutator names their scopes) that run while
+    the package is imported from ``src``, in a fresh interpreter: the tests run after the
+    import, so their trace never credits any test with these (``cards._beaters`` builds
+    ``BEATERS``), and a mutant of one must be judged by every test, each of which imports
+    the mutated module afresh."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{src}{os.pathsep}{Path(__file__).resolve().parent}",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    modules = sorted(f"durak.rules.{f.stem}" for f in (src / "durak" / "rules").glob("*.py"))
+    code = f"import mutation_extra; mutation_extra._trace_import({modules!r})"
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return frozenset(json.loads(done.stdout))
+
+
+def _trace_import(modules: list[str]) -> None:
+    """Import ``modules`` under a profiler and print the rules' scopes called, as JSON."""
+    seen: set[tuple[str, str]] = set()
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and _RULES in frame.f_code.co_filename:
+            seen.add((frame.f_code.co_filename, frame.f_code.co_qualname))
+
+    sys.setprofile(profile)
+    try:
+        for name in modules:
+            importlib.import_module(name)
+    finally:
+        sys.setprofile(None)
+    print(json.dumps(sorted({_scope(filename, qualname) for filename, qualname in seen})))
 
 
 # The tracing plugin: loaded by the baseline run with ``-p mutation_extra``.

@@ -7,16 +7,25 @@ play batches of games sized to last about half a second
 small beside cheap games.  Tasks are drawn lazily from their iterator and at most two
 batches per worker are in flight, so memory stays flat however many games a run has.
 Workers ignore Ctrl-C and die quietly on SIGTERM: the parent receives the signal, stops the
-workers and keeps what had arrived (:mod:`durak.arena.runs.signals`).  Each worker plays its
-games in its main thread, so the referee's move timer works there.
+workers and keeps what had arrived (:mod:`durak.arena.runs.signals`).  A parent waiting on
+its workers notices one that died, as ``concurrent.futures`` does (``BrokenProcessPool``):
+``multiprocessing.Pool`` starts another in its place but never hands it the dead one's
+tasks, so waiting on would be forever (a SIGTERM to the whole process group, as ``kill --
+-PGID``, job control and service managers send, kills the workers while the parent holds
+the signal until its round ends).  Each worker plays its games in its main thread, so the
+referee's move timer works there.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
+import multiprocessing.forkserver
+import multiprocessing.pool
 import os
 import queue
 import signal
+import threading
 from collections.abc import Callable, Generator, Iterable, Sequence
 from itertools import islice
 from typing import Any
@@ -25,7 +34,17 @@ import attrs
 
 from durak.agents.base import Agent, register, registry
 from durak.arena.play.match import MatchPlan, play_task
-from durak.arena.runs.backend import A, Batch, BatchSizer, Closing, Played, R, Task, play_batch
+from durak.arena.runs.backend import (
+    A,
+    BackendError,
+    Batch,
+    BatchSizer,
+    Closing,
+    Played,
+    R,
+    Task,
+    play_batch,
+)
 
 # A worker's plans and agents, set when it starts.
 _plans: list[MatchPlan] = []
@@ -41,6 +60,15 @@ WORKERS_DIED = (
 
 class WorkerStartError(RuntimeError):
     """The pool's worker processes die as they start (see :data:`WORKERS_DIED`)."""
+
+
+class WorkerLostError(BackendError):
+    """A worker process was killed (by a signal) while the parent waited on the pool: the
+    tasks it held are lost, so the wait ends with this error rather than never."""
+
+
+#: How often a parent waiting on its pool looks for a worker that died, in seconds.
+_POLL_SECONDS = 0.2
 
 
 @attrs.frozen
@@ -86,9 +114,19 @@ class LocalPool(Closing):
         ``jobs`` processes (one at least, even for one job)."""
         if not self._workers:
             self._workers.append(_pool(self.jobs, ()))
-        pending = self._workers[0].map_async(fn, args, chunksize=1)
+        pool = self._workers[0]
+        started = _workers(pool)
+        pending = pool.map_async(fn, args, chunksize=1)
 
         def wait() -> list[R]:
+            while not pending.ready():
+                pending.wait(_POLL_SECONDS)
+                if not pending.ready():
+                    try:
+                        _check_workers(pool, started)
+                    except BaseException:
+                        self.close()  # broken: a later start begins a fresh pool
+                        raise
             results: list[R] = pending.get()
             return results
 
@@ -97,9 +135,7 @@ class LocalPool(Closing):
     def close(self) -> None:
         """Stop the pool of :meth:`start`, if one was started."""
         while self._workers:
-            pool = self._workers.pop()
-            pool.terminate()
-            pool.join()
+            _stop(self._workers.pop())
 
 
 def _pool(jobs: int, plans: tuple[MatchPlan, ...]) -> Any:
@@ -110,7 +146,36 @@ def _pool(jobs: int, plans: tuple[MatchPlan, ...]) -> Any:
     ``dmc`` or ``dqn`` match with two jobs hung at its first decision when its workers were
     forked from the parent, which loads the models to check the specs."""
     context = multiprocessing.get_context("forkserver")
+    _start_fork_server()
     return context.Pool(jobs, _start_worker, (plans, registry()))
+
+
+def _start_fork_server() -> None:
+    """Start the fork server, if it is not running, with SIGTERM ignored, which it keeps
+    (an ignored signal stays ignored across ``exec``): a SIGTERM to the whole process
+    group must not end it, or the pool, which starts a worker in place of each that ends,
+    fails in a thread of its own (a traceback) and then cannot be terminated.  The
+    server ends with this process anyway.  Meanwhile SIGTERM is blocked here, so one
+    sent to this process waits for its own handler, put back before it is unblocked."""
+    server = multiprocessing.forkserver
+    if (
+        threading.current_thread() is not threading.main_thread()  # it alone sets handlers
+        or signal.getsignal(signal.SIGTERM) is None  # a handler Python could not put back
+    ):
+        server.ensure_running()
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        if signal.SIGTERM in signal.sigpending():
+            server.ensure_running()  # ignoring it would discard it
+            return
+        handler = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        try:
+            server.ensure_running()
+        finally:
+            signal.signal(signal.SIGTERM, handler)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def play_serial(plans: Sequence[MatchPlan], tasks: Iterable[Task]) -> Generator[Played, None, None]:
@@ -162,30 +227,80 @@ def play_parallel(
     finally:
         if finished:
             pool.close()
+            pool.join()
         else:
-            pool.terminate()
-        pool.join()
+            _stop(pool)
 
 
-def _workers(pool: Any) -> set[int | None]:
-    """The process ids of ``pool``'s workers (multiprocessing.Pool keeps them in ``_pool``
-    and replaces a worker that ends; none ends while the pool runs)."""
-    return {p.pid for p in getattr(pool, "_pool", ())}
+def _workers(pool: Any) -> dict[int | None, Any]:
+    """``pool``'s worker processes by process id (multiprocessing.Pool keeps them in
+    ``_pool`` and replaces a worker that ends; none ends while the pool runs)."""
+    return {p.pid: p for p in getattr(pool, "_pool", ())}
+
+
+def _check_workers(pool: Any, started: dict[int | None, Any]) -> None:
+    """Raise if a worker of ``started`` is gone from ``pool``: :class:`WorkerLostError`
+    for one killed by a signal (its tasks are lost), else :class:`WorkerStartError` (one
+    that exits by itself does so as it starts, and its replacement would do the same)."""
+    now = _workers(pool)
+    gone = [p for pid, p in started.items() if pid not in now]
+    if not gone:
+        return
+    # The pool joins a worker before it drops it, so its exit code is known here.
+    killed = sorted({-p.exitcode for p in gone if p.exitcode is not None and p.exitcode < 0})
+    if killed:
+        names = ", ".join(_signal_name(k) for k in killed)
+        raise WorkerLostError(
+            f"a worker process was killed by {names}; the work it held is lost, so the "
+            "run stops here"
+        )
+    raise WorkerStartError(WORKERS_DIED)
+
+
+def _stop(pool: Any) -> None:
+    """Stop ``pool`` and its workers at once, where ``pool.terminate()`` alone can wait
+    forever after a worker died (a SIGTERM to the whole process group): it takes the
+    queues' locks, and a worker idle between tasks dies holding the task queue's read
+    lock; and the pool starts workers in place of the dead, which may pick up the lost
+    tasks and, started by the fork server with SIGTERM ignored, miss ``terminate``'s
+    SIGTERM.  So the pool's thread that starts workers is stopped first (as ``terminate``
+    stops it), then every worker is killed, and each lock, whoever held it now dead, is
+    freed before ``terminate`` takes it."""
+    pool._worker_handler._state = multiprocessing.pool.TERMINATE
+    pool._change_notifier.put(None)
+    pool._worker_handler.join()
+    workers = list(_workers(pool).values())
+    for process in workers:
+        process.kill()
+    if workers:
+        multiprocessing.connection.wait([process.sentinel for process in workers])
+    for lock in (pool._inqueue._rlock, getattr(pool._outqueue, "_wlock", None)):
+        if lock is not None:
+            lock.acquire(False)  # taken now, or held by a dead process: free it either way
+            lock.release()
+    pool.terminate()
+    pool.join()
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _next_result(
     done: queue.SimpleQueue[tuple[float, Batch] | BaseException],
     pool: Any,
-    started: set[int | None],
+    started: dict[int | None, Any],
 ) -> tuple[float, Batch] | BaseException:
-    """The next finished batch; :class:`WorkerStartError` if a worker died meanwhile (the
-    pool would start another in its place, and that one would die the same way, forever)."""
+    """The next finished batch; raises (:func:`_check_workers`) if a worker died meanwhile."""
     while True:
         try:
-            return done.get(timeout=0.2)
+            return done.get(timeout=_POLL_SECONDS)
         except queue.Empty:
-            if _workers(pool) != started:
-                raise WorkerStartError(WORKERS_DIED) from None
+            pass
+        _check_workers(pool, started)  # outside the handler: no "during handling" context
 
 
 def _start_worker(plans: tuple[MatchPlan, ...], agents: dict[str, Any]) -> None:

@@ -19,12 +19,13 @@ import typer
 
 from durak.agents import parse_spec
 from durak.agents.specs import params_of, typed_params
+from durak.arena.runs.backend import BackendError
 from durak.arena.runs.backends import open_backend
 from durak.arena.runs.pool import LocalPool
 from durak.arena.runs.run import run_match
 from durak.arena.runs.signals import Terminated, hold_interrupts, sigterm_interrupts
 from durak.cli.driver import seed_line, stderr_console, stdout_console
-from durak.cli.errors import INTERRUPTED, TERMINATED, user_errors
+from durak.cli.errors import INTERRUPTED, TERMINATED, USAGE, describe, user_errors
 from durak.cli.option_groups import option_group
 from durak.cli.options import (
     Address,
@@ -159,6 +160,8 @@ def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
             stopped = ("terminated (SIGTERM)", TERMINATED)
         except KeyboardInterrupt:
             stopped = ("interrupted", INTERRUPTED)
+        except BackendError as e:  # a worker lost: the round is undone, the rest is kept
+            stopped = (f"error: {describe(e)}", USAGE)
         finally:
             log.close()
     with user_errors():

@@ -20,6 +20,7 @@ buffer and the counters, so a resumed run continues exactly as an uninterrupted 
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import math
 import os
@@ -156,11 +157,21 @@ class DmcTrainer:
         ]
 
     def round(self, workers: Workers) -> RoundStats:
-        """Play one round on ``workers`` while learning from the buffer."""
+        """Play one round on ``workers`` while learning from the buffer.  All or nothing:
+        if the actors' results are lost (a worker killed, say), the network and Adam are
+        put back as the round found them, so a checkpoint saved then is the last round's
+        end and a resumed run continues exactly as an uninterrupted one."""
         started = time.perf_counter()
         wait = workers.start(collect, self.tasks())
-        loss, steps = self._learn()
-        chunks: list[Samples] = wait()
+        before = copy.deepcopy((self.net.state_dict(), self.optimizer.state_dict()))
+        try:
+            loss, steps = self._learn()
+            chunks: list[Samples] = wait()
+        except BaseException:
+            self.net.load_state_dict(before[0])
+            self.optimizer.load_state_dict(before[1])
+            self.net.eval()
+            raise
         self._rows.append(np.concatenate([c.rows for c in chunks]))
         self._targets.append(np.concatenate([c.targets for c in chunks]))
         keep = self.settings.buffer_rounds
