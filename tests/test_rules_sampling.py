@@ -341,3 +341,30 @@ def test_a_card_seen_in_one_place_is_there_with_certainty() -> None:
                 assert chances == {place_of(state, card): 1}, (card, chances)
                 checked[where] += 1
     assert set(checked) == {"discard", "table", "known", "trump"}, checked
+
+
+def test_a_search_drawing_many_worlds_from_one_observation_checks_it_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from durak.rules.knowledge import sampler  # noqa: PLC0415
+
+    calls = Counter[int]()
+    split_of = sampler._Split.of
+
+    def counted(o: Observation) -> object:
+        calls[id(o)] += 1
+        return split_of(o)
+
+    monkeypatch.setattr(sampler._Split, "of", staticmethod(counted))
+    state = random_game(Rules(), 3)[12]
+    o = observe(state, state.turn)
+    twin = attrs.evolve(o)  # equal, another object
+    worlds = [sample_world(x, random.Random(9)) for x in (o, o, o, twin, o)]
+    assert worlds[0] == worlds[1] == worlds[3] == worlds[4]  # the cache changes no world
+    assert calls[id(o)] == 2 and calls[id(twin)] == 1  # o, o, o: one split; o again: one
+    # A forged observation right after a good one is checked in full, not served the
+    # good one's split.
+    forged = attrs.evolve(o, talon_size=o.talon_size + 1)
+    with pytest.raises(RulesError):
+        sample_world(forged, random.Random(9))
+    assert sample_world(o, random.Random(9)) == worlds[0]

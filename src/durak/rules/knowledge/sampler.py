@@ -89,7 +89,7 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
     if not isinstance(rng, random.Random):
         raise TypeError(f"rng must be a random.Random, got {type(rng).__name__}")
     o = observation
-    split = _Split.of(o)
+    split = _split_of(o)
     hidden = [CARDS[i] for i in bit_indices(o.hidden_cards().mask)]
     restricted = [c for c in hidden if (split.restricted_mask >> c.index) & 1]
     free = [c for c in hidden if not (split.restricted_mask >> c.index) & 1]
@@ -131,6 +131,24 @@ def sample_world(observation: Observation, rng: random.Random) -> GameState:
     )
     check_world(o, world)
     return world
+
+
+#: The last observation :func:`sample_world` split, and its split.  A search draws many
+#: worlds from one observation, and the split (with every check of the observation) is a
+#: pure function of that immutable value.  The observation is held, so an identity match
+#: can never be a new object at a reused address; one tuple, so threads read a matching pair.
+_last_split: tuple[Observation, _Split] | None = None
+
+
+def _split_of(o: Observation) -> _Split:
+    """``_Split.of(o)``, worked out once for the observation last asked about."""
+    global _last_split  # noqa: PLW0603 - a one-entry cache
+    last = _last_split
+    if last is not None and last[0] is o:
+        return last[1]
+    split = _Split.of(o)
+    _last_split = (o, split)
+    return split
 
 
 #: Why a record is inconsistent when no split of the talon's trumps fits it.
