@@ -95,6 +95,21 @@ EQUIVALENT: dict[str, str] = {
     "durak.rules.bout:_draw:remove-statement:2": (
         "the loop's exit once the talon is empty is a shortcut: the players left draw nothing"
     ),
+    "durak.rules.history:History.__init__:remove-statement:4": (
+        "a plain History never reads _make: only a deferred one, which sets it, does"
+    ),
+    "durak.rules.history:_settle:condition-true:0": (
+        "only a deferred record's methods call _settle, and a record settled by another "
+        "thread meanwhile keeps its _make, so working the key out again stores an equal one"
+    ),
+    "durak.rules.state:_settle:condition-true:0": (
+        "only a pending record's methods call _settle; a plain Knowledge's origins are "
+        "records, not (record, log), so nothing is applied and its class stays"
+    ),
+    "durak.rules.state:_settle:condition-true:1": (
+        "the test guards a record another thread settled meanwhile; in one thread the "
+        "origins slot of a pending record always holds (record, log)"
+    ),
     "durak.rules.setup:_check_deck:drop-operand:1": (
         "a deck without duplicates (checked first) whose cards are the variant's has its size"
     ),
