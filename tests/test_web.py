@@ -25,16 +25,19 @@ from durak.arena.gamelog.files import read_log  # noqa: E402
 from durak.arena.gamelog.replay import replay_entry  # noqa: E402
 from durak.rules import (  # noqa: E402
     Rules,
+    is_terminal,
+    legal_actions,
     loser,
     new_game,
     observe,
     sample_world,
+    step,
 )
 from durak.seeding import derive_seed  # noqa: E402
 from durak.web.server import create_app  # noqa: E402
 from durak.web.settings import GameSettings, Limits, RequestError  # noqa: E402
 from durak.web.tables import Tables  # noqa: E402
-from durak.web.views import Move, table_view  # noqa: E402
+from durak.web.views import Move, Outcome, table_view  # noqa: E402
 
 #: A test waits this long for an agent's move before failing (never reached when all is well).
 PATIENCE = 60.0
@@ -333,3 +336,18 @@ def test_the_page_numbers_and_sorts_as_the_terminal_does(rules: Rules) -> None:
         assert [f"  {a['key']}. {a['text']}" for a in view["actions"]] == numbered
         hand = next(line for line in lines if line.startswith("Your hand: "))
         assert " ".join(h["card"] for h in view["hand"]) == hand.removeprefix("Your hand: ")
+
+
+def test_a_view_is_over_only_with_its_result() -> None:
+    # The table shows the last move's terminal position a moment before its thread records
+    # the outcome; a view "over" without a result made the page stop polling for good.
+    state = new_game(Rules(), 5)
+    rng = random.Random(5)
+    while not is_terminal(state):
+        state = step(state, rng.choice(legal_actions(state)))
+    o = observe(state, 0)
+    args: dict[str, Any] = {"game": "g", "version": 9, "seed": 5}
+    shown = table_view(o, ["p", "q"], [], outcome=None, **args)
+    assert not shown["over"] and shown["result"] is None and shown["actions"] == []
+    ended = table_view(o, ["p", "q"], [], outcome=Outcome(loser(state)), **args)
+    assert ended["over"] and ended["result"]["seed"] == 5

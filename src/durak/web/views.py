@@ -68,7 +68,9 @@ def table_view(
     and the last of them, and the result once the game is over (with the seed, which gives
     the deal and so is never sent before)."""
     trump = o.trump_suit
-    over = outcome is not None or o.is_terminal
+    # Over once the table has the outcome: a terminal position shown a moment before
+    # (the last move) must not end the page's polling without the result.
+    over = outcome is not None
     seats = []
     for p in range(o.rules.players):
         role = "attacker" if p == o.attacker else "defender" if p == o.defender else ""
