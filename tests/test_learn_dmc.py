@@ -395,6 +395,28 @@ def test_a_checkpoint_from_before_a_new_setting_still_resumes(tmp_path: Path) ->
         DmcTrainer(SMALL, ["self"], 4, warm).load_checkpoint(path)
 
 
+def test_a_checkpoint_from_before_a_new_rule_still_resumes(tmp_path: Path) -> None:
+    # Issue 41's long run was checkpointed before Rules.suits existed; --resume refused it.
+    trainer = DmcTrainer(SMALL, ["self"], 4, TINY)
+    with LocalPool(1) as pool:
+        trainer.round(pool)
+    path = tmp_path / "old.ckpt"
+    trainer.save_checkpoint(path)
+    data = torch.load(path, weights_only=True)
+    assert data["identity"]["rules"]["suits"] == SMALL.suits
+    del data["identity"]["rules"]["suits"], data["rules"]["suits"]
+    write_model_file(path, data)  # as written before the rule existed
+    resumed = DmcTrainer(SMALL, ["self"], 4, TINY)
+    resumed.load_checkpoint(path)
+    assert resumed.episodes == trainer.episodes
+    assert same(weights(resumed.net), weights(trainer.net))
+    # A rule the checkpoint does record is still compared.
+    data["identity"]["rules"]["suits"] = 3
+    write_model_file(path, data)
+    with pytest.raises(DmcModelError, match="a checkpoint of another run"):
+        DmcTrainer(SMALL, ["self"], 4, TINY).load_checkpoint(path)
+
+
 def test_a_run_can_start_from_a_model_files_weights(tmp_path: Path) -> None:
     first = DmcTrainer(SMALL, ["self"], 4, TINY)
     with LocalPool(1) as pool:

@@ -262,10 +262,11 @@ class DmcTrainer:
         read or belongs to another run (other rules, opponents, seed or settings)."""
         data, _, _ = CHECKPOINT.read(path, DmcModelError)
         stored = data.get("identity")
-        if isinstance(stored, dict) and isinstance(stored.get("settings"), dict):
-            # A setting added since the checkpoint was written takes its default.
-            defaults = _plain(attrs.asdict(DmcSettings()))
-            stored = {**stored, "settings": {**defaults, **stored["settings"]}}
+        if isinstance(stored, dict):
+            # A rule or setting added since the checkpoint was written takes its default.
+            for key, default in (("rules", Rules()), ("settings", DmcSettings())):
+                if isinstance(stored.get(key), dict):
+                    stored = {**stored, key: {**_plain(attrs.asdict(default)), **stored[key]}}
         if stored != _plain(self.identity()):
             raise DmcModelError(
                 f"{path}: a checkpoint of another run (its rules, opponents, seed or "
