@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from mutation_extra import (
+    EQUIVALENT,
+    Equivalent,
     Mutant,
     Runner,
     Verdict,
@@ -19,6 +21,7 @@ from mutation_extra import (
     mutants,
     package_mutants,
     select,
+    stale_equivalents,
     suites,
 )
 
@@ -202,3 +205,34 @@ def test_a_traced_code_object_is_named_as_the_mutator_names_its_scope(
     qualname: str, scope: str
 ) -> None:
     assert _scope("/x/src/durak/rules/origins.py", qualname) == f"durak.rules.origins:{scope}"
+
+
+def test_an_equivalent_entry_is_trusted_only_for_the_change_it_names() -> None:
+    every = mutants(SNIPPET)
+    m = next(m for m in every if m.id.endswith(":f:comparison:0"))
+    assert m.change == "a < b => (a <= b)"
+    right = {m.id: Equivalent("a < b => (a <= b)", "why")}
+    assert stale_equivalents(every, {}, right) == []
+    survived = {m.id: Verdict(m.id, m.fingerprint, "survived", 1.0, "abc")}
+    assert stale_equivalents(every, survived, right) == []
+    # The function was edited: the id now names another change.
+    moved = {m.id: Equivalent("b >= 0 => (b > 0)", "why")}
+    assert stale_equivalents(every, {}, moved) == [
+        f"stale equivalent: {m.id} names `b >= 0 => (b > 0)`, now `a < b => (a <= b)`"
+    ]
+    killed = {m.id: Verdict(m.id, m.fingerprint, "killed", 1.0, "abc")}
+    assert stale_equivalents(every, killed, right) == [
+        f"stale equivalent: {m.id} was killed (a < b => (a <= b))"
+    ]
+    # A verdict for an older source of the function says nothing about this one.
+    old = {m.id: Verdict(m.id, "0" * 16, "killed", 1.0, "abc")}
+    assert stale_equivalents(every, old, right) == []
+    gone = {"<snippet>:f:comparison:9": Equivalent("x => y", "why")}
+    assert stale_equivalents(every, {}, gone) == [
+        "stale equivalent: <snippet>:f:comparison:9 names no mutant"
+    ]
+
+
+def test_every_equivalent_named_matches_its_mutant_in_the_rules_source() -> None:
+    # Fails when an edit to a function shifts the mutants an entry names: read it again.
+    assert stale_equivalents(package_mutants(), {}, EQUIVALENT) == []

@@ -60,102 +60,220 @@ _COMPARISONS: dict[type[ast.cmpop], type[ast.cmpop]] = {
 #: Builtins swapped with their dual.
 _DUALS = {"min": "max", "max": "min", "any": "all", "all": "any"}
 
-#: Mutants that survive and change nothing a caller can observe, by id, with the reason
+
+@dataclass(frozen=True)
+class Equivalent:
+    """A surviving mutant named equivalent: the ``change`` it makes (as
+    :attr:`Mutant.change` prints it) and the ``reason`` it changes nothing a caller can
+    observe.  The change is part of the entry because an id counts mutants within a
+    function: once the function is edited, its id may name another change, and an entry
+    that does not match is stale, never trusted (:func:`stale_equivalents`)."""
+
+    change: str
+    reason: str
+
+
+#: Mutants that survive and change nothing a caller can observe, by id
 #: (``docs/verification.md`` gives the longer argument).
-EQUIVALENT: dict[str, str] = {
-    "durak.rules.actions:_Ordered.sort_key:remove-raise:0": (
-        "the abstract property is never called: every action class overrides it"
+EQUIVALENT: dict[str, Equivalent] = {
+    "durak.rules.actions:_Ordered.sort_key:remove-raise:0": Equivalent(
+        "raise NotImplementedError => pass",
+        "the abstract property is never called: every action class overrides it",
     ),
-    "durak.rules.bout:with_hand:condition-false:0": (
-        "the two-player fast path builds the same tuple as the general one"
+    "durak.rules.bout:with_hand:condition-false:0": Equivalent(
+        "len(hands) == 2 => False",
+        "the two-player fast path builds the same tuple as the general one",
     ),
-    "durak.rules.bout:first_asked:condition-false:0": (
-        "with two players the asking order is the attacker alone: the general path "
-        "gives the fast path's answer"
+    "durak.rules.bout:_asking:condition-false:0": Equivalent(
+        "not s.players_out => False",
+        "the table holds asking_order's own answer for nobody out",
     ),
-    "durak.rules.bout:next_asked:condition-false:0": (
-        "with two players nobody follows the attacker in the asking order: None either way"
+    "durak.rules.bout:first_asked:condition-false:1": Equivalent(
+        "len(hands) == 2 => False",
+        "with two players the asking order is the attacker alone, whose hand was just found "
+        "empty: None either way",
     ),
-    "durak.rules.bout:end_bout:condition-true:1": (
-        "drawing from an empty talon draws nothing and leaves the origins as they are"
+    "durak.rules.bout:next_asked:condition-false:0": Equivalent(
+        "len(hands) == 2 => False",
+        "with two players nobody follows the attacker in the asking order: None either way",
     ),
-    "durak.rules.bout:end_bout:condition-true:2": (
-        "updating empty origins after the draw gives empty origins"
+    "durak.rules.bout:next_asked:condition-true:1": Equivalent(
+        "s.players_out => True",
+        "the rest of the asking order sliced from asking_order is the table's, for nobody out",
     ),
-    "durak.rules.bout:end_bout:condition-true:3": (
-        "looking for players without cards while the talon lasts finds none: every hand was "
-        "just refilled"
+    "durak.rules.bout:<module>:condition-true:0": Equivalent(
+        "n >= 2 => True",
+        "the tables' rows for 0 and 1 players are never read: Rules.players is at least 2",
     ),
-    "durak.rules.bout:_draw:condition-false:0": (
-        "with two players the drawing order is the attacker, then the defender, either way"
+    "durak.rules.bout:<module>:comparison:0": Equivalent(
+        "n >= 2 => (n > 2)",
+        "the asking tables' two-player rows are never read: with two players first_asked and "
+        "next_asked return before any lookup",
     ),
-    "durak.rules.bout:_draw:condition-false:1": (
-        "the loop's exit once the talon is empty is a shortcut: the players left draw nothing"
+    "durak.rules.bout:<module>:condition-true:1": Equivalent(
+        "n => True",
+        "the next-player table's row for 0 players is empty either way",
     ),
-    "durak.rules.bout:_draw:remove-statement:2": (
-        "the loop's exit once the talon is empty is a shortcut: the players left draw nothing"
+    "durak.rules.bout:end_bout:condition-false:2": Equivalent(
+        "talon and n == 2 => False",
+        "_draw refills two hands as the two-player path does: attacker then defender, the "
+        "same cards and the same logged draws",
     ),
-    "durak.rules.history:History.__init__:remove-statement:4": (
-        "a plain History never reads _make: only a deferred one, which sets it, does"
+    "durak.rules.bout:end_bout:drop-operand:0": Equivalent(
+        "talon and n == 2 => (n == 2)",
+        "the two-player refill from an empty talon draws nothing",
     ),
-    "durak.rules.history:_settle:condition-true:0": (
-        "only a deferred record's methods call _settle, and a record settled by another "
-        "thread meanwhile keeps its _make, so working the key out again stores an equal one"
+    "durak.rules.bout:end_bout:comparison:0": Equivalent(
+        "took > 0 => (took >= 0)",
+        "a slice of no cards draws nothing",
     ),
-    "durak.rules.state:_settle:condition-true:0": (
-        "only a pending record's methods call _settle; a plain Knowledge's origins are "
-        "records, not (record, log), so nothing is applied and its class stays"
+    "durak.rules.bout:end_bout:comparison:1": Equivalent(
+        "need > 0 => (need >= 0)",
+        "a slice of no cards draws nothing",
     ),
-    "durak.rules.state:_settle:condition-true:1": (
-        "the test guards a record another thread settled meanwhile; in one thread the "
-        "origins slot of a pending record always holds (record, log)"
+    "durak.rules.bout:end_bout:condition-true:6": Equivalent(
+        "to_attacker & ~exposed => True",
+        "a logged draw of no unseen card works out to the same record (after_draw(w, 0) is w)",
     ),
-    "durak.rules.setup:_check_deck:drop-operand:1": (
-        "a deck without duplicates (checked first) whose cards are the variant's has its size"
+    "durak.rules.bout:end_bout:condition-true:7": Equivalent(
+        "to_defender & ~exposed => True",
+        "a logged draw of no unseen card works out to the same record (after_draw(w, 0) is w)",
     ),
-    "durak.rules.knowledge.sampler:_Split.of:condition-true:4": (
-        "the origins are read only to split the talon's trumps among hidden places, and in "
-        "the open world no such trump is counted (its mask is 0), so they are never read"
+    "durak.rules.bout:end_bout:condition-true:9": Equivalent(
+        "talon => True",
+        "_draw from an empty talon draws nothing and returns the origins it was given",
     ),
-    "durak.rules.origins:_split_weights:dual:0": (
-        "the k past min(u, restricted) have C(j, k) = 0 for every j <= u, or exceed what is "
-        "left and are sliced away (as mutmut's `+ 2` there)"
+    "durak.rules.bout:end_bout:condition-true:10": Equivalent(
+        "origins is not kept or played & ( knowledge.from_talon.mask | (exposed if success "
+        "else ~exposed) ) => True",
+        "the test is a shortcut: _settle_knowledge of a bout that changed nothing builds an "
+        "equal knowledge (a checked state has origins only while from_talon is not empty)",
     ),
-    "durak.rules.history:History.add:condition-true:1": (
-        "appending to a shared list that is not the tip's leaves a key past every view's "
-        "size, never read; the add then copies its prefix, as it does unmutated"
+    "durak.rules.bout:end_bout:drop-operand:4": Equivalent(
+        "not talon and hands.count(0) > len(out) => (hands.count(0) > len(out))",
+        "a talon left after the refill means every player in the game holds hand_size cards, "
+        "and players out hold none: the count equals len(out)",
     ),
-    "durak.rules.knowledge.sampler:_check_places:remove-raise:2": (
+    "durak.rules.bout:end_bout:condition-false:15": Equivalent(
+        "n == 2 => False",
+        "the next-player table gives the two-player fast path's roles",
+    ),
+    "durak.rules.bout:end_bout:condition-false:17": Equivalent(
+        "not out => False",
+        "next_active with nobody out gives the table's next player",
+    ),
+    "durak.rules.bout:end_bout:comparison:5": Equivalent(
+        "cap < held => (cap <= held)",
+        "min of equal numbers: cap and held are the same when they tie",
+    ),
+    "durak.rules.bout:_settle_knowledge:condition-false:1": Equivalent(
+        "exposed == old_exposed => False",
+        "keeping the old CardSet is a shortcut: a new one of the same mask is equal",
+    ),
+    "durak.rules.bout:_settle_knowledge:condition-false:2": Equivalent(
+        "from_talon == old_from_talon => False",
+        "keeping the old CardSet is a shortcut: a new one of the same mask is equal",
+    ),
+    "durak.rules.bout:_draw:condition-false:0": Equivalent(
+        "not out => False",
+        "drawing_order with nobody out is the table's drawing order",
+    ),
+    "durak.rules.bout:_draw:comparison:0": Equivalent(
+        "need > 0 => (need >= 0)",
+        "a player who needs no card draws an empty slice, and the talon cannot be used up "
+        "at it (the loop would have stopped at the player before)",
+    ),
+    "durak.rules.bout:_draw:condition-false:3": Equivalent(
+        "top >= len(talon) => False",
+        "the loop's exit once the talon is empty is a shortcut: the players left draw nothing",
+    ),
+    "durak.rules.bout:_draw:comparison:1": Equivalent(
+        "top >= len(talon) => (top > len(talon))",
+        "the loop's exit once the talon is empty is a shortcut: the players left draw nothing",
+    ),
+    "durak.rules.bout:_draw:remove-statement:3": Equivalent(
+        "break => pass",
+        "the loop's exit once the talon is empty is a shortcut: the players left draw nothing",
+    ),
+    "durak.rules.history:History.__init__:remove-statement:4": Equivalent(
+        "self._make = None => pass",
+        "a plain History never reads _make: only a deferred one, which sets it, does",
+    ),
+    "durak.rules.history:_settle:condition-true:0": Equivalent(
+        "type(h) is _Deferred => True",
+        "only a deferred record's methods call _settle, and a record settled by another thread "
+        "meanwhile keeps its _make, so working the key out again stores an equal one",
+    ),
+    "durak.rules.state:_settle:condition-true:0": Equivalent(
+        "type(k) is _PendingKnowledge => True",
+        "only a pending record's methods call _settle; a plain Knowledge's origins are records, "
+        "not (record, log), so nothing is applied and its class stays",
+    ),
+    "durak.rules.state:_settle:condition-true:1": Equivalent(
+        "type(raw[-1]) is int => True",
+        "the test guards a record another thread settled meanwhile; in one thread the origins slot "
+        "of a pending record always holds (record, log)",
+    ),
+    "durak.rules.setup:_check_deck:drop-operand:1": Equivalent(
+        "mask != full or len(deck) != rules.deck_size => (mask != full)",
+        "a deck without duplicates (checked first) whose cards are the variant's has its size",
+    ),
+    "durak.rules.knowledge.sampler:_Split.of:condition-true:4": Equivalent(
+        "closed => True",
+        "the origins are read only to split the talon's trumps among hidden places, and in the "
+        "open world no such trump is counted (its mask is 0), so they are never read",
+    ),
+    "durak.rules.origins:_split_weights:dual:0": Equivalent(
+        "min => max",
+        "the k past min(u, restricted) have C(j, k) = 0 for every j <= u, or exceed what is left "
+        "and are sliced away (as mutmut's `+ 2` there)",
+    ),
+    "durak.rules.history:History.add:condition-true:1": Equivalent(
+        "size == len(keys) => True",
+        "appending to a shared list that is not the tip's leaves a key past every view's size, "
+        "never read; the add then copies its prefix, as it does unmutated",
+    ),
+    "durak.rules.knowledge.sampler:_check_places:remove-raise:2": Equivalent(
+        "raise AssertionError => pass",
         "the AssertionError is unreachable: the loop above always names a shared card or one "
-        "outside the deck first"
+        "outside the deck first",
     ),
-    "durak.rules.engine:legal_actions:drop-operand:1": (
-        "while the defender has taken it is never asked (attackers are): p == defender "
-        "implies not taking"
+    "durak.rules.engine:legal_actions:drop-operand:1": Equivalent(
+        "p == state.defender and not state.taking => (p == state.defender)",
+        "while the defender has taken it is never asked (attackers are): p == defender implies not "
+        "taking",
     ),
-    "durak.rules.engine:is_legal:drop-operand:5": (
-        "the defender is never asked while it has taken: p == defender implies not taking"
+    "durak.rules.engine:is_legal:drop-operand:5": Equivalent(
+        "p != state.defender or state.taking => (p != state.defender)",
+        "the defender is never asked while it has taken: p == defender implies not taking",
     ),
-    "durak.rules.engine:is_legal:drop-operand:7": (
-        "the defender is never asked while it has taken: p == defender implies not taking"
+    "durak.rules.engine:is_legal:drop-operand:7": Equivalent(
+        "p != state.defender or state.taking => (p != state.defender)",
+        "the defender is never asked while it has taken: p == defender implies not taking",
     ),
-    "durak.rules.engine:_after_defence:drop-operand:1": (
-        "a defender left with no cards after beating everything has beaten as many cards as "
-        "it held when the cap was set, so the cap is reached too"
+    "durak.rules.engine:_after_defence:drop-operand:1": Equivalent(
+        "len(table) >= s.cap or not hands[turn] => (len(table) >= s.cap)",
+        "a defender left with no cards after beating everything has beaten as many cards as it "
+        "held when the cap was set, so the cap is reached too",
     ),
-    "durak.rules.engine:_defender_actions:condition-false:0": (
-        "the one-card fast path gives the target the general sort gives"
+    "durak.rules.engine:_defender_actions:condition-false:1": Equivalent(
+        "len(table) == 1 => False",
+        "the one-card fast path gives the target the general sort gives",
     ),
-    "durak.rules.history:History.__le__:drop-operand:0": (
-        "the size test is a shortcut: a larger set always has a key the other lacks"
+    "durak.rules.history:History.__le__:drop-operand:0": Equivalent(
+        "self._size <= other._size and all(k in other for k in self) => (all((k in other for k in "
+        "self)))",
+        "the size test is a shortcut: a larger set always has a key the other lacks",
     ),
-    "durak.rules.cards:CardSet.__init__:drop-operand:1": (
-        "a negative mask shifted right stays negative (Python's shift floors), so "
-        "`mask >> NUM_CARDS` is already true for it"
+    "durak.rules.cards:CardSet.__init__:drop-operand:1": Equivalent(
+        "mask >> NUM_CARDS or mask < 0 => (mask >> NUM_CARDS)",
+        "a negative mask shifted right stays negative (Python's shift floors), so `mask >> "
+        "NUM_CARDS` is already true for it",
     ),
-    "durak.rules.history:History.__hash__:condition-true:0": (
-        "the cache is a speed-up: a value's keys never change, so the hash computed afresh "
-        "at every call is the one cached"
+    "durak.rules.history:History.__hash__:condition-true:0": Equivalent(
+        "self._hash is None => True",
+        "the cache is a speed-up: a value's keys never change, so the hash computed afresh at "
+        "every call is the one cached",
     ),
 }
 
@@ -176,12 +294,20 @@ class Mutant:
     fingerprint: str
     #: Whether the scope runs at import (module or class body), not when called.
     imported: bool = False
+    #: The source text replaced (``source[start:end]``).
+    original: str = ""
 
     @property
     def id(self) -> str:
         """``module:scope:operator:n``: stable while the scope's source keeps its order."""
         module = Path(self.path).with_suffix("").as_posix().removeprefix("src/").replace("/", ".")
         return f"{module}:{self.scope}:{self.operator}:{self.ordinal}"
+
+    @property
+    def change(self) -> str:
+        """``original => replacement``, runs of blanks collapsed: what an :class:`Equivalent`
+        entry must name, since an id names another change once its function is edited."""
+        return f"{' '.join(self.original.split())} => {' '.join(self.replacement.split())}"
 
 
 def apply(source: str, mutant: Mutant) -> str:
@@ -259,6 +385,7 @@ class _Source:
                     text,
                     fingerprint,
                     imported,
+                    self.data[self.start(target) : self.end(target)].decode(),
                 )
             )
             self.counts[key] += 1
@@ -622,24 +749,45 @@ def command_show(args: argparse.Namespace) -> int:
     """Print the mutants whose id contains ``only`` with the line they change."""
     for m in package_mutants():
         if args.only in m.id:
-            source = (ROOT / m.path).read_text(encoding="utf-8")
-            old = source.encode()[m.start : m.end].decode()
-            print(f"{m.id}  ({m.path}:{m.line})\n    {old}\n => {m.replacement}")
+            print(f"{m.id}  ({m.path}:{m.line})\n    {m.original}\n => {m.replacement}")
     return 0
 
 
+def stale_equivalents(
+    every: Sequence[Mutant], recorded: dict[str, Verdict], equivalent: dict[str, Equivalent]
+) -> list[str]:
+    """One line per entry of ``equivalent`` that cannot be trusted: its id names no mutant,
+    a mutant making another change (its function was edited since), or a mutant killed or
+    timed out at its function's current source (so it is not equivalent)."""
+    by_id = {m.id: m for m in every}
+    stale = []
+    for key, entry in equivalent.items():
+        m = by_id.get(key)
+        if m is None:
+            stale.append(f"stale equivalent: {key} names no mutant")
+        elif m.change != entry.change:
+            stale.append(f"stale equivalent: {key} names `{entry.change}`, now `{m.change}`")
+        else:
+            v = recorded.get(key)
+            if v is not None and v.fingerprint == m.fingerprint and v.verdict != "survived":
+                stale.append(f"stale equivalent: {key} was {v.verdict} ({m.change})")
+    return stale
+
+
 def command_report(args: argparse.Namespace) -> int:
-    """Print the verdicts of the current mutants: the report's table row and the
-    survivors not named equivalent."""
+    """Print the verdicts of the current mutants: the report's table row, the survivors not
+    named equivalent, and the stale entries of :data:`EQUIVALENT`; exit 1 if there is any
+    survivor or stale entry."""
     every = package_mutants()
     recorded = load(args.results)
     tally: Counter[str] = Counter()
     survivors = []
     for m in every:
         v = recorded.get(m.id)
+        entry = EQUIVALENT.get(m.id)
         if v is None or v.fingerprint != m.fingerprint:
             tally["not judged"] += 1
-        elif v.verdict == "survived" and m.id in EQUIVALENT:
+        elif v.verdict == "survived" and entry is not None and entry.change == m.change:
             tally["equivalent"] += 1
         else:
             tally[v.verdict] += 1
@@ -653,8 +801,11 @@ def command_report(args: argparse.Namespace) -> int:
         f"not judged {tally['not judged']}; {seconds / 60:.1f} min of runs at {commits}"
     )
     for m in survivors:
-        print(f"survived: {m.id} ({m.path}:{m.line}) => {m.replacement}")
-    return 0
+        print(f"survived: {m.id} ({m.path}:{m.line}) {m.change}")
+    stale = stale_equivalents(every, recorded, EQUIVALENT)
+    for line in stale:
+        print(line)
+    return 1 if survivors or stale else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
