@@ -174,16 +174,12 @@ EQUIVALENT: dict[str, Equivalent] = {
         "from_talon == old_from_talon => False",
         "keeping the old CardSet is a shortcut: a new one of the same mask is equal",
     ),
-    "durak.rules.bout:_draw:condition-false:0": Equivalent(
-        "not out => False",
-        "drawing_order with nobody out is the table's drawing order",
-    ),
     "durak.rules.bout:_draw:comparison:0": Equivalent(
         "need > 0 => (need >= 0)",
         "a player who needs no card draws an empty slice, and the talon cannot be used up "
         "at it (the loop would have stopped at the player before)",
     ),
-    "durak.rules.bout:_draw:condition-false:3": Equivalent(
+    "durak.rules.bout:_draw:condition-false:2": Equivalent(
         "top >= len(talon) => False",
         "the loop's exit once the talon is empty is a shortcut: the players left draw nothing",
     ),

@@ -232,9 +232,7 @@ def end_bout(
             hands = (hands[0] | to_attacker, hands[1] | to_defender)
         talon = talon[took:]
     elif talon:
-        hands, talon, origins = _draw(
-            rules, hands, talon, s.attacker, defender, out, origins, exposed
-        )
+        hands, talon, origins = _draw(rules, hands, talon, s.attacker, defender, origins, exposed)
     # The record changes if a draw was logged, a card of from_talon was played, or the
     # table changes what is exposed (a success drops exposed cards, a take exposes all).
     if origins is not kept or played & (
@@ -305,20 +303,16 @@ def _draw(
     talon: tuple[Card, ...],
     attacker: int,
     defender: int,
-    out: frozenset[int],
     origins: RawOrigins,
     seen: int,
 ) -> tuple[tuple[int, ...], tuple[Card, ...], RawOrigins]:
-    """Refill three or more hands in drawing order (:func:`end_bout` refills two itself);
-    returns the new hands and talon, and ``origins`` with each player's draw of cards nobody
-    saw (not in ``seen``) logged, if it is kept."""
+    """Refill three or more hands in drawing order (:func:`end_bout` refills two itself)
+    from a talon that is not empty, so nobody is out (a player leaves only once the talon
+    is used up; :func:`~durak.rules.setup.position` and the observation checks refuse
+    otherwise); returns the new hands and talon, and ``origins`` with each player's draw of
+    cards nobody saw (not in ``seen``) logged, if it is kept."""
     size = rules.hand_size
-    n = len(hands)
-    order: tuple[int, ...]
-    if not out:  # always while the talon lasts, but for positions built mid-game
-        order = _DRAWING[n][attacker][defender]
-    else:
-        order = drawing_order(n, attacker, defender, out)
+    order = _DRAWING[len(hands)][attacker][defender]
     hand_list = list(hands)
     top = 0  # the cards drawn so far: one slice at the end, not one per player
     for p in order:
