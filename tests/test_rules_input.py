@@ -27,6 +27,7 @@ from durak.rules import (
     Defend,
     GameState,
     IllegalActionError,
+    Knowledge,
     Observation,
     Rules,
     RulesError,
@@ -841,3 +842,46 @@ def test_in_the_open_world_the_talons_trumps_change_no_draw() -> None:
         world = sample_world(o, random.Random(seed))
         same = sample_world(unrecorded, random.Random(seed))
         assert (world.talon, world.hand_masks) == (same.talon, same.hand_masks)
+
+
+def test_a_card_already_beaten_is_never_beaten_again() -> None:
+    # The extra mutation pass: without is_legal's "not yet beaten" test, a defence of a
+    # beaten card was legal to step (it replaced the first defence on the table).
+    s = position(Rules(), [["6S", "6H", "KC"], ["7S", "7H", "AS"]], trump=Suit.D)
+    s = step(s, Attack(Card.parse("6S")))
+    s = step(s, Defend(Card.parse("6S"), Card.parse("7S")))
+    s = step(s, Attack(Card.parse("6H")))
+    again = Defend(Card.parse("6S"), Card.parse("AS"))
+    assert again not in legal_actions(s)
+    with pytest.raises(IllegalActionError, match=r"illegal action .* for player 1 \(defender\)"):
+        step(s, again)
+    assert step(s, Defend(Card.parse("6H"), Card.parse("7H"))).turn == 0
+
+
+def test_a_position_with_no_origins_record_plays_on_without_one() -> None:
+    # A hand-built observation may list trumps known to be from the talon without the
+    # record of where the unknown cards came from (the sampler then assumes it); a world
+    # drawn from it plays its cards without starting a record.
+    state = next(s for seed in range(100) if (s := new_game(Rules(), seed)).knowledge.from_talon)
+    o = observe(state, state.turn)
+    bare = attrs.evolve(o, knowledge=Knowledge(o.knowledge.exposed, o.knowledge.from_talon))
+    world = sample_world(bare, random.Random(3))
+    assert world.knowledge.from_talon == o.knowledge.from_talon and not world.knowledge.origins
+    unknown = next(
+        a
+        for a in legal_actions(world)
+        if a.card not in world.knowledge.exposed  # type: ignore[union-attr]
+    )
+    after = step(world, unknown)
+    assert after.knowledge.origins == () and after.knowledge.from_talon == o.knowledge.from_talon
+
+
+@pytest.mark.parametrize("suits", [1, 2, 3])
+def test_a_trump_suit_outside_a_deck_of_fewer_suits_is_refused(suits: int) -> None:
+    # The extra mutation pass: the first suit past the deck's was accepted as the trump.
+    rules = Rules(suits=suits, lowest_rank=12, hand_size=1)
+    hands = [["QS", "KS"], ["AS"]]
+    outside = Suit(suits)
+    with pytest.raises(RulesError, match=f"trump suit {outside} is not in the {3 * suits}-card"):
+        position(rules, hands, trump=outside)
+    assert position(rules, hands, trump=Suit(suits - 1)).trump_suit is Suit(suits - 1)

@@ -256,6 +256,43 @@ EQUIVALENT: dict[str, Equivalent] = {
         "len(table) == 1 => False",
         "the one-card fast path gives the target the general sort gives",
     ),
+    "durak.rules.engine:legal_actions:condition-true:3": Equivalent(
+        "throws => True",
+        "attacks_for(0) is empty: the tuple built is equal to the pass alone",
+    ),
+    "durak.rules.engine:_table_ranks:condition-false:0": Equivalent(
+        "last[0] is table => False",
+        "a one-entry cache of a pure function: the ranks worked out afresh are the ones cached",
+    ),
+    "durak.rules.engine:step_unchecked:condition-false:1": Equivalent(
+        "len(masks) == 2 => False",
+        "with two players next_asked returns None at once, as the shortcut does",
+    ),
+    "durak.rules.engine:step_unchecked:condition-false:5": Equivalent(
+        "masks[s.attacker] => False",
+        "first_asked asks the main attacker first: its answer is the shortcut's",
+    ),
+    "durak.rules.engine:step_unchecked:condition-false:7": Equivalent(
+        "len(masks) == 2 => False",
+        "the two-player fast path builds the same tuple as the general one",
+    ),
+    "durak.rules.engine:step_unchecked:drop-operand:0": Equivalent(
+        "k.from_talon.mask and not k.exposed.mask & bit => (not k.exposed.mask & bit)",
+        "with from_talon empty a checked state keeps no origins record, and _played_unknown "
+        "returns the knowledge as it is when there is none",
+    ),
+    "durak.rules.engine:_after_defence:condition-false:0": Equivalent(
+        "len(old) == 1 => False",
+        "the one-card fast path builds the table and the verdict the general path builds",
+    ),
+    "durak.rules.engine:_after_defence:remove-statement:0": Equivalent(
+        "break => pass",
+        "the loop's exit at the first card not beaten is a shortcut: the verdict stays False",
+    ),
+    "durak.rules.engine:_after_defence:condition-false:5": Equivalent(
+        "hands[s.attacker] => False",
+        "first_asked asks the main attacker first: its answer is the shortcut's",
+    ),
     "durak.rules.history:History.__le__:drop-operand:0": Equivalent(
         "self._size <= other._size and all(k in other for k in self) => (all((k in other for k in "
         "self)))",

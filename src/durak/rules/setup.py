@@ -116,10 +116,8 @@ def _deal_checked(rules: Rules, deck: list[Card], fallback_leader: int) -> GameS
             low, leader = min(held)
             exposed |= 1 << low
             below = trumps & ((1 << low) - 1)
-        talon_mask = deck_mask(rules.lowest_rank, rules.suits) & ~exposed
-        for h in hands:
-            talon_mask &= ~h
-        from_talon = cardset_unchecked(below & talon_mask)
+        # No hand holds a trump below the lowest one dealt: those not face up are in the talon.
+        from_talon = cardset_unchecked(below & deck_mask(rules.lowest_rank, rules.suits) & ~exposed)
     defender = (leader + 1) % n
     origins = (DEALT,) * n if from_talon else ()
     knowledge = build_knowledge(cardset_unchecked(exposed), from_talon, origins)
