@@ -636,7 +636,13 @@ def import_scopes(src: Path) -> frozenset[str]:
         "PYTHONPATH": f"{src}{os.pathsep}{Path(__file__).resolve().parent}",
         "PYTHONDONTWRITEBYTECODE": "1",
     }
-    modules = sorted(f"durak.rules.{f.stem}" for f in (src / "durak" / "rules").glob("*.py"))
+    package = src / "durak" / "rules"
+    modules = sorted(
+        ".".join(["durak", "rules", *f.relative_to(package).with_suffix("").parts]).removesuffix(
+            ".__init__"
+        )
+        for f in package.rglob("*.py")
+    )
     code = f"import mutation_extra; mutation_extra._trace_import({modules!r})"
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
@@ -698,7 +704,8 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
 def _scope(filename: str, qualname: str) -> str:
     """``durak.rules.module:scope`` as the mutator names it, for a code object: nested
     functions are ``outer.inner``; comprehensions and lambdas belong to their function."""
-    module = "durak.rules." + Path(filename).stem
+    inner = Path(filename).as_posix().rsplit("/durak/rules/", 1)[1]
+    module = "durak.rules." + inner.removesuffix(".py").replace("/", ".")
     parts = [p for p in qualname.split(".") if p != "<locals>"]
     while len(parts) > 1 and parts[-1].startswith("<"):
         parts.pop()
