@@ -293,6 +293,10 @@ EQUIVALENT: dict[str, Equivalent] = {
         "hands[s.attacker] => False",
         "first_asked asks the main attacker first: its answer is the shortcut's",
     ),
+    "durak.rules.origins:_canonical:condition-false:1": Equivalent(
+        "g == 1 => False",
+        "dividing by a gcd of 1 is a shortcut: the weights are the same",
+    ),
     "durak.rules.history:History.__le__:drop-operand:0": Equivalent(
         "self._size <= other._size and all(k in other for k in self) => (all((k in other for k in "
         "self)))",
@@ -814,32 +818,47 @@ def stale_equivalents(
     return stale
 
 
+#: The report's columns after the count of mutants, as :func:`verdict_of` names them.
+COLUMNS = ("killed", "timeout", "equivalent", "survived", "not judged")
+
+
+def verdict_of(m: Mutant, recorded: dict[str, Verdict]) -> str:
+    """The mutant's verdict for its function's current source, one of :data:`COLUMNS`: a
+    survivor named in :data:`EQUIVALENT` for the change it makes is ``equivalent``."""
+    v = recorded.get(m.id)
+    if v is None or v.fingerprint != m.fingerprint:
+        return "not judged"
+    entry = EQUIVALENT.get(m.id)
+    if v.verdict == "survived" and entry is not None and entry.change == m.change:
+        return "equivalent"
+    return v.verdict
+
+
 def command_report(args: argparse.Namespace) -> int:
-    """Print the verdicts of the current mutants: the report's table row, the survivors not
-    named equivalent, and the stale entries of :data:`EQUIVALENT`; exit 1 if there is any
-    survivor or stale entry."""
+    """Print the verdicts of the current mutants as the table of ``docs/verification.md``
+    (one row per module, then the package), the survivors not named equivalent, and the
+    stale entries of :data:`EQUIVALENT`; exit 1 if there is any survivor or stale entry."""
     every = package_mutants()
     recorded = load(args.results)
-    tally: Counter[str] = Counter()
+    by_module: dict[str, Counter[str]] = {}
     survivors = []
     for m in every:
-        v = recorded.get(m.id)
-        entry = EQUIVALENT.get(m.id)
-        if v is None or v.fingerprint != m.fingerprint:
-            tally["not judged"] += 1
-        elif v.verdict == "survived" and entry is not None and entry.change == m.change:
-            tally["equivalent"] += 1
-        else:
-            tally[v.verdict] += 1
-            if v.verdict == "survived":
-                survivors.append(m)
+        verdict = verdict_of(m, recorded)
+        module = m.id.split(":")[0].removeprefix("durak.rules.")
+        by_module.setdefault(module, Counter())[verdict] += 1
+        if verdict == "survived":
+            survivors.append(m)
+    total: Counter[str] = sum(by_module.values(), Counter())
+    print("| module | mutants | killed | timed out | equivalent | survived | not judged |")
+    print("|---|---|---|---|---|---|---|")
+    for module, tally in [*sorted(by_module.items()), ("durak.rules", total)]:
+        cells = [f"`{module}`", str(sum(tally.values())), *(str(tally[c]) for c in COLUMNS)]
+        if module == "durak.rules":
+            cells = [f"**{c}**" for c in cells]
+        print(f"| {' | '.join(cells)} |")
     seconds = sum(v.seconds for v in recorded.values())
     commits = sorted({v.commit for v in recorded.values()})
-    print(
-        f"mutants {len(every)}, killed {tally['killed']}, timed out {tally['timeout']}, "
-        f"equivalent {tally['equivalent']}, survived {tally['survived']}, "
-        f"not judged {tally['not judged']}; {seconds / 60:.1f} min of runs at {commits}"
-    )
+    print(f"{seconds / 60:.1f} min of mutant runs, at {', '.join(commits)}")
     for m in survivors:
         print(f"survived: {m.id} ({m.path}:{m.line}) {m.change}")
     stale = stale_equivalents(every, recorded, EQUIVALENT)
