@@ -179,6 +179,10 @@ EQUIVALENT: dict[str, Equivalent] = {
         "a player who needs no card draws an empty slice, and the talon cannot be used up "
         "at it (the loop would have stopped at the player before)",
     ),
+    "durak.rules.bout:_draw:drop-operand:1": Equivalent(
+        "origins and drawn & ~seen => (origins)",
+        "a logged draw of no unseen card works out to the same record (after_draw(w, 0) is w)",
+    ),
     "durak.rules.bout:_draw:condition-false:2": Equivalent(
         "top >= len(talon) => False",
         "the loop's exit once the talon is empty is a shortcut: the players left draw nothing",
