@@ -2,13 +2,15 @@
 
     .venv/bin/python benchmarks/infer_cost.py                    # 10 games, 64 candidates
     .venv/bin/python benchmarks/infer_cost.py --games 4 --candidates 16 --models greedy
+    .venv/bin/python benchmarks/infer_cost.py --games 4 --candidates 16 --chain 300 --models greedy
 
 Game ``g`` deals seed ``9100 + g`` of the 36-card two-player game; ``greedy`` plays both
 seats.  At every decision of seat 0 with a choice, it times
 :func:`~durak.agents.inference.belief.weigh_worlds` (the candidates' worlds, pasts, replays and
-likelihoods, with the model's scores cached for the decision, as the agents do), once per
-model.  One line per model: the mean, 99th percentile and largest time per decision, and
-the mean per candidate.  The cost grows with the game's length (one replay of the record
+likelihoods, with the model's scores cached for the decision, as the agents do; with
+``--chain``, the Metropolis-Hastings steps after them), once per model.  One line per
+model: the mean, 99th percentile and largest time per decision, and the mean per
+candidate and chain step.  The cost grows with the game's length (one replay of the record
 per candidate), so late decisions are the dear ones.
 """
 
@@ -32,6 +34,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--candidates", type=int, default=64)
+    parser.add_argument("--chain", type=int, default=0, help="Metropolis-Hastings steps")
     parser.add_argument("--models", default="greedy,dmc,mix")
     args = parser.parse_args()
     greedy = make_agent("greedy")
@@ -47,7 +50,7 @@ def main() -> None:
                     guidance = None if guide is None else Guidance(guide, 1.0)
                     model = opponent_model(m, 0.1, 0.5, guidance)
                     started = time.perf_counter()
-                    weigh_worlds(log, model, args.candidates, random.Random(g))
+                    weigh_worlds(log, model, args.candidates, random.Random(g), args.chain)
                     times[m].append(time.perf_counter() - started)
             mover = state.turn
             action = greedy.act(observe(state, mover), random.Random(0))
@@ -56,11 +59,12 @@ def main() -> None:
     for m, spent in times.items():
         spent.sort()
         print(
-            f"{m}: {len(spent)} decisions, {args.candidates} candidates: "
+            f"{m}: {len(spent)} decisions, {args.candidates} candidates, {args.chain} steps: "
             f"mean {statistics.mean(spent) * 1000:.1f} ms, "
             f"99th percentile {spent[int(0.99 * len(spent))] * 1000:.1f} ms, "
             f"max {spent[-1] * 1000:.1f} ms, "
-            f"{statistics.mean(spent) / args.candidates * 1000:.2f} ms per candidate"
+            f"{statistics.mean(spent) / (args.candidates + args.chain) * 1000:.2f} ms per "
+            "candidate or step"
         )
 
 

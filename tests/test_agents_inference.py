@@ -5,7 +5,9 @@ world, under a fixed opponent model, weighs every deck order consistent with wha
 observer saw (its observation after every move) by the model's probability of the
 opponents' moves in it.  The sampler's candidates, kept with probability weight / bound
 (rejection sampling), must then be draws from that posterior: a chi-square test at a fixed
-seed, whose power is shown by the unweighted candidates failing it.
+seed, whose power is shown by the unweighted candidates failing it.  The Metropolis-Hastings
+chain over deals (``chain=``) must reach the same posterior from any start: the last worlds
+of independent chains, each started from one unweighted candidate, pass the same test.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from collections import Counter
 from statistics import NormalDist
 from typing import Any
 
+import attrs
 import pytest
 
 import durak.search
 from durak.agents import make_agent
-from durak.agents.inference.belief import Belief, weigh_worlds
+from durak.agents.inference.belief import Belief, DealChain, weigh_worlds
 from durak.agents.inference.inferring import Inferring
 from durak.agents.inference.opponents import GreedyModel, OpponentModel
 from durak.agents.inference.record import GameLog, PublicRecord
@@ -29,6 +32,7 @@ from durak.agents.searchers import pimc
 from durak.rules import (
     Action,
     Card,
+    CardSet,
     GameState,
     IllegalActionError,
     Rules,
@@ -167,6 +171,67 @@ def test_weighted_worlds_follow_the_exact_posterior(players: int, seed: int, len
     prior = Counter(key(w) for w in belief.worlds[: sum(kept.values())])
     stat, df = chi_square(prior, posterior)
     assert stat > critical(df), (stat, df)
+
+
+#: Independent chains per line and steps per chain: 40 steps pass, 5 do not.
+CHAINS, STEPS = 1500, 60
+
+
+def chain_ends(rules: Rules, deck: list[Card], moves: list[Action], seed: int) -> list[GameState]:
+    """The last world of each of :data:`CHAINS` chains, every one of its worlds checked
+    against the observer's observation."""
+    log = log_of(rules, deck, moves, 0)
+    rng = random.Random(seed)
+    ends = []
+    for _ in range(CHAINS):
+        belief = weigh_worlds(log, MODEL, 1, rng, steps=STEPS)
+        assert len(belief.worlds) == STEPS
+        assert all(observe(w, 0) == log.latest for w in belief.worlds)
+        ends.append(belief.worlds[-1])
+    return ends
+
+
+@pytest.mark.parametrize(("players", "seed", "length"), LINES)
+def test_the_deal_chain_reaches_the_exact_posterior(players: int, seed: int, length: int) -> None:
+    rules, deck, moves = line(players, seed, length)
+    posterior, _ = exact_posterior(rules, deck, log_of(rules, deck, moves, 0), MODEL)
+    stat, df = chi_square(Counter(map(key, chain_ends(rules, deck, moves, seed))), posterior)
+    assert stat < critical(df), (stat, df)
+
+
+def test_a_deal_chain_that_deals_a_trump_known_in_the_talon_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The power of the test above: without the check that no trump known to have been in
+    the talon is dealt into a hand, the chain's worlds look as consistent but miss."""
+    rules, deck, moves = line(2, 6, 6)
+    posterior, _ = exact_posterior(rules, deck, log_of(rules, deck, moves, 0), MODEL)
+    real = DealChain._deal
+
+    def careless(chain: DealChain, cards: list[int]) -> GameState | None:
+        knowledge = chain.record.start.knowledge
+        blind = attrs.evolve(knowledge, from_talon=CardSet.of())
+        record = attrs.evolve(chain.record, start=attrs.evolve(chain.record.start, knowledge=blind))
+        return real(attrs.evolve(chain, record=record), cards)
+
+    monkeypatch.setattr(DealChain, "_deal", careless)
+    stat, df = chi_square(Counter(map(key, chain_ends(rules, deck, moves, 6))), posterior)
+    assert stat > critical(df), (stat, df)
+
+
+def test_without_a_deals_prior_the_belief_is_the_weighed_candidates() -> None:
+    """A record whose start may hold a trump known to have been in the talon (origins
+    other than a deal's) has no uniform prior over its starts: the belief is then the
+    weighed candidates, as without ``steps``."""
+    rules, deck, moves = line(2, 24, 11)
+    log = log_of(rules, deck, moves, 0)
+    assert DealChain.applies(PublicRecord.of(log))
+    later = GameLog(log.moves[2][2], log.moves[3:])
+    assert later.start.knowledge.origins == ((1,), (0, 1))
+    assert not DealChain.applies(PublicRecord.of(later))
+    weighed = weigh_worlds(later, MODEL, 5, random.Random(2))
+    chained = weigh_worlds(later, MODEL, 5, random.Random(2), steps=40)
+    assert chained == weighed
 
 
 def test_the_lines_have_choices_refills_and_restricted_trumps() -> None:

@@ -29,6 +29,8 @@ from doc_blocks import (
     run_python,
 )
 from durak.agents import registry
+from durak.agents.inference.inferring import Inferring
+from durak.agents.specs import params_of
 from durak.cli.app import app
 from durak.learn.registry import learners as registered_learners
 from durak.rules import Rules
@@ -176,7 +178,7 @@ def test_the_agent_table_names_every_parameter_of_every_agent() -> None:
     assert "takes\n`seconds=`" in text or "takes `seconds=`" in text
     common = {"seconds"}
     # Below the table too: the inference options that four search agents share.
-    inference = ("infer", "candidates", "epsilon", "model_temperature", "mix")
+    inference = [p.name for p in params_of(Inferring)]
     shared = re.search(r"also take the inference options\s+((?:`\w+=`[,\s]*(?:and\s+)?)+)", text)
     assert shared is not None
     assert re.findall(r"`(\w+)=`", shared[1]) == list(inference)

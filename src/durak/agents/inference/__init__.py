@@ -35,6 +35,15 @@ The method, and what it assumes:
   world and are left out.  The weights are this likelihood (the prior is the proposal).
   If every candidate has weight 0 (a model with ``epsilon = 0`` that never plays the
   observed moves), the candidates are weighed equally.
+* **Chain.**  Weighed candidates drawn from the prior are few where the posterior is
+  narrow: after a dozen opponent choices against ``greedy``, the best of 64 is often
+  orders of magnitude less likely than the true deal.  With ``chain=N`` the belief is
+  instead the ``N`` worlds of a Metropolis-Hastings chain over the deals
+  (:class:`~durak.agents.inference.belief.DealChain`): from a candidate drawn by weight,
+  each step swaps two cards whose places the observer cannot know (one of them an
+  opponent's start card or a card it drew) and keeps the swap with probability
+  ``min(1, L' / L)``; a deal the record rules out weighs 0.  Every deck order consistent
+  with the record being equally likely, its stationary law is the same posterior.
 * **Record.**  The agent hears the game through the :class:`~durak.agents.Watcher` hooks, its
   own observations only.  Without a record that ends at the observation it must decide on
   (``act`` called outside a game that told it the moves), it samples without inference.

@@ -64,6 +64,12 @@ class Inferring:
         choices=("none", *MODELS),
     )
     candidates: int = param(64, "worlds weighed per decision with infer", low=1, high=10**4)
+    chain: int = param(
+        0,
+        "Metropolis-Hastings steps from a weighed world with infer (0: the weighed worlds)",
+        low=0,
+        high=10**5,
+    )
     epsilon: float = param(0.1, "error rate of the greedy opponent model", low=0, high=1)
     model_temperature: float = param(
         1.0, "softmax temperature of the dmc opponent model", low=1e-3, high=100
@@ -95,7 +101,8 @@ class Inferring:
         log = self.logs.get(observation.player)
         if log is None or not is_weighable(log, observation):
             return None
-        return weigh_worlds(log, self.model(self.infer, cache), self.candidates, rng)
+        model = self.model(self.infer, cache)
+        return weigh_worlds(log, model, self.candidates, rng, steps=self.chain)
 
     def game_started(self, observation: Observation) -> None:
         """Start this seat's log (only with ``infer``)."""
