@@ -30,12 +30,14 @@ from durak.agents.inference.record import GameLog, PublicRecord
 from durak.agents.searchers import ismcts as ismcts_agent
 from durak.agents.searchers import pimc
 from durak.rules import (
+    CARDS,
     Action,
     Card,
     CardSet,
     GameState,
     IllegalActionError,
     Rules,
+    bit_indices,
     deal,
     legal_actions,
     observe,
@@ -232,6 +234,22 @@ def test_without_a_deals_prior_the_belief_is_the_weighed_candidates() -> None:
     weighed = weigh_worlds(later, MODEL, 5, random.Random(2))
     chained = weigh_worlds(later, MODEL, 5, random.Random(2), steps=40)
     assert chained == weighed
+
+
+def test_a_replay_from_a_deal_where_an_opponent_lacks_a_card_it_played_is_none() -> None:
+    """The chain's deals are checked by the replay: an opponent's played card moved to
+    the undrawn talon makes its move impossible."""
+    rules, deck, moves = line(2, 24, 11)
+    log = log_of(rules, deck, moves, 0)
+    record = PublicRecord.of(log)
+    past = record.past(sample_world(log.latest, random.Random(0)), random.Random(0))
+    assert record.replay(past) is not None
+    played = next(c for c in bit_indices(record.played_first[1]) if past.hand_masks[1] >> c & 1)
+    hands = list(past.hand_masks)
+    talon = list(past.talon)
+    hands[1] ^= 1 << played | 1 << talon[-2].index
+    talon[-2] = CARDS[played]
+    assert record.replay(attrs.evolve(past, hand_masks=tuple(hands), talon=tuple(talon))) is None
 
 
 def test_the_lines_have_choices_refills_and_restricted_trumps() -> None:

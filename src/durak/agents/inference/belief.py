@@ -22,9 +22,7 @@ from durak.rules import (
     GameState,
     Observation,
     bit_indices,
-    legal_actions,
     sample_world,
-    step_unchecked,
 )
 
 __all__ = [
@@ -73,10 +71,13 @@ def _candidate(
     """A past of ``world`` drawn uniformly (see the record), and the opponents' choices in
     it."""
     past = record.past(world, rng)
-    final, choices = record.replay(past)
-    if final.hand_masks != world.hand_masks or final.talon != world.talon:
+    replayed = record.replay(past)
+    if replayed is None or (replayed[0].hand_masks, replayed[0].talon) != (
+        world.hand_masks,
+        world.talon,
+    ):
         raise RuntimeError("inference: the replayed past does not lead to the world")
-    return past, choices
+    return past, replayed[1]
 
 
 def weigh_worlds(
@@ -85,9 +86,8 @@ def weigh_worlds(
     """``candidates`` worlds behind ``log.latest``, each drawn with its past (uniformly
     among those the record allows) and weighted by the likelihood of the opponents' moves
     under ``model``.  With ``steps`` (and a record that starts as a deal does, see
-    :meth:`DealChain.applies`), the belief is
-    instead the ``steps`` worlds of a :class:`DealChain` from a candidate drawn by weight,
-    equally weighted."""
+    :meth:`DealChain.applies`), the belief is instead the ``steps`` worlds of a
+    :class:`DealChain` from a candidate drawn by weight, equally weighted."""
     record = PublicRecord.of(log)
     root = log.latest
     worlds = [sample_world(root, rng) for _ in range(candidates)]
@@ -120,7 +120,8 @@ class DealChain:
     record rules out weighs 0: a trump known to have been in the talon dealt into a hand,
     or a public move its mover could not make.
 
-    Fields: ``record``; ``start``, the deal the cells are read from and written to;
+    Fields: ``record``; ``start``, the deal the cells are read from (every proposal is it
+    with other cards in the cells);
     ``cells``, per cell ``(player, -1)`` for a start hand or ``(-1, j)`` for talon position
     ``j``; ``sources``, the number of source cells (they come first).
     """
@@ -203,7 +204,7 @@ class DealChain:
                 k += k >= i
                 cards[i], cards[k] = cards[k], cards[i]
                 deal = self._deal(cards)
-                replayed = None if deal is None else _replay(self.record, deal)
+                replayed = None if deal is None else self.record.replay(deal)
                 proposed = 0.0 if replayed is None else likelihood(model, replayed[1])
                 if replayed is not None and (
                     proposed >= weight or rng.random() * weight < proposed
@@ -213,19 +214,6 @@ class DealChain:
                     cards[i], cards[k] = cards[k], cards[i]
             chain.append(world)
         return chain
-
-
-def _replay(record: PublicRecord, start: GameState) -> tuple[GameState, list[Choice]] | None:
-    """:meth:`PublicRecord.replay`, or ``None`` if a mover could not make its move."""
-    s, choices = start, []
-    for p, action in record.moves:
-        legal = legal_actions(s)
-        if action not in legal:
-            return None
-        if p != record.me and len(legal) > 1:
-            choices.append((s, legal, legal.index(action)))
-        s = step_unchecked(s, action)
-    return s, choices
 
 
 @attrs.frozen

@@ -198,15 +198,19 @@ class PublicRecord:
                 return start, {slots[k][2]: places[k] for k in range(1, len(slots))}
         raise RuntimeError(f"inference: no past of player {q} accepted in {MAX_TRIES} tries")
 
-    def replay(self, start: GameState) -> tuple[GameState, list[Choice]]:
+    def replay(self, start: GameState) -> tuple[GameState, list[Choice]] | None:
         """The state the record's actions lead to from ``start``, and the opponents'
-        choices on the way (each with more than one legal action)."""
+        choices on the way (each with more than one legal action); ``None`` if an
+        opponent could not have made its move there (the observer's own moves depend only
+        on what it knows, so they are legal from any start consistent with it)."""
         s = start
         me = self.me
         choices = []
         for p, action in self.moves:
             if p != me:
                 legal = legal_actions(s)
+                if action not in legal:
+                    return None
                 if len(legal) > 1:
                     choices.append((s, legal, legal.index(action)))
             s = step_unchecked(s, action)
