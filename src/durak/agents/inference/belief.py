@@ -61,8 +61,12 @@ class Belief:
         observation than ``root``)."""
         if observation is not self.root and observation != self.root:
             return sample_world(observation, rng)
+        return self.worlds[self.draw(rng)]
+
+    def draw(self, rng: random.Random) -> int:
+        """The index of a world drawn in proportion to its weight."""
         c = self.cumulative
-        return self.worlds[min(bisect_right(c, rng.random() * c[-1]), len(c) - 1)]
+        return min(bisect_right(c, rng.random() * c[-1]), len(c) - 1)
 
 
 def _candidate(
@@ -71,13 +75,10 @@ def _candidate(
     """A past of ``world`` drawn uniformly (see the record), and the opponents' choices in
     it."""
     past = record.past(world, rng)
-    replayed = record.replay(past)
-    if replayed is None or (replayed[0].hand_masks, replayed[0].talon) != (
-        world.hand_masks,
-        world.talon,
-    ):
+    final, choices = record.replay(past) or (None, [])
+    if final is None or final.hand_masks != world.hand_masks or final.talon != world.talon:
         raise RuntimeError("inference: the replayed past does not lead to the world")
-    return past, replayed[1]
+    return past, choices
 
 
 def weigh_worlds(
@@ -97,8 +98,7 @@ def weigh_worlds(
     belief = Belief(root, tuple(worlds), weights)
     if not steps or not DealChain.applies(record):
         return belief
-    c = belief.cumulative
-    first = min(bisect_right(c, rng.random() * c[-1]), len(c) - 1)
+    first = belief.draw(rng)
     chain = DealChain.of(record, trails[first][0])
     walk = chain.run(model, weights[first], worlds[first], steps, rng)
     return Belief(root, tuple(walk), (1.0,) * steps)
@@ -120,15 +120,16 @@ class DealChain:
     record rules out weighs 0: a trump known to have been in the talon dealt into a hand,
     or a public move its mover could not make.
 
-    Fields: ``record``; ``start``, the deal the cells are read from (every proposal is it
-    with other cards in the cells);
-    ``cells``, per cell ``(player, -1)`` for a start hand or ``(-1, j)`` for talon position
-    ``j``; ``sources``, the number of source cells (they come first).
+    Fields: ``record``; ``start``, the deal the chain starts from (every proposal is it
+    with other cards in the cells); ``cells``, per cell ``(player, -1)`` for a start hand
+    or ``(-1, j)`` for talon position ``j``; ``cards``, the card (index) in each cell of
+    ``start``; ``sources``, the number of source cells (they come first).
     """
 
     record: PublicRecord
     start: GameState
     cells: tuple[tuple[int, int], ...]
+    cards: tuple[int, ...]
     sources: int
 
     @staticmethod
@@ -142,11 +143,11 @@ class DealChain:
     def of(record: PublicRecord, past: GameState) -> DealChain:
         """The chain over ``record``'s deals, its cells laid out on ``past``."""
         me, fixed = record.me, record.start.knowledge.exposed.mask
-        hands = [
-            (q, -1)
+        held = [
+            (q, c)
             for q, h in enumerate(past.hand_masks)
             if q != me
-            for _ in range((h & ~fixed).bit_count())
+            for c in bit_indices(h & ~fixed)
         ]
         drawn: list[int] = []
         j = 0
@@ -157,8 +158,10 @@ class DealChain:
                 j += count
         rest = range(j, len(past.talon))
         hidden = [x for x in [*drawn, *rest] if not fixed >> past.talon[x].index & 1]
-        sources = len(hands) + sum(1 for x in hidden if x < j)
-        return DealChain(record, past, (*hands, *((-1, x) for x in hidden)), sources)
+        cells = (*((q, -1) for q, _ in held), *((-1, x) for x in hidden))
+        cards = (*(c for _, c in held), *(past.talon[x].index for x in hidden))
+        sources = len(held) + sum(1 for x in hidden if x < j)
+        return DealChain(record, past, cells, cards, sources)
 
     def _deal(self, cards: list[int]) -> GameState | None:
         """The deal with ``cards`` (one per cell) in the cells, or ``None`` if a trump
@@ -177,17 +180,6 @@ class DealChain:
             return None
         return attrs.evolve(start, hand_masks=tuple(hands), talon=tuple(talon))
 
-    def _cards(self) -> list[int]:
-        """The card in each cell of ``start``."""
-        me, fixed = self.record.me, self.record.start.knowledge.exposed.mask
-        held = [
-            c
-            for q, h in enumerate(self.start.hand_masks)
-            if q != me
-            for c in bit_indices(h & ~fixed)
-        ]
-        return [*held, *(self.start.talon[x].index for q, x in self.cells if q < 0)]
-
     def run(
         self, model: OpponentModel, weight: float, world: GameState, steps: int,
         rng: random.Random,
@@ -195,7 +187,7 @@ class DealChain:
         """``steps`` worlds, one per step, from ``start`` (whose world is ``world`` and whose
         opponents' moves have likelihood ``weight`` under ``model``): each step proposes a
         swap and accepts it with probability ``min(1, L' / L)``."""
-        cards = self._cards()
+        cards = list(self.cards)
         n, chain = len(cards), []
         for _ in range(steps):
             if n > 1 and self.sources:
