@@ -215,6 +215,19 @@ def test_a_random_agent_is_a_seeded_distribution_over_legal_actions() -> None:
         AgentPolicy(game, "random", samples=0)
 
 
+def test_a_policy_is_asked_only_for_the_player_to_act() -> None:
+    game = pyspiel.load_game(game_string(SMALL))
+    greedy = AgentPolicy(game, "greedy", samples=1, seed=0)
+    state = decisions(game, 5)[3]
+    now = state.current_player()
+    assert set(greedy.action_probabilities(state, now)) == set(state.legal_actions())
+    for other in (1 - now, -1, 7):
+        with pytest.raises(RulesError) as error:
+            greedy.action_probabilities(state, other)
+        text = str(error.value)
+        assert text == f"a policy is asked for the player to act, player {now}, not {other}"
+
+
 def test_nash_conv_of_agents_on_the_smallest_three_player_game() -> None:
     """The 3-player 4-card game is not degenerate: the uniform policy can be exploited; an
     agent's NashConv is a number OpenSpiel's best response computes over the whole tree."""
