@@ -94,7 +94,8 @@ def match(tmp_path: Path, name: str, *specs: str) -> tuple[dict[str, Any], list[
     assert result.exit_code == 0, result.output
     report: dict[str, Any] = json.loads(result.stdout)
     del report["timing"]
-    return report, [(e.game, e.deal_seed, e.seats, e.actions) for e in read_log(log).entries]
+    # The log is in the order the worker processes finish: sorted, it is one per game.
+    return report, sorted((e.game, e.deal_seed, e.seats, e.actions) for e in read_log(log).entries)
 
 
 def test_durak_match_plays_legal_seeded_reproducible_games(tmp_path: Path) -> None:
