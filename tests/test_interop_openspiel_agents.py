@@ -94,7 +94,8 @@ def match(tmp_path: Path, name: str, *specs: str) -> tuple[dict[str, Any], list[
     assert result.exit_code == 0, result.output
     report: dict[str, Any] = json.loads(result.stdout)
     del report["timing"]
-    return report, [(e.game, e.deal_seed, e.seats, e.actions) for e in read_log(log).entries]
+    # The log is in the order the worker processes finish: sorted, it is one per game.
+    return report, sorted((e.game, e.deal_seed, e.seats, e.actions) for e in read_log(log).entries)
 
 
 def test_durak_match_plays_legal_seeded_reproducible_games(tmp_path: Path) -> None:
@@ -213,6 +214,19 @@ def test_a_random_agent_is_a_seeded_distribution_over_legal_actions() -> None:
     assert mixed > 3
     with pytest.raises(ValueError, match="samples must be a positive int"):
         AgentPolicy(game, "random", samples=0)
+
+
+def test_a_policy_is_asked_only_for_the_player_to_act() -> None:
+    game = pyspiel.load_game(game_string(SMALL))
+    greedy = AgentPolicy(game, "greedy", samples=1, seed=0)
+    state = decisions(game, 5)[3]
+    now = state.current_player()
+    assert set(greedy.action_probabilities(state, now)) == set(state.legal_actions())
+    for other in (1 - now, -1, 7):
+        with pytest.raises(RulesError) as error:
+            greedy.action_probabilities(state, other)
+        text = str(error.value)
+        assert text == f"a policy is asked for the player to act, player {now}, not {other}"
 
 
 def test_nash_conv_of_agents_on_the_smallest_three_player_game() -> None:

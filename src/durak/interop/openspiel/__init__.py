@@ -6,6 +6,9 @@ Importing this package registers the game ``python_durak`` with ``pyspiel`` (Lan
 * :mod:`~durak.interop.openspiel.parameters`: one game parameter per ``Rules`` field;
 * :mod:`~durak.interop.openspiel.game`: the game and state adapter (deal as chance nodes);
 * :mod:`~durak.interop.openspiel.observers`: observation and information-state views;
+* :mod:`~durak.interop.openspiel.serialization`: a state as data (the game and its
+  history), read back by replaying it;
+* :mod:`~durak.interop.openspiel.resampling`: the pasts of resampled states;
 * :mod:`~durak.interop.openspiel.agent_bots`: any durak agent as a ``pyspiel.Bot``
   (:func:`bot`);
 * :mod:`~durak.interop.openspiel.agent_policies`: any durak agent as an OpenSpiel
@@ -18,12 +21,14 @@ which loads without open-spiel (the agent registry loads every plugin).
 from durak.interop.openspiel.agent_bots import AgentBot, bot
 from durak.interop.openspiel.game import DurakOpenSpielGame, DurakOpenSpielState
 from durak.interop.openspiel.parameters import ParameterError, game_string, params_of, rules_of
+from durak.interop.openspiel.serialization import StateStringError
 
 __all__ = [
     "AgentBot",
     "DurakOpenSpielGame",
     "DurakOpenSpielState",
     "ParameterError",
+    "StateStringError",
     "bot",
     "game_string",
     "params_of",

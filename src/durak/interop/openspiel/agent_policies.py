@@ -49,13 +49,18 @@ class AgentPolicy(os_policy.Policy):  # type: ignore[misc]  # open_spiel is unty
         self._cache: dict[str, dict[int, float]] = {}
 
     def action_probabilities(self, state: Any, player_id: int | None = None) -> dict[int, float]:
-        """The agent's estimated distribution over the legal action ids of the player to act."""
+        """The agent's estimated distribution over the legal action ids of the player to
+        act (``player_id``, if given, must be that player: :class:`RulesError` otherwise)."""
         if not isinstance(state, DurakOpenSpielState):
             raise TypeError(f"state must be a python_durak state, got {type(state).__name__}")
         now = state.durak_state
         if now is None or now.turn < 0:
             raise RulesError("a policy is asked only at a player's decision")
         player = now.turn if player_id is None else player_id
+        if player != now.turn:
+            raise RulesError(
+                f"a policy is asked for the player to act, player {now.turn}, not {player!r}"
+            )
         key = state.information_state_string(player)
         cached = self._cache.get(key)
         if cached is not None:

@@ -15,7 +15,9 @@ adapter keeps the durak engine as the only source of the rules:
 
 Strings and tensors are in :mod:`durak.interop.openspiel.observers`, built from
 :func:`~durak.rules.observe` only.  ``resample_from_infostate`` draws the hidden cards with
-:func:`~durak.rules.sample_world` (the exact odds of the knowledge model).
+:func:`~durak.rules.sample_world` (the exact odds of the knowledge model) and a past of
+them (:mod:`durak.interop.openspiel.resampling`).  A state is written as data, the game and
+its history, and read back by replaying it (:mod:`durak.interop.openspiel.serialization`).
 """
 
 from __future__ import annotations
@@ -33,10 +35,15 @@ from durak.interop.openspiel.observers import (
     describe,
     make_observer,
     observation_text,
-    played_masks,
-    recall_text,
 )
 from durak.interop.openspiel.parameters import DEFAULTS, params_of, rules_of
+from durak.interop.openspiel.resampling import past_deal, past_start, player_of, redealt, seed_of
+from durak.interop.openspiel.serialization import (
+    StateStringError,
+    parse_state_text,
+    state_text,
+    who,
+)
 from durak.rules import (
     Action,
     Card,
@@ -48,7 +55,6 @@ from durak.rules import (
     deal,
     deck_cards,
     legal_actions,
-    observe,
     returns,
     sample_world,
     step,
@@ -142,6 +148,36 @@ class DurakOpenSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is unty
     ) -> ObservationObserver:
         """The observer of ``iig_obs_type`` (default: the observation, without recall)."""
         return make_observer(self.rules, iig_obs_type, params)
+
+    def deserialize_state(self, text: str) -> DurakOpenSpielState:
+        """The state written by :meth:`DurakOpenSpielState.serialize`, rebuilt by replaying
+        its history through the engine, which checks every action; nothing is evaluated or
+        unpickled (:mod:`~durak.interop.openspiel.serialization`).  Raises
+        :class:`StateStringError` (a ``SpielError``), one line, for a string of another
+        game, a malformed one, or a move that is not its player's or not legal there."""
+        state = self.new_initial_state()
+        for k, (player, action) in enumerate(parse_state_text(self.rules, text), start=1):
+            now = state.current_player()
+            if player != now:
+                raise StateStringError(
+                    f"move {k} of the history is by {who(player)}, but {who(now)} acts there"
+                )
+            if action not in state.legal_actions():
+                raise StateStringError(
+                    f"move {k} of the history, {action} by {who(player)}, is not legal there"
+                )
+            state.apply_action(action)
+        return state
+
+    def _replay(self, deck: list[int], leader: int | None = None) -> DurakOpenSpielState:
+        """The state after dealing the deck positions ``deck``, then drawing ``leader`` as
+        the first attacker if the deal leaves it to chance."""
+        state = self.new_initial_state()
+        for position in deck:
+            state.apply_action(position)
+        if leader is not None and state.is_chance_node():
+            state.apply_action(leader)
+        return state
 
 
 class DurakOpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
@@ -253,12 +289,25 @@ class DurakOpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel is un
         self._player = state.turn
 
     def _action_to_string(self, player: int, action: int) -> str:
+        cards, actions, _ = _tables(self.rules)
         if player == _CHANCE:
-            line = self._line
-            if len(line.deck) < self.rules.deck_size:
-                return f"Deal {_tables(self.rules)[0][action]}"
-            return f"Leader {action}"
-        return str(_tables(self.rules)[1][action])
+            if len(self._line.deck) < self.rules.deck_size:
+                return f"Deal {cards[_in_range(action, len(cards), 'chance outcome')]}"
+            return f"Leader {_in_range(action, self.rules.players, 'chance outcome')}"
+        return str(actions[_in_range(action, len(actions), "action id")])
+
+    def serialize(self) -> str:
+        """The state as data: the game's string and its history, ``player:action`` pairs
+        (:mod:`~durak.interop.openspiel.serialization`), read back by
+        :meth:`DurakOpenSpielGame.deserialize_state`.  A state of
+        :meth:`DurakOpenSpielGame.sampled_state` starts at a world, not at a deal, so no
+        history rebuilds it: it raises :class:`StateStringError`."""
+        if self._line.prefix is not None:
+            raise StateStringError(
+                "a state drawn from an observation (sampled_state) starts at no deal: it has "
+                "no history to serialize"
+            )
+        return state_text(self.rules, [(h.player, h.action) for h in self.full_history()])
 
     def is_chance_node(self) -> bool:
         """Whether chance acts (the deal); answered in Python, as :meth:`legal_actions`."""
@@ -280,29 +329,33 @@ class DurakOpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel is un
         :func:`~durak.rules.sample_world` (uniform over the worlds the knowledge model
         allows).  ``sampler()`` returns a uniform float in [0, 1); one call seeds the draw.
 
-        During the deal, the other players' dealt cards and the talon are shuffled.
+        Its history is a past of its own world, never the true one: the deal and the same
+        public actions, replayed through the engine (``durak.interop.openspiel.resampling``),
+        so ``history()``, ``history_str()`` and ``serialize()`` tell nothing ``player`` does
+        not know.  During the deal the other players' dealt cards and the cards left are
+        shuffled.  A state from :meth:`DurakOpenSpielGame.sampled_state` redraws its world
+        at the observation it started from, then replays the actions since.  Raises
+        ``TypeError`` or :class:`RulesError` (one line) for a player that is not one of the
+        game's, and for a sampler that does not return a number in [0, 1].
         """
-        rng = random.Random(int(sampler() * 2**53))
-        other: DurakOpenSpielState = self.clone()
-        line: Line = other._line
+        player = player_of(player, self.rules)
+        rng = random.Random(seed_of(sampler))
+        line = self._line
+        game: DurakOpenSpielGame = self.get_game()
         if not line.states:
-            n, size = self.rules.players, self.rules.deck_size
-            # The trump card, once dealt (the last position), is face up.
-            dealt_to_others = [
-                i
-                for i in range(min(len(line.deck), size - 1))
-                if i >= n * self.rules.hand_size or i % n != player
-            ]
-            hidden = [i for i in range(self.rules.deck_size) if not line.dealt >> i & 1]
-            hidden += [line.deck[i] for i in dealt_to_others]
-            rng.shuffle(hidden)
-            for i in dealt_to_others:
-                line.deck[i] = hidden.pop()
-            line.dealt = sum(1 << i for i in line.deck)
-            line.recall = [[] for _ in range(n)]
-            return other
-        world = sample_world(observe(line.states[-1], player), rng)
-        other._restart(world, player, recall_text(self, player), played_masks(self))
+            return game._replay(redealt(line, player, rng))
+        if line.prefix is None:
+            deck, world = past_deal(line, player, rng)
+            other = game._replay(deck, line.states[0].attacker)
+        else:
+            start, world = past_start(line, player, rng)
+            other = game.new_initial_state()
+            other._restart(start, player, line.prefix[player], line.played)
+        ids = _tables(self.rules)[2]
+        for _, action in line.moves:
+            other.apply_action(ids[action])
+        if other.durak_state != world:
+            raise RuntimeError("resample_from_infostate: the replayed past misses its world")
         return other
 
     def _restart(self, world: GameState, player: int, recall: str, played: tuple[int, ...]) -> None:
@@ -330,6 +383,13 @@ class DurakOpenSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel is un
             f"discard {state.discard}; attacker {state.attacker} defender {state.defender} "
             f"turn {state.turn}{' taking' if state.taking else ''}; moves {len(self._line.moves)}"
         )
+
+
+def _in_range(action: int, size: int, what: str) -> int:
+    """``action`` if it is ``0..size-1``, else :class:`IllegalActionError` (one line)."""
+    if not 0 <= action < size:
+        raise IllegalActionError(f"{what} {action} out of range 0..{size - 1}")
+    return action
 
 
 pyspiel.register_game(GAME_TYPE, DurakOpenSpielGame)
