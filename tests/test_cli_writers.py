@@ -34,7 +34,8 @@ def run(
         else (f"import resource; resource.setrlimit(resource.RLIMIT_FSIZE, ({fsize}, {fsize}))\n")
     )
     if args[0] == "-m":
-        code = f"import runpy, sys\nsys.argv = {args[1:]!r}\nrunpy.run_module({args[1]!r}, run_name='__main__')"
+        code = f"import runpy, sys\nsys.argv = {args[1:]!r}\n"
+        code += f"runpy.run_module({args[1]!r}, run_name='__main__')"
     else:
         code = (
             f"import sys\nsys.argv = ['durak', *{args!r}]\nfrom durak.cli.app import main\nmain()"
@@ -161,9 +162,10 @@ def test_train_qlearn_refuses_a_fifo_or_device_even_with_force(
 ) -> None:
     target = make(tmp_path)  # type: ignore[operator]
     before = kinds(tmp_path)
-    result = run(train_qlearn(str(target), "--force", "--csv", str(tmp_path / "q.csv")), tmp_path)
-    one_error(result, str(target), "not a regular file")
-    assert kinds(tmp_path) == before
+    for force in ([], ["--force"]):
+        args = train_qlearn(str(target), *force, "--csv", str(tmp_path / "q.csv"))
+        one_error(run(args, tmp_path), str(target), "not a regular file")
+        assert kinds(tmp_path) == before
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from typing import IO
 import pytest
 
 from durak.files import (
+    Existing,
     FileError,
     atomic_path,
     check_target,
@@ -74,9 +75,10 @@ def snapshot(folder: Path) -> dict[str, tuple[int, bytes | None]]:
 def test_a_target_that_is_not_a_regular_file_is_refused_unwritten(tmp_path: Path) -> None:
     for path in specials(tmp_path):
         before = snapshot(tmp_path)
-        for existing in ("refuse", "replace", "append"):
+        modes: tuple[Existing, ...] = ("refuse", "replace", "append")
+        for existing in modes:
             with pytest.raises(FileError, match="not a regular file") as err:
-                check_target(path, existing)  # type: ignore[arg-type]
+                check_target(path, existing)
             assert str(err.value).startswith(f"{path}: ")
         with pytest.raises(FileError, match="not a regular file"):
             write_atomic(path, lambda f: f.write(b"data"), "replace")
@@ -161,7 +163,7 @@ def test_a_failing_writer_leaves_the_old_file_and_no_debris(tmp_path: Path) -> N
         f.write(b"half")
         raise ValueError("a bad value")
 
-    with pytest.raises(ValueError, match="^a bad value$"):
+    with pytest.raises(ValueError, match=r"^a bad value$"):
         write_atomic(path, own_error, "replace")
     with pytest.raises(KeyboardInterrupt), atomic_path(path, "replace") as temp:
         temp.write_bytes(b"half")

@@ -117,7 +117,7 @@ def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
         plan = DmcPlan(episodes, hours, interval, options.eval_games, request.out, request.csv_path)
         if options.resume and not plan.checkpoint.exists():
             raise UsageError(f"--resume: no checkpoint {plan.checkpoint} to continue from")
-        if not options.resume and plan.out.exists() and not request.force:
+        if not options.resume and plan.out.is_file() and not request.force:
             raise UsageError(f"--out {plan.out} exists; pass --force to overwrite it, or --resume")
         _check_targets(request, plan, options.resume)
         logged = checkpoint_seed(plan.checkpoint) if options.resume and seed is None else None

@@ -86,7 +86,7 @@ def _check_output(request: TrainRequest) -> None:
     a folder where a file goes, a missing folder, a file that exists (without --force)."""
     out, csv_path, plot = request.out, request.csv_path, request.png
     again: Existing = "replace" if request.force else "refuse"
-    if out.exists() and not out.is_dir() and not request.force:
+    if out.is_file() and not request.force:
         raise UsageError(f"--out {out} exists; pass --force to overwrite it")
     for path in (out, None if str(csv_path) == "-" else csv_path, plot):
         if path is not None:
