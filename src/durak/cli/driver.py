@@ -6,12 +6,13 @@ once; when one of them is standard output, everything else goes to standard erro
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 import sys
 from contextlib import closing
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import attrs
 import typer
@@ -48,6 +49,7 @@ from durak.cli.options import (
 )
 from durak.cli.progress import GameProgress, wanted
 from durak.cli.render import timing_line
+from durak.files import check_target, write_atomic
 from durak.rules import Visibility
 
 
@@ -253,44 +255,52 @@ def finish(
 
 @attrs.frozen
 class Outputs:
-    """The ``--csv`` and ``--json`` files of a command, opened before any game is played
-    (``-``: standard output, which only one of them may use)."""
+    """The ``--csv`` and ``--json`` files of a command, checked before any game is played
+    and written atomically at the end (``-``: standard output, which only one of them may
+    use).  A report file is replaced by the next run's; a FIFO, a device or a folder in its
+    place is refused (:mod:`durak.files`)."""
 
-    csv_file: TextIO | None
-    json_file: TextIO | None
+    csv_path: Path | None
+    json_path: Path | None
 
     @classmethod
     def open(cls, csv_path: Path | None, json_path: Path | None) -> Outputs:
-        """Open (create or truncate) both; ``OSError`` names a path that cannot be written."""
+        """Check both targets; :class:`~durak.files.FileError` names a path that cannot be
+        written."""
         if csv_path is not None and json_path is not None and str(csv_path) == str(json_path):
             raise UsageError("--csv and --json name the same file")
-        opened = [
-            None if p is None else sys.stdout if str(p) == "-" else p.open("w", encoding="utf-8")
-            for p in (csv_path, json_path)
-        ]
-        return cls(opened[0], opened[1])
+        for path in (csv_path, json_path):
+            if path is not None and str(path) != "-":
+                check_target(path, "replace")
+        return cls(csv_path, json_path)
 
     @property
     def to_stdout(self) -> bool:
         """Whether a machine-readable stream goes to standard output."""
-        return sys.stdout in (self.csv_file, self.json_file)
+        return "-" in (str(self.csv_path), str(self.json_path))
 
     def console(self) -> Console:
         """Where the tables and notes go: standard error when stdout carries data."""
         return stderr_console() if self.to_stdout else stdout_console()
 
     def write(self, rows: list[dict[str, Any]], report: dict[str, Any]) -> None:
-        """Write the CSV ``rows`` and the JSON ``report``, and close the files."""
-        if self.csv_file is not None:
+        """Write the CSV ``rows`` and the JSON ``report``, each file atomically."""
+        if self.csv_path is not None:
+            text = io.StringIO(newline="")
             writer = csv.DictWriter(
-                self.csv_file, fieldnames=list(rows[0]) if rows else [], lineterminator="\n"
+                text, fieldnames=list(rows[0]) if rows else [], lineterminator="\n"
             )
             writer.writeheader()
             writer.writerows(rows)
-        if self.json_file is not None:
-            self.json_file.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-        for f in (self.csv_file, self.json_file):
-            if f is not None and f is not sys.stdout:
-                f.close()
-            elif f is not None:
-                f.flush()
+            _emit(self.csv_path, text.getvalue())
+        if self.json_path is not None:
+            _emit(self.json_path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+
+
+def _emit(path: Path, text: str) -> None:
+    """``text`` to standard output (``-``) or atomically to the file ``path``."""
+    if str(path) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_atomic(path, lambda f: f.write(text.encode("utf-8")), "replace")

@@ -17,7 +17,9 @@ fields, its hidden widths and every weight (the shapes of the network the header
 describes, float32, finite) before anything is built, so a file cannot make us allocate a
 network of any size it likes.  Every problem is one ``error(f"{path}: ...")``.
 
-Version 1 files had no checksum; :mod:`durak.learn.model_upgrade` converts one.
+Files are written atomically and read back only from a regular file of at most
+:data:`MAX_FILE_BYTES` (:mod:`durak.files`).  Version 1 files had no checksum;
+:mod:`durak.learn.model_upgrade` converts one.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ import hashlib
 import itertools
 import os
 import shlex
-import stat
 import warnings
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
@@ -35,10 +36,12 @@ from typing import Any
 
 import attrs
 
+from durak.files import Existing, FileError, open_source, write_atomic
 from durak.learn.torch_support import require_torch
 from durak.rules import Rules
 
 __all__ = [
+    "MAX_FILE_BYTES",
     "MAX_LAYERS",
     "MAX_WIDTH",
     "UPGRADE",
@@ -52,6 +55,8 @@ __all__ = [
 
 #: The bounds on a header's hidden layers: a file cannot make us build a bigger network.
 MAX_WIDTH, MAX_LAYERS = 4096, 8
+#: The largest model file or checkpoint read (a checkpoint holds its replay buffer).
+MAX_FILE_BYTES = 8 << 30
 #: How to convert a version 1 file (named in the error that refuses one).
 UPGRADE = "python -m durak.learn.model_upgrade"
 _CHECKSUM = "checksum"
@@ -90,30 +95,48 @@ def _feed(digest: Any, value: Any) -> None:
         raise TypeError(f"a value of type {type(value).__name__}")
 
 
-def write_model_file(path: str | os.PathLike[str], data: Mapping[str, Any]) -> None:
+def write_model_file(
+    path: str | os.PathLike[str], data: Mapping[str, Any], existing: Existing = "replace"
+) -> None:
     """``torch.save`` ``data`` (a dict of plain values and tensors) to ``path``, with its
-    :func:`checksum` added."""
+    :func:`checksum` added, atomically (:func:`durak.files.write_atomic`: a path that is
+    not a regular file, or with ``existing`` ``"refuse"`` any file, is refused; a failed
+    write leaves the old file); :class:`~durak.files.FileError` names the path and why."""
     payload = dict(data)
     payload[_CHECKSUM] = checksum(payload)
-    require_torch().save(payload, Path(path))
+    torch = require_torch()
+    write_atomic(path, lambda f: torch.save(payload, f), existing)
 
 
 def read_archive(path: Path, bad: Callable[[str], Exception]) -> Any:
-    """``torch.load(weights_only=True)`` of a regular file holding a zip archive, without
+    """``torch.load(weights_only=True)`` of a regular file (:func:`durak.files.open_source`:
+    never a FIFO or a device, at most :data:`MAX_FILE_BYTES`) holding a zip archive, without
     torch's warnings; ``bad(problem)`` for a file that does not load, never with torch's
     advice to load it without ``weights_only``."""
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise bad("not a regular file")
-        if not zipfile.is_zipfile(path):
+        f = open_source(path, MAX_FILE_BYTES)
+    except FileError as e:
+        cause = e.reason.removeprefix("cannot read: ")
+        raise bad(
+            e.reason if cause == e.reason else f"cannot read the model file ({cause})"
+        ) from None
+    with f:
+        return _load(f, bad)
+
+
+def _load(f: Any, bad: Callable[[str], Exception]) -> Any:
+    """The archive in the open file ``f``, as :func:`read_archive` reads it."""
+    try:
+        if not zipfile.is_zipfile(f):
             raise bad("not a model file, or a truncated one (not a whole torch.save archive)")
+        f.seek(0)
     except OSError as e:
         raise bad(f"cannot read the model file ({e.strerror or e})") from None
     torch = require_torch()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return torch.load(path, map_location="cpu", weights_only=True)
+            return torch.load(f, map_location="cpu", weights_only=True)
     except OSError as e:
         raise bad(f"cannot read the model file ({e.strerror or e})") from None
     except Exception as e:  # torch reports a bad archive with many exception types
@@ -203,8 +226,11 @@ class NetworkFormat:
             layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
         return torch.nn.Sequential(*layers[:-1])
 
-    def save(self, path: str | os.PathLike[str], model: NetworkModel) -> None:
-        """Write ``model`` to ``path``: the header, the state dict and the meta record."""
+    def save(
+        self, path: str | os.PathLike[str], model: NetworkModel, existing: Existing = "replace"
+    ) -> None:
+        """Write ``model`` to ``path`` as :func:`write_model_file` writes: the header, the
+        state dict and the meta record."""
         write_model_file(
             path,
             {
@@ -212,6 +238,7 @@ class NetworkFormat:
                 "state_dict": model.net.state_dict(),
                 "meta": dict(model.meta),
             },
+            existing,
         )
 
     def load(self, path: str | os.PathLike[str], error: Callable[[str], Exception]) -> NetworkModel:

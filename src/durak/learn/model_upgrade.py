@@ -6,7 +6,11 @@ rewrites one the user trusts with the current version and a checksum, every tens
 header field unchanged, then reads the result back with every check of the format (a
 weight that is not finite float32, shapes that do not fit) before it replaces anything::
 
-    python -m durak.learn.model_upgrade OLD.pt [NEW.pt]     # default: OLD.pt in place
+    python -m durak.learn.model_upgrade OLD.pt [NEW.pt] [--force]   # default: OLD.pt in place
+
+A ``NEW.pt`` that exists is replaced only with ``--force``, and only if it is a regular
+file (a FIFO, a device or a folder is refused before anything is written); the write is
+atomic (:mod:`durak.files`), so a failure leaves the old file and no temporary file.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import os
 import sys
 from pathlib import Path
 
+from durak.files import FileError, atomic_path, check_target
 from durak.learn.dmc.learner import CHECKPOINT
 from durak.learn.dmc.net import NETWORK as DMC
 from durak.learn.dqn.net import NETWORK as DQN
@@ -31,29 +36,42 @@ class ModelUpgradeError(ValueError):
     or failing a check of its format once upgraded."""
 
 
-def upgrade(source: str | os.PathLike[str], target: str | os.PathLike[str] | None = None) -> str:
-    """Write ``source`` (a version 1 file) to ``target`` (default: ``source``, atomically)
-    in the current version of its format, with a checksum; returns the format's name.
-    :class:`ModelUpgradeError` naming the file and the problem, ``target`` untouched."""
+def upgrade(
+    source: str | os.PathLike[str],
+    target: str | os.PathLike[str] | None = None,
+    *,
+    force: bool = False,
+) -> str:
+    """Write ``source`` (a version 1 file) to ``target`` (default: ``source``, which is
+    then replaced) atomically in the current version of its format, with a checksum;
+    returns the format's name.  A ``target`` that exists is replaced only with ``force``.
+    :class:`ModelUpgradeError` naming the file and the problem (a
+    :class:`~durak.files.FileError` for the target), ``target`` untouched."""
 
     def bad(problem: str) -> ModelUpgradeError:
         return ModelUpgradeError(f"{source}: {problem}")
 
+    out = Path(target if target is not None else source)
+    replace = force or target is None or os.fspath(target) == os.fspath(source)
+    try:
+        check_target(out, "replace" if replace else "refuse")  # before anything is read
+    except FileError as e:
+        raise ModelUpgradeError(str(e)) from None
     data = read_archive(Path(source), bad)
     network = _FORMATS.get(str(data.get("format"))) if isinstance(data, dict) else None
     if network is None:
         raise bad(f"not a model file of durak ({', '.join(sorted(_FORMATS))})")
     if data.get("version") != 1 or "checksum" in data:
         raise bad(f"not a version 1 {network.name} file (version {data.get('version')!r})")
-    out = Path(target if target is not None else source)
-    partial = out.with_name(out.name + ".partial")
-    write_model_file(partial, {**data, "version": network.version})
     try:
-        network.read(partial, ModelUpgradeError)
-    except ModelUpgradeError as e:
-        partial.unlink()
-        raise bad(str(e).removeprefix(f"{partial}: ")) from None
-    os.replace(partial, out)
+        with atomic_path(out, "replace" if replace else "refuse") as partial:
+            write_model_file(partial, {**data, "version": network.version})
+            try:
+                network.read(partial, ModelUpgradeError)
+            except ModelUpgradeError as e:
+                raise bad(str(e).removeprefix(f"{partial}: ")) from None
+    except FileError as e:
+        raise ModelUpgradeError(str(e)) from None
     return network.name
 
 
@@ -64,9 +82,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("source", help="a version 1 model file or checkpoint")
     parser.add_argument("target", nargs="?", help="where to write it (default: in place)")
+    parser.add_argument("--force", action="store_true", help="replace a target that exists")
     args = parser.parse_args(argv)
     try:
-        name = upgrade(args.source, args.target)
+        name = upgrade(args.source, args.target, force=args.force)
     except ModelUpgradeError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -4,7 +4,8 @@ matplotlib is an optional dependency (``durak-lab[rl]``): it is imported only wh
 is drawn, and without it :func:`learning_curve` raises :class:`MatplotlibMissingError`.
 :func:`evaluation_curve` draws the periodic evaluations of ``durak train dmc``.  The
 figure is rendered by the Agg canvas directly, without ``pyplot``, so drawing a curve
-neither needs a display nor changes the backend of the calling program.
+neither needs a display nor changes the backend of the calling program.  The PNG is
+written atomically, over a regular file only (:func:`durak.files.write_atomic`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from durak.files import write_atomic
 from durak.learn.train import IntervalStats
 
 __all__ = ["MISSING_MATPLOTLIB", "MatplotlibMissingError", "evaluation_curve", "learning_curve"]
@@ -47,7 +49,8 @@ def evaluation_curve(
     ``points`` against the ``episodes`` played (above) and the training ``hours`` (below).
 
     Raises ``ValueError`` if ``points`` is empty, :class:`MatplotlibMissingError` without
-    matplotlib, and ``OSError`` if the file cannot be written.
+    matplotlib, and :class:`~durak.files.FileError` (naming the file and the reason) if it
+    cannot be written.
     """
     if not points:
         raise ValueError("an evaluation curve needs at least one point")
@@ -65,7 +68,7 @@ def evaluation_curve(
         axis.grid(alpha=0.3)
         axis.legend(loc="lower right")
     fig.suptitle(title)
-    fig.savefig(path, format="png", dpi=100)
+    write_atomic(path, lambda f: fig.savefig(f, format="png", dpi=100), "replace")
 
 
 def learning_curve(stats: Sequence[IntervalStats], path: Path, title: str) -> None:
@@ -73,7 +76,8 @@ def learning_curve(stats: Sequence[IntervalStats], path: Path, title: str) -> No
     ``path``: the win rate above, the mean reward per game below, under ``title``.
 
     Raises ``ValueError`` if ``stats`` is empty, :class:`MatplotlibMissingError` without
-    matplotlib, and ``OSError`` if the file cannot be written.
+    matplotlib, and :class:`~durak.files.FileError` (naming the file and the reason) if it
+    cannot be written.
     """
     if not stats:
         raise ValueError("a learning curve needs at least one interval")
@@ -89,4 +93,4 @@ def learning_curve(stats: Sequence[IntervalStats], path: Path, title: str) -> No
     bottom.set_xlabel("episodes")
     bottom.grid(alpha=0.3)
     fig.suptitle(title)
-    fig.savefig(path, format="png", dpi=100)
+    write_atomic(path, lambda f: fig.savefig(f, format="png", dpi=100), "replace")

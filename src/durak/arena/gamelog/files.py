@@ -7,7 +7,9 @@ and the forfeit if there was one, so any line can be replayed on its own
 (:mod:`durak.arena.runs.run`).  Each line goes to the file in one unbuffered write.  A last line
 cut off by a crash or a full disk is never taken for a game: :func:`read_log` reports it as
 :class:`Truncated`.  A :class:`LogWriter` holds an exclusive lock on its file (``flock``)
-for as long as it is open, so two runs never write one log.
+for as long as it is open, so two runs never write one log.  A log is only ever a regular
+file: a FIFO, a device or a folder is refused before it is opened for writing, and a log is
+read back only if it is a regular file of at most :data:`MAX_LOG_BYTES` (:mod:`durak.files`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 import attrs
 
 from durak.arena.gamelog.entry import LogEntry, LogError, parse_entry
+from durak.files import FileError, open_source, open_stream, read_source
 
 fcntl: ModuleType | None
 try:
@@ -27,7 +30,10 @@ try:
 except ImportError:  # not POSIX: no lock
     fcntl = None
 
-__all__ = ["LogEntry", "LogError", "LogRead", "LogWriter", "Truncated", "read_log"]
+__all__ = ["MAX_LOG_BYTES", "LogEntry", "LogError", "LogRead", "LogWriter", "Truncated", "read_log"]
+
+#: The largest log read back (by ``durak replay`` or a resumed run).
+MAX_LOG_BYTES = 4 << 30
 
 
 @attrs.frozen
@@ -66,10 +72,11 @@ def read_log(path: Path | str, *, allow_truncated: bool = False) -> LogRead:
 
     Raises :class:`LogError` naming the line and the reason for the first line that is
     not a valid entry, including a cut-off last line unless ``allow_truncated``, and
-    ``OSError`` if the file cannot be read.
+    :class:`~durak.files.FileError` if the file cannot be read, is not a regular file or
+    is over :data:`MAX_LOG_BYTES`.
     """
     path = Path(path)
-    data = path.read_bytes()
+    data = read_source(path, MAX_LOG_BYTES)
     entries: list[LogEntry] = []
     offset = 0
     lines = data.split(b"\n")
@@ -112,14 +119,16 @@ def encode(entry: LogEntry) -> str:
 class LogWriter:
     """Appends entries to a log, one unbuffered line each, so a crash loses no finished game.
 
-    Opening takes an exclusive lock on the file, held until :meth:`close`; a log that
-    another writer holds raises :class:`LogError` at once.  ``OSError`` (a full disk, say)
-    is raised by the write that fails; nothing is left buffered to fail again on close.
+    Opening checks the path (:class:`~durak.files.FileError` for a FIFO, a device, a
+    folder, a missing folder) and takes an exclusive lock on the file, held until
+    :meth:`close`; a log that another writer holds raises :class:`LogError` at once.
+    ``OSError`` (a full disk, say) is raised by the write that fails; nothing is left
+    buffered to fail again on close.
     """
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self._file = self.path.open("ab", buffering=0)
+        self._file = open_stream(self.path, "append")
         if fcntl is not None:
             try:
                 fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -150,11 +159,11 @@ def logged_seed(path: Path | str) -> int | None:
     """The master seed of the first game in the log at ``path``, or ``None`` if the file is
     missing or holds no readable game yet (the whole log is checked when it is resumed)."""
     try:
-        with Path(path).open(encoding="utf-8") as f:
+        with open_source(path, MAX_LOG_BYTES) as f:
             for line in f:
                 if line.strip():
-                    seed = json.loads(line).get("seed")
+                    seed = json.loads(line.decode("utf-8")).get("seed")
                     return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError, RecursionError):
+    except (FileError, OSError, UnicodeDecodeError, ValueError, AttributeError, RecursionError):
         return None
     return None

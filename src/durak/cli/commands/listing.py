@@ -16,6 +16,7 @@ from durak.agents.base import Param
 from durak.cli.driver import stdout_console
 from durak.cli.errors import fail, user_errors
 from durak.cli.options import JsonFile
+from durak.files import write_atomic
 
 
 def agents(
@@ -87,7 +88,7 @@ def print_listing(
             print(text)
         else:
             with user_errors():
-                json_file.write_text(text + "\n", encoding="utf-8")
+                write_atomic(json_file, lambda f: f.write(f"{text}\n".encode()), "replace")
         return
     table = Table(
         kind,

@@ -40,6 +40,7 @@ from durak.cli.render import duration
 from durak.cli.train.opponents import dmc_opponents
 from durak.cli.train.output import rules_flags
 from durak.cli.train.request import TrainRequest
+from durak.files import Existing, FileError, check_target
 from durak.learn.dmc.settings import DmcSettings
 from durak.rules import Rules
 
@@ -111,14 +112,14 @@ def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
         rules = request.rules_options.rules(request.players or 2, request.players)
         if str(request.csv_path) == "-":
             raise UsageError("--csv -: dmc appends its CSV across resumes; give it a file")
-        request.check_directories()
         opponents = dmc_opponents(request.vs, rules)
         settings = dmc_settings(request.spec)
         plan = DmcPlan(episodes, hours, interval, options.eval_games, request.out, request.csv_path)
         if options.resume and not plan.checkpoint.exists():
             raise UsageError(f"--resume: no checkpoint {plan.checkpoint} to continue from")
-        if not options.resume and plan.out.exists() and not request.force:
+        if not options.resume and plan.out.is_file() and not request.force:
             raise UsageError(f"--out {plan.out} exists; pass --force to overwrite it, or --resume")
+        _check_targets(request, plan, options.resume)
         logged = checkpoint_seed(plan.checkpoint) if options.resume and seed is None else None
         the_seed = choose_seed(seed) if logged is None else logged
         trainer = DmcTrainer(rules, opponents, the_seed, settings)
@@ -160,7 +161,8 @@ def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
             stopped = ("terminated (SIGTERM)", TERMINATED)
         except KeyboardInterrupt:
             stopped = ("interrupted", INTERRUPTED)
-        except BackendError as e:  # a worker lost: the round is undone, the rest is kept
+        except (BackendError, FileError) as e:  # a worker lost, a file that cannot be
+            # written: the round is undone, the rest is kept (if it can be saved)
             stopped = (f"error: {describe(e)}", USAGE)
         finally:
             log.close()
@@ -185,6 +187,19 @@ def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
     words = ["durak", "match", f"dmc:path={plan.out}", *others, "--games", "1000"]
     words += ["--seed", str(the_seed + 1), *rules_flags(rules)]
     console.print(f"evaluate: {shlex.join(words)}")
+
+
+def _check_targets(request: TrainRequest, plan: DmcPlan, resume: bool) -> None:
+    """Refuse, before any training, a file of the run that could not be written: a FIFO,
+    a device or a folder where a file goes, a missing folder, or (without ``--force`` or
+    ``--resume``) a file that exists."""
+    again: Existing = "replace" if request.force or resume else "refuse"
+    check_target(plan.out, again)
+    check_target(plan.checkpoint, again)
+    check_target(plan.csv_path, "append" if resume else again)
+    check_target(plan.out.with_name(plan.out.name + ".eval"), "replace")
+    if request.png is not None:
+        check_target(request.png, again)
 
 
 def _goal(plan: DmcPlan) -> str:
@@ -222,15 +237,15 @@ def _draw(plan: DmcPlan, png: Path, title: str) -> bool:
     from durak.learn.dmc.schedule import EVAL_OPPONENTS, read_evaluations  # noqa: PLC0415
     from durak.learn.plot import MatplotlibMissingError, evaluation_curve  # noqa: PLC0415
 
-    points = read_evaluations(plan.csv_path)
-    if not points:
-        return False
     try:
+        points = read_evaluations(plan.csv_path)
+        if not points:
+            return False
         evaluation_curve(points, EVAL_OPPONENTS, png, title)
     except MatplotlibMissingError as e:
         stderr_console().print(f"warning: {e}; skipped {png}")
         return False
-    except OSError as e:
-        stderr_console().print(f"warning: cannot write {png}: {e.strerror or e}")
+    except FileError as e:
+        stderr_console().print(f"warning: {e}; skipped {png}")
         return False
     return True

@@ -4,7 +4,6 @@ CSV row per interval, the learner saved to ``--out`` and its learning curve draw
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from pathlib import Path
@@ -26,6 +25,7 @@ from durak.cli.train.opponents import seat_opponents, training_opponent
 from durak.cli.train.output import IntervalCsv, TrainProgress, evaluate_command, interval_line
 from durak.cli.train.request import TrainRequest
 from durak.envs.solo import SoloStep, SoloTable
+from durak.files import Existing, FileError, atomic_path, check_target
 from durak.learn.plot import MatplotlibMissingError, learning_curve
 from durak.learn.registry import SavableLearner, make_learner
 from durak.learn.train import IntervalStats
@@ -82,13 +82,15 @@ class _Watched:
 
 
 def _check_output(request: TrainRequest) -> None:
-    """Refuse, before any training, outputs that could not be written at the end."""
+    """Refuse, before any training, outputs that could not be written: a FIFO, a device or
+    a folder where a file goes, a missing folder, a file that exists (without --force)."""
     out, csv_path, plot = request.out, request.csv_path, request.png
-    if out.is_dir():
-        raise UsageError(f"--out {out} is a directory")
-    if out.exists() and not request.force:
+    again: Existing = "replace" if request.force else "refuse"
+    if out.is_file() and not request.force:
         raise UsageError(f"--out {out} exists; pass --force to overwrite it")
-    request.check_directories()
+    for path in (out, None if str(csv_path) == "-" else csv_path, plot):
+        if path is not None:
+            check_target(path, again)
     if out.resolve() in {csv_path.resolve(), plot.resolve() if plot else None}:
         raise UsageError(f"--out {out} would be overwritten by the CSV or the plot")
 
@@ -173,14 +175,11 @@ def train_online(request: TrainRequest, options: OnlineOptions) -> None:
 
 
 def _save(learner: SavableLearner, out: Path) -> None:
-    """``learner.save(out)``, atomically whatever the learner: a failed or interrupted save
-    leaves any old ``out`` whole (with --force, it is replaced only by a complete file)."""
-    partial = out.with_name(out.name + ".partial")
-    try:
+    """``learner.save(out)``, atomically whatever the learner (it writes a temporary file
+    that then replaces ``out``): a failed or interrupted save leaves any old ``out`` whole
+    and no temporary file (with --force, it is replaced only by a complete file)."""
+    with atomic_path(out, "replace") as partial:
         learner.save(partial)
-        os.replace(partial, out)
-    finally:
-        partial.unlink(missing_ok=True)
 
 
 def _finish(
@@ -205,6 +204,6 @@ def _finish(
             written.append(str(png))
         except MatplotlibMissingError as e:
             stderr_console().print(f"warning: {e}; skipped {png}")
-        except OSError as e:
-            stderr_console().print(f"warning: cannot write {png}: {e.strerror or e}")
+        except FileError as e:
+            stderr_console().print(f"warning: {e}; skipped it")
     console.print(f"wrote: {', '.join(written)}")

@@ -3,9 +3,12 @@ the intervals, and the ``durak match`` command that evaluates the trained learne
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -21,6 +24,7 @@ from rich.progress import (
 
 from durak.agents.base import parse_spec, registry
 from durak.cli.progress import BarProgress, Speed
+from durak.files import FileError, open_stream
 from durak.learn.train import IntervalStats
 from durak.rules import Rules
 
@@ -104,21 +108,33 @@ class IntervalCsv:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._file: TextIO = (
-            sys.stdout if str(path) == "-" else path.open("w", encoding="utf-8", newline="")
+            sys.stdout
+            if str(path) == "-"
+            else io.TextIOWrapper(
+                io.BufferedWriter(open_stream(path, "replace")), encoding="utf-8", newline=""
+            )
         )
         self._writer = csv.writer(self._file, lineterminator="\n")
-        self._writer.writerow(CSV_COLUMNS)
-        self._file.flush()
+        self._row(CSV_COLUMNS)
+
+    def _row(self, cells: Sequence[str]) -> None:
+        try:
+            self._writer.writerow(cells)
+            self._file.flush()
+        except OSError as e:
+            raise FileError(self.path, f"cannot write: {e.strerror or e}") from None
 
     def write(self, s: IntervalStats) -> None:
-        """Append the row of ``s``."""
-        self._writer.writerow(csv_row(s))
-        self._file.flush()
+        """Append the row of ``s``; :class:`~durak.files.FileError` if it cannot be
+        written."""
+        self._row(csv_row(s))
 
     def close(self) -> None:
-        """Close the file (standard output stays open)."""
+        """Close the file (standard output stays open; a row that could not be written was
+        reported by :meth:`write`)."""
         if self._file is not sys.stdout:
-            self._file.close()
+            with contextlib.suppress(OSError):
+                self._file.close()
 
 
 def rules_flags(rules: Rules) -> list[str]:

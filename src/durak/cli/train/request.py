@@ -6,7 +6,7 @@ from pathlib import Path
 
 import attrs
 
-from durak.cli.options import RulesOptions, UsageError
+from durak.cli.options import RulesOptions
 
 
 @attrs.frozen
@@ -39,10 +39,3 @@ class TrainRequest:
         """The learning curve's file: ``--plot``, by default ``--out`` with the suffix
         ``.png``; ``None`` with ``--no-plot``."""
         return None if self.no_plot else self.plot or self.out.with_suffix(".png")
-
-    def check_directories(self) -> None:
-        """:class:`UsageError` unless the directories of ``--out``, the CSV and the plot
-        exist (checked before any training, so the end's writes can succeed)."""
-        for path in (self.out, self.csv_path, self.png):
-            if path is not None and not path.parent.is_dir():
-                raise UsageError(f"{path}: no such directory {str(path.parent)!r}")

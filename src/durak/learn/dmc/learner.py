@@ -23,7 +23,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import math
-import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -33,10 +32,11 @@ import attrs
 import numpy as np
 
 from durak.agents.base import SpecError
+from durak.files import open_source
 from durak.learn.dmc.actor import SELF, ActorTask, Samples, collect
 from durak.learn.dmc.net import NETWORK, DmcModel, DmcModelError, build_network, load_model
 from durak.learn.dmc.settings import DmcSettings
-from durak.learn.model_file import read_model_file, write_model_file
+from durak.learn.model_file import MAX_FILE_BYTES, read_model_file, write_model_file
 from durak.learn.torch_support import require_torch
 from durak.rules import Rules
 from durak.seeding import derive_seed
@@ -130,7 +130,8 @@ class DmcTrainer:
             )
         self.net.load_state_dict(model.net.state_dict())
         self.net.eval()
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        with open_source(path, MAX_FILE_BYTES) as f:  # load_model read it: a regular file
+            return hashlib.file_digest(f, "sha256").hexdigest()
 
     def weights(self) -> dict[str, np.ndarray[Any, Any]]:
         """The network's state dict as numpy arrays (what actors are sent)."""
@@ -240,11 +241,11 @@ class DmcTrainer:
         }
 
     def save_checkpoint(self, path: Path) -> None:
-        """Everything needed to resume, written atomically to ``path``."""
+        """Everything needed to resume, written atomically to ``path``
+        (:class:`~durak.files.FileError` naming it and the reason if it cannot be)."""
         torch = self.torch
-        partial = path.with_name(path.name + ".partial")
         write_model_file(
-            partial,
+            path,
             {
                 **CHECKPOINT.header(self.rules, self.settings.widths),
                 "identity": _plain(self.identity()),
@@ -255,7 +256,6 @@ class DmcTrainer:
                 "targets": [torch.from_numpy(t) for t in self._targets],
             },
         )
-        os.replace(partial, path)
 
     def load_checkpoint(self, path: Path) -> None:
         """Continue from the checkpoint in ``path``; :class:`DmcModelError` if it cannot be
@@ -267,10 +267,11 @@ class DmcTrainer:
             for key, default in (("rules", Rules()), ("settings", DmcSettings())):
                 if isinstance(stored.get(key), dict):
                     stored = {**stored, key: {**_plain(attrs.asdict(default)), **stored[key]}}
-        if stored != _plain(self.identity()):
+        mine = _plain(self.identity())
+        if stored != mine:
             raise DmcModelError(
-                f"{path}: a checkpoint of another run (its rules, opponents, seed or "
-                "settings differ from this command's)"
+                f"{path}: a checkpoint of another run: {_difference(stored, mine)}; "
+                "refusing to resume it"
             )
         try:
             self.net.load_state_dict(data["state_dict"])
@@ -293,6 +294,29 @@ def checkpoint_seed(path: Path) -> int | None:
     identity = data.get("identity")
     seed = identity.get("seed") if isinstance(identity, dict) else None
     return seed if isinstance(seed, int) else None
+
+
+def _difference(stored: object, mine: dict[str, Any]) -> str:
+    """Which setting of the checkpoint's run (``stored``) differs from this command's, in
+    a few words (as ``durak match --resume`` names a log's)."""
+    if not isinstance(stored, dict):
+        return "it holds no record of its run's settings"
+    for key in ("seed", "opponents"):
+        if stored.get(key) != mine[key]:
+            return f"the checkpoint has {key} {stored.get(key)!r}, the command {mine[key]!r}"
+    for key in ("rules", "settings"):
+        theirs = stored.get(key)
+        if not isinstance(theirs, dict):
+            return f"the checkpoint has no {key}"
+        changed = [
+            f"{k}={theirs.get(k)!r} (command: {v!r})"
+            for k, v in mine[key].items()
+            if theirs.get(k) != v
+        ]
+        changed += [f"{k}={theirs[k]!r} (unknown here)" for k in theirs if k not in mine[key]]
+        if changed:
+            return f"the checkpoint's {key} differ: {', '.join(changed)}"
+    return "its record of the run differs from the command's"
 
 
 def _plain(value: Any) -> Any:

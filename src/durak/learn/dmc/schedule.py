@@ -8,7 +8,8 @@ first; both count across resumes).  Every ``interval`` episodes the current netw
 format, from ``derive_seed(seed, -7)``, a stream no training episode deals from), and a row
 of :data:`CSV_COLUMNS` is appended to the CSV.  A checkpoint (``OUT.ckpt``) and the model
 (``OUT``) are written every :data:`CHECKPOINT_SECONDS` by :meth:`DmcSchedule.rounds`, and
-by :meth:`DmcSchedule.save` when the caller stops (the goal, Ctrl-C, SIGTERM).
+by :meth:`DmcSchedule.save` when the caller stops (the goal, Ctrl-C, SIGTERM), each
+atomically (:mod:`durak.files`: a failed write leaves the old file and no temporary one).
 
 The matches are played by a :class:`Match` the caller gives (the CLI plays them on the
 arena, which ``durak.learn`` does not import), and the caller may hold interrupts during a
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 import math
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +30,7 @@ from typing import Any, Protocol
 
 import attrs
 
+from durak.files import FileError, open_stream, read_source
 from durak.learn.dmc.learner import DmcTrainer, RoundStats, Workers
 from durak.learn.dmc.net import save_model
 from durak.seeding import derive_seed
@@ -36,6 +39,7 @@ __all__ = [
     "CHECKPOINT_SECONDS",
     "CSV_COLUMNS",
     "EVAL_OPPONENTS",
+    "MAX_CSV_BYTES",
     "DmcPlan",
     "DmcSchedule",
     "EvaluationCsv",
@@ -48,6 +52,8 @@ __all__ = [
 EVAL_OPPONENTS = ("greedy", "lowest")
 #: Seconds between checkpoints.
 CHECKPOINT_SECONDS = 300.0
+#: The largest CSV of evaluations read back (for the learning curve).
+MAX_CSV_BYTES = 256 << 20
 #: The CSV header: one row per evaluation.
 CSV_COLUMNS = (
     "episodes",
@@ -106,31 +112,41 @@ class Progress:
 
 class EvaluationCsv:
     """The CSV of the evaluations, appended to across resumes (the header only in a new or
-    empty file); each row is flushed, so a stopped run keeps the rows so far."""
+    empty file), else replaced; each row is flushed, so a stopped run keeps the rows so
+    far.  :class:`~durak.files.FileError` for a path that is not a regular file."""
 
     def __init__(self, path: Path, append: bool) -> None:
-        fresh = not append or not path.exists() or path.stat().st_size == 0
-        self._file = path.open("a" if append else "w", encoding="utf-8", newline="")
+        self.path = path
+        raw = open_stream(path, "append" if append else "replace")
+        fresh = not append or raw.seek(0, io.SEEK_END) == 0
+        self._file = io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8", newline="")
         self._writer = csv.writer(self._file, lineterminator="\n")
         if fresh:
             self.write(list(CSV_COLUMNS))
 
     def write(self, row: list[Any]) -> None:
-        """Append ``row``."""
-        self._writer.writerow(row)
-        self._file.flush()
+        """Append ``row``; :class:`~durak.files.FileError` if it cannot be written."""
+        try:
+            self._writer.writerow(row)
+            self._file.flush()
+        except OSError as e:
+            raise FileError(self.path, f"cannot write: {e.strerror or e}") from None
 
     def close(self) -> None:
-        """Close the file."""
-        self._file.close()
+        """Close the file (a row that could not be written was reported by :meth:`write`)."""
+        with contextlib.suppress(OSError):
+            self._file.close()
 
 
 def read_evaluations(path: Path) -> list[dict[str, float]]:
-    """The rows of the evaluations' CSV in ``path`` as numbers (empty cells left out)."""
-    with path.open(encoding="utf-8") as f:
-        return [
-            {k: float(v) for k, v in r.items() if v not in ("", None)} for r in csv.DictReader(f)
-        ]
+    """The rows of the evaluations' CSV in ``path`` as numbers (empty cells left out);
+    :class:`~durak.files.FileError` unless it is a regular file of at most
+    :data:`MAX_CSV_BYTES`."""
+    text = read_source(path, MAX_CSV_BYTES).decode("utf-8")
+    return [
+        {k: float(v) for k, v in r.items() if v not in ("", None)}
+        for r in csv.DictReader(io.StringIO(text, newline=""))
+    ]
 
 
 class DmcSchedule:
@@ -180,12 +196,10 @@ class DmcSchedule:
             yield Progress(stats, row)
 
     def save(self) -> None:
-        """Write the checkpoint, then the model (atomically: a stopped write leaves the old
-        file whole)."""
+        """Write the checkpoint, then the model (atomically: a stopped or failed write
+        leaves the old file whole; :class:`~durak.files.FileError` names the file)."""
         self.trainer.save_checkpoint(self.plan.checkpoint)
-        partial = self.plan.out.with_name(self.plan.out.name + ".partial")
-        save_model(partial, self.trainer.model(self.meta))
-        partial.replace(self.plan.out)
+        save_model(self.plan.out, self.trainer.model(self.meta))
 
     def evaluate(self, loss: float, since: tuple[int, float], decisions: int) -> dict[str, Any]:
         """The CSV row of an evaluation of the current network, whose wall time counts as

@@ -9,28 +9,31 @@ File layout (``format`` ``"durak-qtable"``, ``version`` 1)::
      "visits": {"STATE": {"ACTION": count, ...}, ...}}
 
 Loading checks every field and raises :class:`QTableError` naming the file and the
-problem: not JSON, another format or version, an unknown abstraction, bad rules, or a
-value that is not a finite number.
+problem: not a regular file (a FIFO, a device: refused unread), over :data:`MAX_BYTES`,
+not JSON, another format or version, an unknown abstraction, bad rules, or a value that
+is not a finite number.  Saving is atomic (:mod:`durak.files`).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
 
+from durak.files import FileError, read_source, write_atomic
 from durak.learn.qlearn.abstraction import ABSTRACTIONS
 from durak.rules import Rules, RulesError
 
-__all__ = ["FORMAT", "VERSION", "QTable", "QTableError"]
+__all__ = ["FORMAT", "MAX_BYTES", "VERSION", "QTable", "QTableError"]
 
 FORMAT = "durak-qtable"
 VERSION = 1
+#: The largest Q-table file read.
+MAX_BYTES = 1 << 30
 
 
 class QTableError(ValueError):
@@ -62,7 +65,9 @@ class QTable:
             )
 
     def save(self, path: Path) -> None:
-        """Write the table to ``path`` as JSON, atomically (a crash leaves the old file)."""
+        """Write the table to ``path`` as JSON, atomically (a crash leaves the old file);
+        :class:`~durak.files.FileError` for a path that is not a regular file or cannot
+        be written, naming it and the reason."""
         doc = {
             "format": FORMAT,
             "version": VERSION,
@@ -73,17 +78,16 @@ class QTable:
             "q": self.q,
             "visits": self.visits,
         }
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(doc, sort_keys=True, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, path)
+        text = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+        write_atomic(path, lambda f: f.write(text.encode("utf-8")), "replace")
 
     @classmethod
     def load(cls, path: Path) -> QTable:
         """The table saved at ``path``; :class:`QTableError` names any problem."""
         try:
-            doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as e:
-            raise QTableError(f"{path}: cannot read: {e.strerror or e}") from None
+            doc = json.loads(read_source(path, MAX_BYTES).decode("utf-8"))
+        except FileError as e:
+            raise QTableError(str(e)) from None
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             raise QTableError(f"{path}: not a Q-table (not valid JSON: {e})") from None
         except RecursionError:
