@@ -73,13 +73,13 @@ mutation: $(STAMP)
 
 # The second mutation pass over durak.rules, with the operators mutmut lacks (dropped
 # operands, forced conditions, removed raises and statements, widened comparisons):
-# tools/mutation_extra.py.  Resumable: verdicts are kept per mutant in
+# tools/mutation/ (python -m mutation).  Resumable: verdicts are kept per mutant in
 # .mutants/extra/results.jsonl; ONLY=<text> judges the ids containing it.  Not part of
 # `make test`.  Report: docs/verification.md.
 ONLY ?=
 mutation-extra: $(STAMP)
-	$(BIN)/python tools/mutation_extra.py run --only "$(ONLY)"
-	$(BIN)/python tools/mutation_extra.py report
+	PYTHONPATH=tools $(BIN)/python -m mutation run --only "$(ONLY)"
+	PYTHONPATH=tools $(BIN)/python -m mutation report
 
 bench: $(STAMP)
 	$(BIN)/durak bench

@@ -1,5 +1,6 @@
-"""The second mutation pass's mutator (``tools/mutation_extra.py``): which mutants it makes,
-that each changes exactly its node, and which mutants a rerun judges again."""
+"""The second mutation pass (``tools/mutation/``): which mutants the mutator makes, that
+each changes exactly its node, which mutants a rerun judges again, and the records of the
+mutants named equivalent, read and checked."""
 
 from __future__ import annotations
 
@@ -9,22 +10,17 @@ import types
 from pathlib import Path
 
 import pytest
-from mutation_extra import (
-    EQUIVALENT,
+from mutation import cli, equivalents
+from mutation.equivalents import (
     Equivalent,
-    Mutant,
-    Runner,
-    Verdict,
-    _scope,
-    apply,
-    import_scopes,
-    load,
-    mutants,
-    package_mutants,
-    select,
+    EquivalentsError,
+    load_equivalents,
     stale_equivalents,
-    suites,
 )
+from mutation.operators import Mutant, apply, mutants, package_mutants
+from mutation.results import Verdict, load, select
+from mutation.runner import Runner, import_scopes, suites
+from mutation.trace import scope_name
 
 import durak.rules
 
@@ -207,9 +203,9 @@ def test_a_function_run_at_import_is_judged_by_every_test(tmp_path: Path) -> Non
 def test_a_traced_code_object_is_named_as_the_mutator_names_its_scope(
     qualname: str, scope: str
 ) -> None:
-    assert _scope("/x/src/durak/rules/origins.py", qualname) == f"durak.rules.origins:{scope}"
+    assert scope_name("/x/src/durak/rules/origins.py", qualname) == f"durak.rules.origins:{scope}"
     nested = "/x/src/durak/rules/knowledge/sampler.py"
-    assert _scope(nested, qualname) == f"durak.rules.knowledge.sampler:{scope}"
+    assert scope_name(nested, qualname) == f"durak.rules.knowledge.sampler:{scope}"
 
 
 def test_every_function_with_mutants_is_named_alike_by_the_tracer() -> None:
@@ -222,7 +218,7 @@ def test_every_function_with_mutants_is_named_alike_by_the_tracer() -> None:
         todo = [compile(file.read_text(encoding="utf-8"), str(file), "exec")]
         while todo:
             code = todo.pop()
-            traced.add(_scope(code.co_filename, code.co_qualname))
+            traced.add(scope_name(code.co_filename, code.co_qualname))
             todo += [c for c in code.co_consts if isinstance(c, types.CodeType)]
     called = {m.id.rsplit(":", 2)[0] for m in package_mutants() if not m.imported}
     assert "durak.rules.knowledge.sampler:odds" in called
@@ -257,4 +253,102 @@ def test_an_equivalent_entry_is_trusted_only_for_the_change_it_names() -> None:
 
 def test_every_equivalent_named_matches_its_mutant_in_the_rules_source() -> None:
     # Fails when an edit to a function shifts the mutants an entry names: read it again.
-    assert stale_equivalents(package_mutants(), {}, EQUIVALENT) == []
+    assert stale_equivalents(package_mutants(), {}, load_equivalents()) == []
+
+
+_GOOD = '''\
+[[equivalent]]
+id = "<snippet>:f:comparison:0"
+change = "a < b => (a <= b)"
+reason = """\\
+    a reason \\
+    on two lines"""
+'''
+
+
+def test_the_equivalents_file_is_read_in_order_as_written(tmp_path: Path) -> None:
+    second = _GOOD.replace("f:comparison:0", "f:comparison:1").replace(
+        "a < b => (a <= b)", "b >= 0 => (b > 0)"
+    )
+    path = tmp_path / "equivalents.toml"
+    path.write_text(second + "\n" + _GOOD, encoding="utf-8")
+    assert list(load_equivalents(path).items()) == [
+        ("<snippet>:f:comparison:1", Equivalent("b >= 0 => (b > 0)", "a reason on two lines")),
+        ("<snippet>:f:comparison:0", Equivalent("a < b => (a <= b)", "a reason on two lines")),
+    ]
+
+
+_ENTRY = "entry 1 (<snippet>:f:comparison:0)"
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (_GOOD + _GOOD, "entry 2 (<snippet>:f:comparison:0): the id of entry 1 again"),
+        (_GOOD.split("reason", maxsplit=1)[0], f"{_ENTRY}: lacks the field 'reason'"),
+        (
+            _GOOD.replace('change = "a < b => (a <= b)"', "change = 3"),
+            f"{_ENTRY}: change must be a non-empty string, not int",
+        ),
+        (
+            _GOOD.replace('"a < b => (a <= b)"', '" "'),
+            f"{_ENTRY}: change must be a non-empty string, not an empty string",
+        ),
+        (_GOOD.replace(" => ", " -> "), f"{_ENTRY}: change is not `original => replacement`"),
+        (_GOOD.replace("a < b =>", " =>"), f"{_ENTRY}: change is not `original => replacement`"),
+        (_GOOD + 'why = "x"\n', f"{_ENTRY}: unknown field 'why'"),
+        (
+            _GOOD.replace(":comparison:0", ":comparison"),
+            "entry 1 (<snippet>:f:comparison): id is not module:scope:operator:n",
+        ),
+        (
+            _GOOD.replace('"<snippet>:f:comparison:0"', "[1]"),
+            "entry 1: id must be a non-empty string, not list",
+        ),
+        (
+            _GOOD.replace('"<snippet>:f:comparison:0"', '""'),
+            "entry 1: id must be a non-empty string, not an empty string",
+        ),
+        ("equivalent = [1]\n", "entry 1: not a table"),
+        ("equivalent = 1\n", "`equivalent` must be a list of [[equivalent]] tables"),
+        ("", "`equivalent` must be a list of [[equivalent]] tables"),
+        (
+            _GOOD.replace("[[equivalent]]", "[[equivalents]]"),
+            "unknown key 'equivalents' (only [[equivalent]])",
+        ),
+    ],
+)
+def test_a_malformed_equivalents_file_is_refused_with_one_line_naming_the_entry(
+    tmp_path: Path, text: str, problem: str
+) -> None:
+    path = tmp_path / "equivalents.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(EquivalentsError) as caught:
+        load_equivalents(path)
+    assert str(caught.value) == f"{path}: {problem}"
+
+
+def test_the_report_refuses_a_malformed_equivalents_file_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "equivalents.toml"
+    path.write_text(_GOOD + _GOOD, encoding="utf-8")
+    monkeypatch.setattr(equivalents, "EQUIVALENTS", path)
+    assert cli.main(["report", "--results", str(tmp_path / "results.jsonl")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"{path}: entry 2 (<snippet>:f:comparison:0): the id of entry 1 again\n"
+    missing = tmp_path / "none.toml"
+    monkeypatch.setattr(equivalents, "EQUIVALENTS", missing)
+    assert cli.main(["report"]) == 2
+    assert capsys.readouterr().err == f"{missing}: cannot be read: No such file or directory\n"
+
+
+def test_a_file_that_is_not_toml_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "equivalents.toml"
+    path.write_text(_GOOD.replace("id =", "id"), encoding="utf-8")
+    with pytest.raises(EquivalentsError) as caught:
+        load_equivalents(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: not TOML: ") and "line 2" in message
+    assert "\n" not in message
