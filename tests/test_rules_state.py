@@ -11,8 +11,8 @@ import pytest
 
 from durak.rules import GameState, Knowledge, Rules
 from durak.rules.bout import position_key
+from durak.rules.builders import build_knowledge, build_next, build_state
 from durak.rules.history import History, deferred
-from durak.rules.state import build_knowledge, build_next, build_state
 from strategies import random_game
 
 

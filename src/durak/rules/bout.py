@@ -6,6 +6,8 @@
 * Next bout: after a success the defender attacks; after a take the defender's left does.
 * Repetition: a bout start whose :func:`position_key` was seen since the last irreversible
   event (a draw, a discard, a player leaving) ends the game in a draw.
+* The end of a bout (:func:`end_bout`), in phases: clear or pick up, refill, players out,
+  next roles, repetition.
 """
 
 from __future__ import annotations
@@ -13,21 +15,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Final
 
+from durak.rules.builders import build_knowledge, build_state
 from durak.rules.cards import Card, CardSet, cardset_unchecked
 from durak.rules.config import Rules
 from durak.rules.history import deferred
-from durak.rules.state import (
-    GameState,
-    History,
-    Knowledge,
-    PositionKey,
-    RawOrigins,
-    TablePair,
-    build_knowledge,
-    build_state,
-    logged_draw,
-    raw_origins,
-)
+from durak.rules.origins import RawOrigins, logged_draw, raw_origins
+from durak.rules.state import GameState, History, Knowledge, PositionKey, TablePair
 
 
 def next_active(p: int, n: int, out: frozenset[int]) -> int:
@@ -137,9 +130,7 @@ _ASKING: Final = tuple(
 )
 
 
-# _NEXT[n][p]: the next player clockwise from p with nobody out; _DRAWING[n][attacker][defender]:
-# the drawing order with nobody out.
-_NEXT: Final = tuple(tuple((p + 1) % n for p in range(n)) if n else () for n in range(7))
+# _DRAWING[n][attacker][defender]: the drawing order with nobody out.
 _DRAWING: Final = tuple(
     tuple(tuple(drawing_order(n, a, d, frozenset()) for d in range(n)) for a in range(n))
     for n in range(7)
@@ -178,61 +169,28 @@ def end_bout(
     table: tuple[TablePair, ...],
     knowledge: Knowledge,
 ) -> GameState:
-    """Finish the bout of ``s`` (with ``hands``, ``table`` and ``knowledge`` as they now are).
+    """The next bout's start, or the finished game, once the bout of ``s`` is over (with
+    ``hands``, ``table`` and ``knowledge`` as they now are).  In phases:
 
-    The bout succeeded if every table card is beaten; otherwise the defender takes them
-    (a take always leaves one unbeaten).  Discards or picks up the table, refills hands,
-    removes players who are out, checks the end of the game and the repetition rule, and
-    sets up the next bout.
+    1. clear or pick up (:func:`_clear_or_pick_up`): the table is discarded if every card
+       on it is beaten, else the defender takes it (a take always leaves one unbeaten);
+    2. refill (:func:`_refill`): hands are drawn up from the talon in drawing order, and
+       the knowledge is kept canonical (:func:`_settle_knowledge`);
+    3. players out (:func:`_players_out`): once the talon is used up, players with no cards
+       leave; the game is over when at most one player holds cards;
+    4. next roles (:func:`next_roles`);
+    5. repetition (:func:`_repetition`): a bout start seen since the last irreversible
+       event ends the game in a draw.
     """
     rules = s.rules
     n = rules.players
-    success = True
-    played = 0
-    for a, d in table:
-        if d is None:
-            success = False
-            played |= 1 << a.index
-        else:
-            played |= 1 << a.index | 1 << d.index
-    discard = s.discard
-    defender = s.defender
-    if success:
-        discard = cardset_unchecked(discard.mask | played)
-    else:
-        hands = with_hand(hands, defender, hands[defender] | played)
+    hands, discard, played, success = _clear_or_pick_up(s, hands, table)
     talon = s.talon
-    out = s.players_out
     exposed = knowledge.exposed.mask
     kept = origins = raw_origins(knowledge)
-    if talon and n == 2:  # the drawing order is (attacker, defender): no list of hands
-        attacker = s.attacker
-        size = rules.hand_size
-        took = size - hands[attacker].bit_count()
-        to_attacker = 0
-        if took > 0:
-            for c in talon[:took]:
-                to_attacker |= 1 << c.index
-        else:
-            took = 0
-        need = size - hands[defender].bit_count()
-        to_defender = 0
-        if need > 0:
-            for c in talon[took : took + need]:
-                to_defender |= 1 << c.index
-            took += need
-        if origins:
-            if to_attacker & ~exposed:
-                origins = logged_draw(origins, attacker, (to_attacker & ~exposed).bit_count())
-            if to_defender & ~exposed:
-                origins = logged_draw(origins, defender, (to_defender & ~exposed).bit_count())
-        if attacker:
-            hands = (hands[0] | to_defender, hands[1] | to_attacker)
-        else:
-            hands = (hands[0] | to_attacker, hands[1] | to_defender)
-        talon = talon[took:]
-    elif talon:
-        hands, talon, origins = _draw(rules, hands, talon, s.attacker, defender, origins, exposed)
+    if talon:  # nobody is out while the talon lasts: the drawing order is a table's
+        order = _DRAWING[n][s.attacker][s.defender]
+        hands, talon, origins = _refill(rules.hand_size, hands, talon, order, origins, exposed)
     # The record changes if a draw was logged, a card of from_talon was played, or the
     # table changes what is exposed (a success drops exposed cards, a take exposes all).
     if origins is not kept or played & (
@@ -241,39 +199,122 @@ def end_bout(
         knowledge = _settle_knowledge(knowledge, played, success, origins)
         exposed = knowledge.exposed.mask
 
+    out = s.players_out
     # Players out hold no cards, so another empty hand is a player who has just left.
-    if not talon and hands.count(0) > len(out):
-        out = frozenset([p for p in range(n) if not hands[p]])
+    if not talon and 0 in hands and hands.count(0) > len(out):
+        out = _players_out(hands)
         if n - len(out) <= 1:
             return _finished(s, hands, talon, discard, out, knowledge, s.history)
 
-    if n == 2:  # nobody is out while the game goes on
-        attacker = defender if success else 1 - defender
-        new_defender = 1 - attacker
-    elif not out:  # the usual case: the next player read from a table
-        after = _NEXT[n]
-        attacker = defender if success else after[defender]
-        new_defender = after[attacker]
-    else:
-        attacker = defender if success and defender not in out else next_active(defender, n, out)
-        new_defender = next_active(attacker, n, out)
+    if out:
+        attacker, defender = next_roles(n, s.defender, success, out)
+    else:  # the usual case: the roles read from a table
+        attacker, defender = _ROLES[n][success][s.defender]
     history = s.history  # stays empty when no position can repeat (the potential argument)
-    if n > 2 or rules.transfer:  # rules.can_repeat, without the property call
-        if success or len(talon) != len(s.talon) or out is not s.players_out:
-            # A new epoch: its key is read only if the epoch reaches another bout start.
-            history = deferred(position_key, attacker, new_defender, hands, exposed)
-        else:
-            key = position_key(attacker, new_defender, hands, exposed)
-            if key in history:
-                return _finished(s, hands, talon, discard, out, knowledge, history)
-            history = history.add(key)
-    first_cap = rules.first_bout_cap  # base_cap, inlined
+    if n > 2 or rules.transfer:  # rules.can_repeat, inlined: the cost check guards it
+        new_epoch = success or len(talon) != len(s.talon) or out is not s.players_out
+        record = _repetition(history, new_epoch, attacker, defender, hands, exposed)
+        if record is None:  # a repeated bout start: a draw
+            return _finished(s, hands, talon, discard, out, knowledge, history)
+        history = record
+    first_cap = rules.first_bout_cap  # base_cap, inlined: the cost check guards it
     cap = rules.bout_cap if first_cap is None or discard.mask else first_cap
-    held = hands[new_defender].bit_count()
+    held = hands[defender].bit_count()
     return build_state(
-        rules, hands, talon, s.trump_suit, s.trump_card, (), discard, attacker, new_defender,
+        rules, hands, talon, s.trump_suit, s.trump_card, (), discard, attacker, defender,
         attacker, False, cap if cap < held else held, out, knowledge, history,
     )  # fmt: skip
+
+
+def _clear_or_pick_up(
+    s: GameState, hands: tuple[int, ...], table: tuple[TablePair, ...]
+) -> tuple[tuple[int, ...], CardSet, int, bool]:
+    """``(hands, discard, played, success)`` once ``table``, the cards ``played`` in the
+    bout of ``s``, is cleared: discarded if every card on it is beaten (``success``), else
+    picked up by the defender."""
+    success = True
+    played = 0
+    for a, d in table:
+        if d is None:
+            success = False
+            played |= 1 << a.index
+        else:
+            played |= 1 << a.index | 1 << d.index
+    if success:
+        return hands, cardset_unchecked(s.discard.mask | played), played, True
+    defender = s.defender
+    return with_hand(hands, defender, hands[defender] | played), s.discard, played, False
+
+
+def _refill(
+    size: int,
+    hands: tuple[int, ...],
+    talon: tuple[Card, ...],
+    order: tuple[int, ...],
+    origins: RawOrigins,
+    seen: int,
+) -> tuple[tuple[int, ...], tuple[Card, ...], RawOrigins]:
+    """``hands`` drawn up to ``size`` cards from ``talon`` (not empty), player by player in
+    drawing ``order`` until it runs out: the new hands, the rest of the talon, and
+    ``origins`` with each player's draw of cards nobody saw (not in ``seen``) logged, if it
+    is kept."""
+    hand_list = list(hands)
+    top = 0  # the cards drawn so far: one slice at the end, not one per player
+    for p in order:
+        need = size - hand_list[p].bit_count()
+        if need > 0:
+            cards = talon[top : top + need]
+            if not cards:  # the talon is used up
+                break
+            drawn = 0
+            for c in cards:
+                drawn |= 1 << c.index
+            hand_list[p] |= drawn
+            if origins and drawn & ~seen:
+                origins = logged_draw(origins, p, (drawn & ~seen).bit_count())
+            top += need
+    return tuple(hand_list), talon[top:], origins
+
+
+def _players_out(hands: tuple[int, ...]) -> frozenset[int]:
+    """The players with no cards once the talon is used up: those who have left."""
+    return frozenset([p for p, h in enumerate(hands) if not h])
+
+
+def next_roles(n: int, defender: int, success: bool, out: frozenset[int]) -> tuple[int, int]:
+    """The next bout's main attacker and defender among ``n`` players, after a bout that
+    ``defender`` won (``success``) or lost by a take, with the players ``out`` gone: after a
+    success the defender attacks, after a take the defender's left does (the next active
+    player either way), and the attacker's left defends."""
+    attacker = defender if success and defender not in out else next_active(defender, n, out)
+    return attacker, next_active(attacker, n, out)
+
+
+# _ROLES[n][success][defender]: next_roles with nobody out, read without a call.
+_ROLES: Final = tuple(
+    tuple(tuple(next_roles(n, d, won, frozenset()) for d in range(n)) for won in (False, True))
+    for n in range(7)
+)
+
+
+def _repetition(
+    history: History,
+    new_epoch: bool,
+    attacker: int,
+    defender: int,
+    hands: tuple[int, ...],
+    exposed: int,
+) -> History | None:
+    """The repetition record at the next bout start (``attacker``, ``defender``, ``hands``,
+    the ``exposed`` cards), or ``None`` if its key is in ``history`` (the game ends in a
+    draw).  A ``new_epoch`` (after a draw, a discard or a player leaving) starts a record
+    whose key is read only if the epoch reaches another bout start."""
+    if new_epoch:
+        return deferred(position_key, attacker, defender, hands, exposed)
+    key = position_key(attacker, defender, hands, exposed)
+    if key in history:
+        return None
+    return history.add(key)
 
 
 def _settle_knowledge(k: Knowledge, played: int, success: bool, origins: RawOrigins) -> Knowledge:
@@ -295,39 +336,6 @@ def _settle_knowledge(k: Knowledge, played: int, success: bool, origins: RawOrig
         k.from_talon if from_talon == old_from_talon else cardset_unchecked(from_talon),
         origins if from_talon else (),
     )
-
-
-def _draw(
-    rules: Rules,
-    hands: tuple[int, ...],
-    talon: tuple[Card, ...],
-    attacker: int,
-    defender: int,
-    origins: RawOrigins,
-    seen: int,
-) -> tuple[tuple[int, ...], tuple[Card, ...], RawOrigins]:
-    """Refill three or more hands in drawing order (:func:`end_bout` refills two itself)
-    from a talon that is not empty, so nobody is out (a player leaves only once the talon
-    is used up; :func:`~durak.rules.setup.position` and the observation checks refuse
-    otherwise); returns the new hands and talon, and ``origins`` with each player's draw of
-    cards nobody saw (not in ``seen``) logged, if it is kept."""
-    size = rules.hand_size
-    order = _DRAWING[len(hands)][attacker][defender]
-    hand_list = list(hands)
-    top = 0  # the cards drawn so far: one slice at the end, not one per player
-    for p in order:
-        need = size - hand_list[p].bit_count()
-        if need > 0:
-            drawn = 0
-            for c in talon[top : top + need]:
-                drawn |= 1 << c.index
-            hand_list[p] |= drawn
-            if origins and drawn & ~seen:
-                origins = logged_draw(origins, p, (drawn & ~seen).bit_count())
-            top += need
-            if top >= len(talon):
-                break
-    return tuple(hand_list), talon[top:], origins
 
 
 def _finished(

@@ -27,18 +27,11 @@ from durak.rules.actions import (
     attacks_for,
 )
 from durak.rules.bout import base_cap, end_bout, first_asked, next_active, next_asked
+from durak.rules.builders import build_knowledge, build_next, build_state
 from durak.rules.cards import BEATERS, CARDS, NUM_CARDS, Card, bit_indices, rank_mask
 from durak.rules.errors import IllegalActionError
-from durak.rules.state import (
-    GameState,
-    Knowledge,
-    TablePair,
-    build_knowledge,
-    build_next,
-    build_state,
-    logged_play,
-    raw_origins,
-)
+from durak.rules.origins import logged_play, raw_origins
+from durak.rules.state import GameState, Knowledge, TablePair
 
 # Per card index, the mask of its rank (the cards that may be thrown in on it).
 _RANK_OF = tuple(rank_mask(c.rank) for c in CARDS)

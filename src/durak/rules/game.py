@@ -12,11 +12,12 @@ import random
 
 import attrs
 
+from durak.rules.builders import build_state
 from durak.rules.config import Rules
 from durak.rules.engine import current_player, is_terminal, legal_actions, returns, step_unchecked
 from durak.rules.knowledge.observation import Observation, Visibility, observe
 from durak.rules.knowledge.sampler import sample_world
-from durak.rules.state import GameState, Knowledge, build_state
+from durak.rules.state import GameState, Knowledge
 
 
 @attrs.frozen
@@ -61,7 +62,7 @@ class DurakGame:
         the trumps known to have been in the talon and the origins record that goes with
         them (``Knowledge.from_talon`` and ``origins``).  Only observations read them and
         nothing in the rules depends on them, so every action, step and return is the
-        same; keeping the record up to date was a tenth of a greedy ISMCTS rollout."""
+        same, and a rollout does not keep the record up to date (``docs/search.md``)."""
         k = state.knowledge
         if not k.from_talon:
             return state

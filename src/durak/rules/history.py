@@ -1,14 +1,16 @@
 """The repetition record: the bout-start keys seen since the last irreversible event.
 
-The repetition rule (``docs/rules.md``, "Termination") needs, at every bout start, "was
-this key seen before?" and "remember it".  A ``frozenset`` copied at each bout made a long
-passive game quadratic.  :class:`History` is a persistent set that only grows: each value
-is a prefix of a shared, append-only list of keys (with a shared index from key to
-position), so extending the newest value costs O(1).  Extending an older value (search
-branching from a past state) copies its prefix once, and that copy becomes the tip of its
-own branch.  Values are immutable to their users (their fields are private and never
-reassigned once made, the lazily cached hash aside), and compare and hash as the sets of
-keys they hold.
+The repetition rule (``docs/rules.md``, "Termination") asks at every bout start "was this
+key seen before?" and "remember it".
+
+* :class:`History` is a persistent set that only grows: each value is a prefix of a shared,
+  append-only list of keys, with a shared index from key to position.
+* Extending the newest value is O(1) (a ``frozenset`` copied at each bout made a long
+  passive game quadratic); extending an older value (search branching from a past state)
+  copies its prefix once, and that copy becomes the tip of its own branch.
+* Values are immutable to their users (their fields are private and never reassigned once
+  made, the lazily cached hash aside), and compare and hash as the sets of keys they hold.
+* :func:`deferred` makes a one-key set whose key is worked out when the set is first read.
 """
 
 from __future__ import annotations
@@ -22,6 +24,13 @@ PositionKey = tuple[int, ...]
 
 class History:
     """An immutable set of :data:`PositionKey` values with O(1) :meth:`add` at the tip.
+
+    * ``_keys``: the append-only list this value shares with its branch; it holds
+      ``_keys[:_size]``.
+    * ``_index``: key to position in ``_keys`` (shared with it); a key is in this set when
+      its position is below ``_size``.
+    * ``_hash``: the hash, worked out on first use; ``_make``: a deferred key's maker and
+      arguments (:func:`deferred`), else ``None``.
 
     >>> h = History().add((1, 2)).add((3, 4))
     >>> (1, 2) in h, (5, 6) in h, len(h)

@@ -25,6 +25,11 @@ The split: with ``r`` such trumps hidden, the chance that ``k_p`` of them are in
 opponent's hand and ``k_t`` in the talon (``t`` hidden talon cards) is proportional to
 ``prod_p sum_j origins[p][j] * C(j, k_p)`` times ``C(t, k_t)``; the other hidden cards fill
 the remaining places uniformly.
+
+The engine keeps the record as an event log (:data:`RawOrigins`): a play or a draw appends
+one event to an int (:func:`logged_play`, :func:`logged_draw`), and the weights are worked
+out only when something reads them (:class:`_PendingKnowledge`, :func:`_settle`), in the
+order the eager updates would have applied them, so the value is the same.
 """
 
 from __future__ import annotations
@@ -35,8 +40,22 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import accumulate
 from math import comb, gcd
+from typing import TYPE_CHECKING, Any, Final, SupportsIndex, TypeAlias
 
-__all__ = ["DEALT", "after_draw", "after_play", "sample_split", "split_means"]
+from durak.rules.state import Knowledge
+
+__all__ = [
+    "DEALT",
+    "EVENT_BITS",
+    "RawOrigins",
+    "after_draw",
+    "after_play",
+    "logged_draw",
+    "logged_play",
+    "raw_origins",
+    "sample_split",
+    "split_means",
+]
 
 #: A player's weights right after the deal: none of its unknown cards is from the talon.
 DEALT: tuple[int, ...] = (1,)
@@ -132,3 +151,104 @@ def split_means(
     return tuple(
         Fraction(sum(ks[i] * w for ks, w in splits), total) for i in range(len(opponents) + 1)
     )
+
+
+# The record as the engine stores it: the weights with an event log of updates pending.
+
+#: ``Knowledge.origins`` as the engine stores it: the record itself, or ``(record, log)``,
+#: the record with the updates in ``log`` left pending (:class:`_PendingKnowledge`).  ``log``
+#: is an int: a leading 1 bit, then one :data:`EVENT_BITS`-bit event per update, oldest
+#: first (:func:`logged_play`, :func:`logged_draw`); an int, so that no object chain and no
+#: garbage-collected container grows with the game.
+RawOrigins: TypeAlias = tuple[Any, ...]
+
+EVENT_BITS: Final = 11
+_EVENT_MASK: Final = (1 << EVENT_BITS) - 1
+
+
+def logged_play(raw: RawOrigins, p: int, unknown: int, restricted: bool) -> RawOrigins:
+    """The stored origins ``raw`` (not empty) with one more update pending: player ``p``
+    has played one of its ``unknown`` (< 64) unknown cards (``restricted``: a card of
+    ``from_talon``).  The event is ``(p * 64 + unknown) * 2 + restricted``."""
+    event = (p * 64 + unknown) * 2 + restricted
+    if type(raw[-1]) is int:  # the engine's hot path: no call beyond this one
+        return (raw[0], raw[1] << EVENT_BITS | event)
+    return (raw, 1 << EVENT_BITS | event)
+
+
+def logged_draw(raw: RawOrigins, p: int, drawn: int) -> RawOrigins:
+    """As :func:`logged_play`, for player ``p`` drawing ``drawn`` (< 64) cards nobody else
+    saw: the event ``((8 + p) * 64 + drawn) * 2``."""
+    return logged_play(raw, 8 + p, drawn, False)
+
+
+#: The ``origins`` slot itself, read and written without working out a pending record.
+_ORIGINS_SLOT: Final[Any] = Knowledge.__dict__["origins"]
+
+if TYPE_CHECKING:
+
+    def raw_origins(k: Knowledge) -> RawOrigins:
+        """``k``'s origins as stored (:data:`RawOrigins`): the engine's view, which never
+        works out a pending record; every other reader uses ``k.origins``."""
+
+else:
+    raw_origins = _ORIGINS_SLOT.__get__  # the slot's own reader: one C call
+
+
+class _PendingKnowledge(Knowledge):
+    """A :class:`Knowledge` whose ``origins`` slot holds ``(record, log)``, a
+    :data:`RawOrigins` with updates pending.
+
+    * Why: only observations read ``origins``, so the engine logs each update (a play of an
+      unknown card, a draw) instead of working out ``after_play``'s exact weights.
+    * The same slots as ``Knowledge``, so ``__class__`` may change between the two.
+    * The first read of ``origins``, comparison, hash, repr or pickle settles it
+      (:func:`_settle`): the record is worked out and stored, and the object becomes a plain
+      ``Knowledge``.  Nothing outside the engine sees the pending form.
+    """
+
+    __slots__ = ()
+
+    @property
+    def origins(self) -> tuple[tuple[int, ...], ...]:
+        return _settle(self).origins  # type: ignore[attr-defined,no-any-return]
+
+    def __eq__(self, other: object) -> bool:
+        return _settle(self) == _settle(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(_settle(self))
+
+    def __repr__(self) -> str:
+        return repr(_settle(self))
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        return _settle(self).__reduce_ex__(protocol)
+
+
+def _settle(k: object) -> object:
+    """``k``; if it is a :class:`_PendingKnowledge`, first made a plain :class:`Knowledge`
+    with its origins worked out.  Another thread may settle it at the same time: both
+    store the same value."""
+    if type(k) is _PendingKnowledge:
+        raw = _ORIGINS_SLOT.__get__(k)
+        if type(raw[-1]) is int:
+            base, log = raw
+            record = list(base)
+            events = []
+            while log > 1:
+                events.append(log & _EVENT_MASK)
+                log >>= EVENT_BITS
+            for e in reversed(events):  # oldest first
+                count = e >> 1 & 63
+                p = e >> 7
+                if p >= 8:
+                    record[p - 8] = after_draw(record[p - 8], count)
+                else:
+                    record[p] = after_play(record[p], count, bool(e & 1))
+            _ORIGINS_SLOT.__set__(k, tuple(record))
+        object.__setattr__(k, "__class__", Knowledge)  # past the frozen __setattr__
+    return k

@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from durak.rules.bout import base_cap, next_active, position_key
+from durak.rules.builders import build_knowledge, build_state
 from durak.rules.cards import (
     EMPTY,
     Card,
@@ -25,7 +26,7 @@ from durak.rules.cards import (
 from durak.rules.config import Rules
 from durak.rules.errors import RulesError
 from durak.rules.origins import DEALT
-from durak.rules.state import GameState, History, Knowledge, build_knowledge, build_state
+from durak.rules.state import GameState, History, Knowledge
 
 
 def new_game(rules: Rules, seed: int) -> GameState:
