@@ -293,6 +293,32 @@ def test_the_allow_list_holds_at_every_depth(tmp_path: Path, spec: str, words: s
         assert len(tables) == 0
 
 
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("mcts:infer=dmc,limit=5,samples=1", "mcts: dmc: this model was trained for"),
+        ("minimax:infer=mix,samples=1", "minimax: dmc: this model was trained for"),
+        ("solver:fallback=maxn:infer=mix;samples=1", "solver: fallback: maxn: dmc"),
+        ("openspiel-mcts:simulations=1", "simulations must be in [2, "),
+        ("openspiel-ismcts:simulations=1", "simulations must be in [2, "),
+    ],
+)
+def test_a_table_whose_agent_can_only_forfeit_is_refused(
+    tmp_path: Path, spec: str, words: str
+) -> None:
+    """Issue 47: these were seated on a 20-card deck, then forfeited every game."""
+    if "dmc" in words:
+        require_extra("torch")
+    tables = make_tables(tmp_path / "web.jsonl")
+    with client_for(tables) as client:
+        request = {"opponents": [spec], "deck": 20, "hand_size": 3}
+        response = client.post("/api/games", json=request)
+        assert response.status_code == 400, response.text
+        detail = response.json()["detail"]
+        assert words in detail and "\n" not in detail, detail
+        assert len(tables) == 0
+
+
 def test_allowed_specs_nest_and_are_listed(tmp_path: Path) -> None:
     tables = make_tables(tmp_path / "web.jsonl")
     with client_for(tables) as client:
