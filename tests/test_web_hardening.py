@@ -10,6 +10,7 @@ which is reached only when something hangs.  Live servers listen on a free loopb
 from __future__ import annotations
 
 import os
+import re
 import select
 import socket
 import threading
@@ -349,6 +350,31 @@ def test_serve_refuses_a_grant_that_does_not_build(tmp_path: Path) -> None:
     for spec, words in (("human", "cannot be allowed"), ("nosuch", "unknown agent")):
         result = runner.invoke(cli, ["serve", "--port", "0", "--log", log, "--allow-agent", spec])
         one_error(result, words)
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("solver:fallback=human", "human asks at the server's terminal"),
+        ("solver:fallback=solver:fallback=human", "human asks at the server's terminal"),
+        ("solver:nodes=5,fallback=solver:fallback=human:x=1", "human asks at the server's"),
+        ("solver:fallback=" + "solver:fallback=" * 4 + "random", "nest more than 4 deep"),
+    ],
+)
+def test_serve_refuses_a_grant_nesting_human_at_any_depth(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spec: str, words: str
+) -> None:
+    """Issue 47: ``--allow-agent 'solver:fallback=human'`` started the server, and a client
+    could then seat a fallback reading the server's terminal (a grant's parameters are not
+    checked again)."""
+    served: list[object] = []
+    monkeypatch.setattr(web_server, "run", lambda *args: served.append(args))
+    with pytest.raises(SpecError, match=re.escape(words)):
+        Grant.parse(spec)
+    log = str(tmp_path / "w.jsonl")
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--log", log, "--allow-agent", spec])
+    one_error(result, words)
+    assert served == []
 
 
 # --- 4: move limit; a closed table's agent stops; every game logged ------------------------
