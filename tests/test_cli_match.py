@@ -18,6 +18,7 @@ from cli_checks import one_error
 from durak.arena.gamelog.files import read_log
 from durak.arena.gamelog.replay import replay_entry
 from durak.cli.app import app
+from extras import require_extra
 
 runner = CliRunner()
 SPECS = ["random", "greedy", "lowest"]
@@ -293,3 +294,42 @@ def test_full_information_is_logged_replayed_and_resumed(tmp_path: Path) -> None
     assert len(read_log(log).entries) == 6
     one_error(invoke(*base, "--resume"), "open_world")
     one_error(invoke(*base, "--open-world", "--full-information"), "--full-information")
+
+
+#: A spec that can only forfeit on a 20-card deck: its opponent model is the 36-card network.
+UNFIT = "mcts:infer=dmc,limit=5,samples=1"
+SMALL_DECK = ["--lowest-rank", "10", "--hand-size", "3"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["match", UNFIT, "greedy", "-n", "2"],
+        ["match", "solver:fallback=minimax:infer=mix;samples=1", "greedy", "-n", "2"],
+        ["match", "maxn:infer=dmc,samples=1", "greedy", "greedy", "--players", "3", "-n", "3"],
+        ["tournament", UNFIT, "greedy", "-n", "2"],
+        ["grid", "mcts:infer={m},limit=5,samples=1", "-p", "m=greedy,mix", "--vs", "greedy"],
+        ["play", UNFIT],
+    ],
+)
+def test_an_option_that_can_only_forfeit_is_refused_before_the_first_game(
+    args: list[str], tmp_path: Path
+) -> None:
+    """Issue 47: ``mcts:infer=dmc`` on a small deck played, every game forfeited."""
+    require_extra("torch")
+    log = tmp_path / "run.jsonl"
+    result = runner.invoke(app, [*args, *SMALL_DECK, "--log", str(log)], input="")
+    one_error(result, "dmc: this model was trained for", "lowest_rank=10")
+    assert result.stdout == ""
+    assert not log.exists() or log.read_bytes() == b""
+
+
+def test_a_training_opponent_that_can_only_forfeit_is_refused_before_the_header(
+    tmp_path: Path,
+) -> None:
+    require_extra("torch")
+    out = tmp_path / "q.json"
+    args = ["train", "qlearn", "--vs", UNFIT, *SMALL_DECK, "--games", "10", "--out", str(out)]
+    result = runner.invoke(app, args)
+    one_error(result, "mcts: dmc: this model was trained for", "lowest_rank=10")
+    assert result.stdout == "" and not out.exists()

@@ -40,7 +40,13 @@ from durak.rules import (  # noqa: E402
 )
 
 SMALL = Rules(lowest_rank=10, hand_size=5)  # 20 cards
-SPECS = ["openspiel-ismcts:simulations=8", "openspiel-mcts:simulations=8"]
+SPECS = [
+    "openspiel-ismcts:simulations=8",
+    "openspiel-mcts:simulations=8",
+    # The least allowed: the first simulation only expands the root (issue 47).
+    "openspiel-ismcts:simulations=2,policy=value",
+    "openspiel-mcts:simulations=2",
+]
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -62,6 +68,9 @@ def test_openspiel_agents_play_whole_legal_games(spec: str, rules: Rules) -> Non
 def test_bad_settings_are_refused_by_name(name: str) -> None:
     with pytest.raises(SpecError, match="simulations"):
         make_agent(f"{name}:simulations=0")
+    # One simulation tries no action: it forfeited every decision with a choice (issue 47).
+    with pytest.raises(SpecError, match=r"simulations must be in \[2, 1e\+07\], got 1"):
+        make_agent(f"{name}:simulations=1")
     with pytest.raises(SpecError, match="unknown parameter 'depth'"):
         make_agent(f"{name}:depth=2")
 

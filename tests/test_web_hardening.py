@@ -10,6 +10,7 @@ which is reached only when something hangs.  Live servers listen on a free loopb
 from __future__ import annotations
 
 import os
+import re
 import select
 import socket
 import threading
@@ -293,6 +294,32 @@ def test_the_allow_list_holds_at_every_depth(tmp_path: Path, spec: str, words: s
         assert len(tables) == 0
 
 
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("mcts:infer=dmc,limit=5,samples=1", "mcts: dmc: this model was trained for"),
+        ("minimax:infer=mix,samples=1", "minimax: dmc: this model was trained for"),
+        ("solver:fallback=maxn:infer=mix;samples=1", "solver: fallback: maxn: dmc"),
+        ("openspiel-mcts:simulations=1", "simulations must be in [2, "),
+        ("openspiel-ismcts:simulations=1", "simulations must be in [2, "),
+    ],
+)
+def test_a_table_whose_agent_can_only_forfeit_is_refused(
+    tmp_path: Path, spec: str, words: str
+) -> None:
+    """Issue 47: these were seated on a 20-card deck, then forfeited every game."""
+    if "dmc" in words:
+        require_extra("torch")
+    tables = make_tables(tmp_path / "web.jsonl")
+    with client_for(tables) as client:
+        request = {"opponents": [spec], "deck": 20, "hand_size": 3}
+        response = client.post("/api/games", json=request)
+        assert response.status_code == 400, response.text
+        detail = response.json()["detail"]
+        assert words in detail and "\n" not in detail, detail
+        assert len(tables) == 0
+
+
 def test_allowed_specs_nest_and_are_listed(tmp_path: Path) -> None:
     tables = make_tables(tmp_path / "web.jsonl")
     with client_for(tables) as client:
@@ -323,6 +350,31 @@ def test_serve_refuses_a_grant_that_does_not_build(tmp_path: Path) -> None:
     for spec, words in (("human", "cannot be allowed"), ("nosuch", "unknown agent")):
         result = runner.invoke(cli, ["serve", "--port", "0", "--log", log, "--allow-agent", spec])
         one_error(result, words)
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("solver:fallback=human", "human asks at the server's terminal"),
+        ("solver:fallback=solver:fallback=human", "human asks at the server's terminal"),
+        ("solver:nodes=5,fallback=solver:fallback=human:x=1", "human asks at the server's"),
+        ("solver:fallback=" + "solver:fallback=" * 4 + "random", "nest more than 4 deep"),
+    ],
+)
+def test_serve_refuses_a_grant_nesting_human_at_any_depth(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spec: str, words: str
+) -> None:
+    """Issue 47: ``--allow-agent 'solver:fallback=human'`` started the server, and a client
+    could then seat a fallback reading the server's terminal (a grant's parameters are not
+    checked again)."""
+    served: list[object] = []
+    monkeypatch.setattr(web_server, "run", lambda *args: served.append(args))
+    with pytest.raises(SpecError, match=re.escape(words)):
+        Grant.parse(spec)
+    log = str(tmp_path / "w.jsonl")
+    result = CliRunner().invoke(cli, ["serve", "--port", "0", "--log", log, "--allow-agent", spec])
+    one_error(result, words)
+    assert served == []
 
 
 # --- 4: move limit; a closed table's agent stops; every game logged ------------------------

@@ -45,7 +45,9 @@ FINAL_POLICIES = {
     "value": "MAX_VALUE",
 }
 
-_SIMULATIONS = "simulations per decision"
+#: OpenSpiel's bots spend their first simulation expanding the root: with one, no action
+#: has been tried, and ISMCTS fails an assertion, UCT ``max()`` of no children.
+_SIMULATIONS = "simulations per decision (the first only expands the root)"
 _C = "UCT exploration constant"
 _ROLLOUTS = "random rollouts per leaf"
 
@@ -115,7 +117,7 @@ def _search(observation: Observation, rng: random.Random, make_bot: BotMaker) ->
 class OpenSpielIsmctsAgent:
     """OpenSpiel's ISMCTS with random rollouts, from a world sampled from the observation."""
 
-    simulations: int = param(200, _SIMULATIONS, low=1, high=10**7)
+    simulations: int = param(200, _SIMULATIONS, low=2, high=10**7)
     c: float = param(2.0, _C, low=0.0, high=100.0)
     policy: str = param("visits", "final policy", choices=tuple(FINAL_POLICIES))
     worlds: int = param(0, "most worlds kept at the root (0: a new one per simulation)", low=0)
@@ -149,7 +151,7 @@ class OpenSpielIsmctsAgent:
 class OpenSpielMctsAgent:
     """OpenSpiel's UCT with random rollouts in one world sampled from the observation."""
 
-    simulations: int = param(200, _SIMULATIONS, low=1, high=10**7)
+    simulations: int = param(200, _SIMULATIONS, low=2, high=10**7)
     c: float = param(2.0, _C, low=0.0, high=100.0)
     rollouts: int = param(1, _ROLLOUTS, low=1, high=1000)
     name: str = "openspiel-mcts"

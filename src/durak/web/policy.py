@@ -62,11 +62,11 @@ class Grant:
 
     @classmethod
     def parse(cls, spec: str) -> Grant:
-        """The grant of ``spec``; :class:`SpecError` for ``human`` or a malformed spec (the
+        """The grant of ``spec``; :class:`SpecError` for ``human`` at any depth (a grant's
+        parameters are not checked again when a client uses it) or a malformed spec (the
         operator checks that it builds, with :func:`~durak.agents.make_agent`)."""
         name, raw = parse_spec(spec)
-        if name in NEVER:
-            raise SpecError(f"{name} asks at the server's terminal: it cannot be allowed")
+        _grantable(name, raw, 0)
         return cls(name, frozenset(raw.items()))
 
     @property
@@ -79,6 +79,18 @@ class Grant:
         """Whether a spec of agent ``name`` with parameters ``raw`` gives every one of
         this grant's parameters, at its value."""
         return name == self.name and self.params <= raw.items()
+
+
+def _grantable(name: str, raw: dict[str, str], depth: int) -> None:
+    """:class:`SpecError` if agent ``name`` with parameters ``raw``, or a spec nested in
+    them, is one no grant may allow."""
+    if name in NEVER:
+        raise SpecError(f"{name} asks at the server's terminal: it cannot be allowed")
+    for key, value in raw.items():
+        if (name, key) in SPEC_PARAMS:
+            if depth >= MAX_DEPTH:
+                raise SpecError(f"agent specs nest more than {MAX_DEPTH} deep")
+            _grantable(*parse_spec(value.replace(";", ",")), depth + 1)
 
 
 @attrs.frozen

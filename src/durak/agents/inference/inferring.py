@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from durak.agents.base import check_bound
 from durak.agents.guides import Guidance, Guide, make_guide
 from durak.agents.inference.belief import Belief, is_weighable, weigh_worlds
 from durak.agents.inference.opponents import (
@@ -26,7 +27,7 @@ from durak.agents.inference.opponents import (
 )
 from durak.agents.inference.record import GameLog
 from durak.agents.specs import Param, param, params_of
-from durak.rules import Action, Observation
+from durak.rules import Action, Observation, Rules
 
 __all__ = ["GUIDED", "Inferring", "inference_last", "opponent_model"]
 
@@ -56,6 +57,9 @@ class Inferring:
     """Spec parameters and game hooks of an agent that may infer from the opponents' moves.
 
     ``guides`` holds the guides its options name (loaded once, at construction), by name.
+    It is a :class:`~durak.agents.base.RulesBound`: :meth:`check_rules` checks every one of
+    them, whichever option named it, so :func:`~durak.agents.make_agent` refuses an agent
+    whose guide cannot score the game before the first one.
     """
 
     infer: str = param(
@@ -85,6 +89,12 @@ class Inferring:
     def guide_names(self) -> set[str]:
         """The guides the options need."""
         return {"dmc"} if self.infer in GUIDED else set()
+
+    def check_rules(self, rules: Rules) -> None:
+        """:class:`~durak.agents.SpecError`, prefixed with the agent's name, unless every
+        guide can score ``rules``' games (a network is made for one variant)."""
+        for guide in self.guides.values():
+            check_bound(guide, rules, getattr(self, "name", type(self).__name__))
 
     def model(self, kind: str, cache: Scores) -> OpponentModel:
         """The opponent model ``kind`` with this agent's settings; its guide's scores go in

@@ -14,7 +14,7 @@ from functools import partial
 import attrs
 
 from durak.agents import evals
-from durak.agents.base import SpecError, check_bound, register
+from durak.agents.base import SpecError, register
 from durak.agents.guides import Guidance
 from durak.agents.inference.belief import InferredGame
 from durak.agents.inference.inferring import GUIDED, Inferring, Scores, inference_last
@@ -29,7 +29,7 @@ from durak.agents.searchers.options import (
 )
 from durak.agents.solver import solved_move
 from durak.agents.specs import param
-from durak.rules import Action, GameState, Observation, Rules, legal_actions
+from durak.rules import Action, GameState, Observation, legal_actions
 from durak.search import (
     SQRT2,
     Budget,
@@ -120,12 +120,6 @@ class IsmctsAgent(Inferring):
         """The guides of ``prior``, ``value``, ``opponent`` and ``infer``."""
         wanted = super().guide_names() | ({self.prior, self.value} - {"none", "rollout"})
         return wanted | ({"dmc"} if self.opponent in GUIDED else set())
-
-    def check_rules(self, rules: Rules) -> None:
-        """:class:`SpecError` unless every guide can score ``rules``' games (a network
-        is made for one variant), as :func:`make_agent` checks the agent it builds."""
-        for guide in self.guides.values():
-            check_bound(guide, rules, "ismcts")
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The most visited root action (or the solved one in a known endgame)."""
