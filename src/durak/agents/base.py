@@ -206,7 +206,7 @@ def register(
     it is an attrs class (declared once, there), else to none.  A name already registered
     (built in, or by another plugin) is refused with a :class:`PluginError` naming both
     sources, unless ``replace`` is true; the replacement is then marked as such (its
-    :attr:`AgentInfo.replaced`).  Registering the same factory again is a no-op.
+    :attr:`AgentInfo.replaced`).  The same registration again is a no-op.
     Raises ``TypeError`` for a name that is not a string, or a factory that is not callable.
     """
     caller = str(sys._getframe(1).f_globals.get("__name__", "?"))  # the registering module
@@ -217,8 +217,8 @@ def register(
     if info.source == caller and not caller.startswith("durak."):
         load_plugins()  # a run-time registration comes after the plugins, whenever it runs
     old = _REGISTRY.get(name)
-    if old is not None and old.factory is factory and old.source == info.source:
-        return
+    if old is not None and attrs.evolve(old, replaced=None) == info:
+        return  # the same registration again
     if old is not None and not replace:
         raise PluginError(
             f"agent {name!r} is already registered by {old.source}; {info.source} cannot "
