@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from doc_blocks import durak_script, environment
+from doc_blocks import ROOT, durak_script, environment
 from durak.agents import make_agent, register, registry
 from durak.agents.base import SpecError
 from durak.agents.plugins import PluginError
@@ -103,10 +103,12 @@ def test_an_entry_point_cannot_replace_a_built_in_at_any_jobs(tmp_path: Path) ->
 
 
 def test_an_agent_module_cannot_replace_a_built_in(tmp_path: Path) -> None:
-    (tmp_path / "impostor.py").write_text(IMPOSTOR.format(replace=""), encoding="utf-8")
-    result = durak(tmp_path, *MATCH, "--agent-module", "impostor")
-    line = one_line(result, "--agent-module impostor", "'greedy'", "durak.agents.simple")
+    (tmp_path / "mine.py").write_text(IMPOSTOR.format(replace=""), encoding="utf-8")
+    result = durak(tmp_path, *MATCH, "--agent-module", "mine")
+    line = one_line(result, "--agent-module mine", "'greedy'", "durak.agents.simple")
     assert "replace=True" in line
+    shown = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+    assert f"\n{line}\n" in shown  # the line docs/agents.md shows is the one printed
 
 
 def test_a_replacement_meant_plays_at_any_jobs_and_says_so(tmp_path: Path) -> None:
