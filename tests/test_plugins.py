@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from doc_blocks import ROOT, durak_script, environment
-from durak.agents import make_agent, register, registry
+from durak.agents import base, make_agent, register, registry
 from durak.agents.base import SpecError
 from durak.agents.plugins import PluginError
 
@@ -224,6 +224,14 @@ class _Mine:
         raise AssertionError("never played")
 
 
+@pytest.fixture
+def own_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The registry as it is, given back after the test: the agents a test registers or
+    replaces never reach the tests that run after it in this process."""
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+
+
+@pytest.mark.usefixtures("own_registry")
 def test_register_refuses_a_taken_name_naming_both_sources() -> None:
     with pytest.raises(
         PluginError, match=r"'greedy' is already registered by durak\.agents\.simple"
@@ -236,6 +244,7 @@ def test_register_refuses_a_taken_name_naming_both_sources() -> None:
         register("a:b", _Mine, "a colon")  # type: ignore[arg-type]
 
 
+@pytest.mark.usefixtures("own_registry")
 def test_register_replaces_only_when_asked_and_marks_it() -> None:
     register("test-plugins-mine", _Mine, "the first")  # type: ignore[arg-type]
     register("test-plugins-mine", _Mine, "the first")  # type: ignore[arg-type]  # the same: no-op
@@ -257,6 +266,7 @@ class _Fails:
         raise AssertionError("never played")
 
 
+@pytest.mark.usefixtures("own_registry")
 def test_make_agent_names_a_raising_constructor() -> None:
     register("test-plugins-fails", _Fails, "raises when built")  # type: ignore[arg-type]
     with pytest.raises(SpecError, match="test-plugins-fails: the agent could not be built: Runt"):
