@@ -284,6 +284,50 @@ def test_a_forfeit_on_ray_is_recorded_as_on_the_local_backend(cluster: str, tmp_
     assert faults == {"timeout", "error", "illegal"}
 
 
+def test_ray_workers_import_the_agent_module(cluster: str, tmp_path: Path) -> None:
+    (tmp_path / "ray_own_agent.py").write_text(
+        "from durak.agents import register\n\n\n"
+        "class Last:\n"
+        "    name = 'ray-own'\n\n"
+        "    def act(self, observation, rng):\n"
+        "        return observation.legal_actions[-1]\n\n\n"
+        "register('ray-own', Last, 'plays its last legal action')\n",
+        encoding="utf-8",
+    )
+    base = [
+        "match",
+        "ray-own",
+        "random",
+        "-n",
+        "4",
+        "--seed",
+        "2",
+        "--agent-module",
+        "ray_own_agent",
+    ]
+    runs = [
+        subprocess.run(
+            [*DURAK, *base, *where],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        for where in (["--jobs", "1"], ["--backend", "ray", "--address", cluster])
+    ]
+    for result in runs:
+        assert result.returncode == 0, result.stderr
+    local, on_ray = (results_of(r.stdout) for r in runs)
+    assert on_ray == local and any("ray-own" in line for line in local)
+
+
+def results_of(stdout: str) -> list[str]:
+    """The results table of a match's output, without its machine-dependent columns."""
+    rows = [line.split("│") for line in stdout.splitlines() if line.startswith("│")]
+    return ["│".join(cells[:-3]) for cells in rows]
+
+
 def test_an_agent_error_without_a_referee_is_raised_as_it_was(cluster: str) -> None:
     plan = MatchPlan(Rules(), ("faulty:fault=error", "greedy"), 1, 4)
     with open_backend("ray", jobs=1) as backend, pytest.raises(RuntimeError, match="faulty"):

@@ -8,13 +8,29 @@ its seed.  Spec strings follow the Zarlykov (2023) CLI style, e.g. ``"random"`` 
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
+import os
+import pickle
 import random
+import sys
+import warnings
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 import attrs
 
+from durak.agents.plugins import (
+    AgentModule,
+    PluginError,
+    PluginWarning,
+    check_module_name,
+    current_source,
+    failure_line,
+    importable_from,
+    loading,
+    own_frames,
+)
 from durak.agents.specs import (
     Param,
     ParamValue,
@@ -28,17 +44,26 @@ from durak.rules import Action, Observation, Rules
 __all__ = [
     "Agent",
     "AgentInfo",
+    "AgentModule",
     "Param",
     "ParamValue",
+    "PluginError",
+    "PluginWarning",
     "Relay",
     "RulesBound",
     "SpecError",
     "Watcher",
+    "adopt_registry",
+    "agent_modules",
     "check_bound",
+    "import_agent_module",
+    "import_agent_modules",
+    "load_plugins",
     "make_agent",
     "parse_spec",
     "register",
     "registry",
+    "registry_snapshot",
     "typed_params",
     "watchers_among",
 ]
@@ -137,38 +162,100 @@ AgentFactory = Callable[..., Agent]
 
 @attrs.frozen
 class AgentInfo:
-    """A registered agent: its spec name, one-line description and typed parameters."""
+    """A registered agent: its spec name, one-line description and typed parameters;
+    ``source``, who registered it (a module, or the plugin that imported it), and
+    ``replaced``, the source of the agent it replaced (``register(..., replace=True)``)."""
 
     name: str
     description: str
     params: tuple[Param, ...]
     factory: AgentFactory = attrs.field(repr=False)
+    source: str = ""
+    replaced: str | None = None
 
     def usage(self) -> str:
         """The description and one line per parameter."""
-        lines = [f"{self.name}: {self.description}"]
+        lines = [f"{self.name}: {self.description}{self.replaced_note()}"]
         lines += [f"    {p.describe()}" for p in self.params]
         return "\n".join(lines)
 
+    def replaced_note(self) -> str:
+        """`` (registered by SOURCE, replacing the agent of OLD)`` for an agent registered
+        with ``replace=True`` over another, else nothing."""
+        if self.replaced is None:
+            return ""
+        return f" (registered by {self.source}, replacing the agent of {self.replaced})"
+
 
 _REGISTRY: dict[str, AgentInfo] = {}
+#: The modules imported for their agents (``--agent-module``), in order.
+_AGENT_MODULES: list[AgentModule] = []
 
 
 def register(
-    name: str, factory: AgentFactory, description: str, params: tuple[Param, ...] | None = None
+    name: str,
+    factory: AgentFactory,
+    description: str,
+    params: tuple[Param, ...] | None = None,
+    *,
+    replace: bool = False,
 ) -> None:
     """Make ``name`` available to :func:`make_agent`: ``factory(**typed_params)`` builds it.
 
     ``params`` defaults to the :func:`~durak.agents.specs.param` fields of ``factory`` when
-    it is an attrs class (declared once, there), else to none.
+    it is an attrs class (declared once, there), else to none.  A name already registered
+    (built in, or by another plugin) is refused with a :class:`PluginError` naming both
+    sources, unless ``replace`` is true; the replacement is then marked as such (its
+    :attr:`AgentInfo.replaced`).  The same registration again is a no-op.
+    Raises ``TypeError`` for a name that is not a string, or a factory that is not callable.
     """
+    caller = str(sys._getframe(1).f_globals.get("__name__", "?"))  # the registering module
+    info = _checked_info(name, factory, description, params, current_source(caller))
+    if info.source == _ADOPTING:
+        _REGISTRY[name] = info  # a worker's copy of its parent's registry follows
+        return
+    if info.source == caller and not caller.startswith("durak."):
+        load_plugins()  # a run-time registration comes after the plugins, whenever it runs
+    old = _REGISTRY.get(name)
+    if old is not None and attrs.evolve(old, replaced=None) == info:
+        return  # the same registration again
+    if old is not None and not replace:
+        raise PluginError(
+            f"agent {name!r} is already registered by {old.source}; {info.source} cannot "
+            "register it too (a library caller who means to replace it passes "
+            "replace=True to register)"
+        )
+    replaced = None if old is None else old.source
+    _REGISTRY[name] = attrs.evolve(info, replaced=replaced)
+
+
+def _checked_info(
+    name: object,
+    factory: object,
+    description: object,
+    params: tuple[Param, ...] | None,
+    source: str,
+) -> AgentInfo:
+    """The :class:`AgentInfo` of a registration, its arguments checked."""
+    if not isinstance(name, str):
+        raise TypeError(f"an agent name must be a string, got {type(name).__name__}")
+    if not name or name != name.strip() or any(c in name for c in ":,=;"):
+        raise TypeError(f"agent name {name!r} is not a spec name (no ':', ',', '=' or ';')")
+    if not callable(factory):
+        raise TypeError(f"agent {name!r}: the factory must be callable, got {factory!r}")
+    if not isinstance(description, str):
+        raise TypeError(f"agent {name!r}: the description must be a string")
     if params is None:
         params = params_of(factory) if isinstance(factory, type) and attrs.has(factory) else ()
-    _REGISTRY[name] = AgentInfo(name, description, params, factory)
+    if not isinstance(params, tuple) or not all(isinstance(p, Param) for p in params):
+        raise TypeError(f"agent {name!r}: params must be a tuple of Param")
+    return AgentInfo(name, description, params, cast(AgentFactory, factory), source)
 
 
 _PLUGIN_GROUP = "durak.agents"
 _plugins_loaded = False
+#: The source of registrations made while a worker adopts its parent's registry.
+_ADOPTING = "<the parent's registry>"
 
 
 def load_plugins() -> None:
@@ -176,13 +263,87 @@ def load_plugins() -> None:
 
     Packages outside the core (such as :mod:`durak.learn`, whose ``qlearn`` and ``dqn``
     agents register on import) declare their agents there, so the core never imports them.
+    A plugin that fails to import (or whose registration is refused) is skipped with one
+    :class:`PluginWarning` line, its registrations undone; the others still load.
     """
     global _plugins_loaded  # noqa: PLW0603 - a process-wide, load-once flag
     if _plugins_loaded:
         return
     _plugins_loaded = True
+    failed: set[str] = set()
     for entry in importlib.metadata.entry_points(group=_PLUGIN_GROUP):
-        entry.load()
+        dist = entry.dist.name if entry.dist is not None else "an unknown distribution"
+        source = f"{entry.value} (entry point {entry.name!r} of {dist})"
+        if entry.module in failed:
+            continue  # one report per module, however many entry points name it
+        try:
+            _import_undoably(source, entry.load)
+        except PluginError as e:
+            failed.add(entry.module)
+            warnings.warn(PluginWarning(f"plugin {source} skipped: {e}", e.frames), stacklevel=2)
+
+
+def _import_undoably(source: str, load: Callable[[], object]) -> None:
+    """``load()`` with registrations naming ``source``; if it fails in any way (even
+    ``sys.exit``), its registrations are undone and :class:`PluginError` says why."""
+    before = dict(_REGISTRY)
+    try:
+        with loading(source):
+            load()
+    except (Exception, SystemExit) as e:
+        _REGISTRY.clear()
+        _REGISTRY.update(before)
+        raise PluginError(failure_line(e), own_frames(e)) from e
+
+
+def import_agent_module(name: str, directory: str | None = None) -> None:
+    """Import the module ``name`` for the agents it registers, ``directory`` (by default
+    the current one) first on the path; the plugins load first, so the outcome does not
+    depend on the order of lookups.  Any failure (a bad name, an import error, an error or
+    ``sys.exit`` in the module, a refused registration) is one :class:`PluginError` line,
+    the module's registrations undone."""
+    load_plugins()
+    try:
+        check_module_name(name)
+        module = AgentModule(name, os.path.abspath(directory or os.getcwd()))
+        if module in _AGENT_MODULES:
+            return
+        importable_from(module.directory)
+        _import_undoably(f"{name} (--agent-module)", lambda: importlib.import_module(name))
+    except PluginError as e:
+        raise PluginError(f"--agent-module {name}: {e}", e.frames) from e.__cause__
+    _AGENT_MODULES.append(module)
+
+
+def agent_modules() -> tuple[AgentModule, ...]:
+    """The modules :func:`import_agent_module` imported, in order (for workers)."""
+    return tuple(_AGENT_MODULES)
+
+
+def import_agent_modules(modules: tuple[AgentModule, ...]) -> None:
+    """In a worker: import the ``modules`` a parent imported (:func:`agent_modules`), each
+    from its directory, so the worker knows the same agents; :class:`PluginError` if one
+    fails here."""
+    for module in modules:
+        import_agent_module(module.name, module.directory)
+
+
+def registry_snapshot() -> bytes:
+    """The registry, plugins loaded, pickled for :func:`adopt_registry` in a worker (each
+    factory by reference: a worker imports the module that defines it)."""
+    return pickle.dumps(registry())
+
+
+def adopt_registry(snapshot: bytes) -> None:
+    """In a worker: make the registry exactly the parent's :func:`registry_snapshot`,
+    plugins counted as loaded, so the worker plays the agents its parent chose, whatever
+    the modules imported to unpickle the factories register on the way."""
+    global _plugins_loaded  # noqa: PLW0603 - a process-wide, load-once flag
+    _plugins_loaded = True
+    with loading(_ADOPTING):
+        agents = pickle.loads(snapshot)  # the parent's own registry, never foreign data
+    _REGISTRY.clear()
+    _REGISTRY.update(agents)
 
 
 def registry() -> dict[str, AgentInfo]:
@@ -196,17 +357,24 @@ def make_agent(spec: str, rules: Rules | None = None) -> Agent:
 
     With ``rules``, an agent made for one variant (:class:`RulesBound`) is also checked
     against them.  Parameters not given take their defaults.  The built-in agents register
-    themselves when :mod:`durak.agents` is imported; a name not yet registered loads the
-    plugins (:func:`load_plugins`) first.
+    themselves when :mod:`durak.agents` is imported, and the plugins
+    (:func:`load_plugins`) are loaded before the first lookup, so a name means the same
+    agent whenever it is looked up.  A factory that raises something other than a
+    ``ValueError`` or ``OSError`` is a :class:`SpecError` naming the agent and the error.
     """
     name, raw = parse_spec(spec)
-    if name not in _REGISTRY:
-        load_plugins()
+    load_plugins()
     info = _REGISTRY.get(name)
     if info is None:
         known = ", ".join(sorted(_REGISTRY))
         raise SpecError(f"unknown agent {name!r} in spec {spec!r}; known agents: {known}")
-    agent = info.factory(**typed_params(name, info.params, raw))
+    params = typed_params(name, info.params, raw)
+    try:
+        agent = info.factory(**params)
+    except (ValueError, OSError):
+        raise  # already a one-line user error (a bad value, a missing file)
+    except Exception as e:  # a plugin's constructor: its error, on one line
+        raise SpecError(f"{name}: the agent could not be built: {failure_line(e)}") from e
     if rules is not None and isinstance(agent, RulesBound):
         agent.check_rules(rules)
     return agent

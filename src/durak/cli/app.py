@@ -20,8 +20,9 @@ from typer.core import TyperGroup
 
 from durak.cli import train
 from durak.cli.commands import bench, grid, listing, matches, play, replay, serve
-from durak.cli.conventions import import_agent_module, rewrite_arguments, tidy_help
-from durak.cli.errors import INTERRUPTED, USAGE, error, user_errors
+from durak.cli.conventions import rewrite_arguments, tidy_help
+from durak.cli.errors import INTERRUPTED, USAGE, error
+from durak.cli.plugins import VERBOSE, load_agents, verbose_asked
 
 
 class _OneLineErrors(TyperGroup):
@@ -32,6 +33,14 @@ class _OneLineErrors(TyperGroup):
         command = super().get_command(ctx, cmd_name)
         tidy_help(command)
         return command
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> Any:
+        verbose = verbose_asked(args)  # before click consumes the arguments
+        ctx = super().make_context(info_name, args, parent, **extra)
+        ctx.meta[VERBOSE] = verbose
+        return ctx
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         tidy_help(self)
@@ -83,6 +92,7 @@ def _version(wanted: bool) -> None:
 
 @app.callback()
 def _options(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -100,10 +110,9 @@ def _options(
         ),
     ] = None,
 ) -> None:
-    """The options of ``durak`` itself (the help is the app's)."""
-    with user_errors():
-        for name in agent_module or ():
-            import_agent_module(name)
+    """The options of ``durak`` itself (the help is the app's); loads the agents of the
+    plugins and of ``--agent-module`` before the command (:mod:`durak.cli.plugins`)."""
+    load_agents(agent_module or (), bool(ctx.meta.get(VERBOSE)))
 
 
 app.command()(matches.match)

@@ -16,14 +16,10 @@ conventions"), and the help text that shows it.
 
 from __future__ import annotations
 
-import importlib
 import inspect
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any
-
-from durak.cli.options import UsageError
 
 #: Options whose value may be left out; alone they mean standard output.
 OPTIONAL_VALUE = {"--json": "-", "--csv": "-"}
@@ -67,17 +63,6 @@ def _hoist_globals(args: list[str]) -> list[str]:
             rest.append(args[i])
         i += 1
     return hoisted + rest
-
-
-def import_agent_module(name: str) -> None:
-    """Import the module ``name`` (the current directory first on the path), whose import
-    registers its agents; :class:`~durak.cli.options.UsageError` if it cannot be imported."""
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    try:
-        importlib.import_module(name)
-    except ImportError as e:
-        raise UsageError(f"--agent-module {name}: {e}") from None
 
 
 def rewrite_arguments(args: Sequence[str]) -> list[str]:

@@ -32,7 +32,7 @@ from typing import Any
 
 import attrs
 
-from durak.agents.base import Agent, register, registry
+from durak.agents.base import Agent, adopt_registry, registry_snapshot
 from durak.arena.play.match import MatchPlan, play_task
 from durak.arena.runs.backend import (
     A,
@@ -140,14 +140,15 @@ class LocalPool(Closing):
 
 def _pool(jobs: int, plans: tuple[MatchPlan, ...]) -> Any:
     """``jobs`` worker processes started by the fork server, each given ``plans`` and the
-    parent's agent registry (so an agent registered at run time, a script's own or a
-    test's, plays there too).  A process forked from one whose torch has started its
+    parent's agent registry, exactly (so an agent registered at run time, a script's own,
+    a test's or an ``--agent-module``'s, plays there too, and a name means the same agent
+    as in the parent).  A process forked from one whose torch has started its
     thread pool waits forever on that pool's threads, which the fork did not copy: a
     ``dmc`` or ``dqn`` match with two jobs hung at its first decision when its workers were
     forked from the parent, which loads the models to check the specs."""
     context = multiprocessing.get_context("forkserver")
     _start_fork_server()
-    return context.Pool(jobs, _start_worker, (plans, registry()))
+    return context.Pool(jobs, _start_worker, (plans, registry_snapshot()))
 
 
 def _start_fork_server() -> None:
@@ -303,13 +304,12 @@ def _next_result(
         _check_workers(pool, started)  # outside the handler: no "during handling" context
 
 
-def _start_worker(plans: tuple[MatchPlan, ...], agents: dict[str, Any]) -> None:
+def _start_worker(plans: tuple[MatchPlan, ...], agents: bytes) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and SIGTERM: a worker just ends
     _plans[:] = plans
     _agents.clear()
-    for info in agents.values():  # agents the parent registered at run time
-        register(info.name, info.factory, info.description, info.params)
+    adopt_registry(agents)  # the parent's registry, agents registered at run time included
 
 
 def _play_batch(batch: list[Task]) -> tuple[float, Batch]:

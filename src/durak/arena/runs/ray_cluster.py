@@ -26,7 +26,10 @@ is imported only when this backend is opened; ``pip install 'durak-lab[ray]'`` p
   drops its games.
 * **Agents** are built once per plan in each worker and kept for the rest of the run; a
   token names the run, so a long-lived cluster worker never reuses another run's agents
-  (a model file may have changed in between).
+  (a model file may have changed in between).  Each task carries the modules the driver
+  imported for their agents (``--agent-module``), and a worker imports them, from the
+  driver's directory, before it builds an agent (on a cluster, every node must have them
+  at that path).
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from typing import Any
 
 import attrs
 
-from durak.agents.base import Agent
+from durak.agents.base import Agent, AgentModule, agent_modules, import_agent_modules
 from durak.arena.play.match import MatchPlan
 from durak.arena.runs.backend import (
     A,
@@ -142,10 +145,14 @@ _token: list[str] = [""]
 _agents: dict[int, tuple[Agent, ...]] = {}
 
 
-def _play_batch(token: str, plans: tuple[MatchPlan, ...], batch: list[Task]) -> BatchResult:
-    """The task: play ``batch`` of ``plans`` in this worker."""
+def _play_batch(
+    token: str, modules: tuple[AgentModule, ...], plans: tuple[MatchPlan, ...], batch: list[Task]
+) -> BatchResult:
+    """The task: play ``batch`` of ``plans`` in this worker, once it has imported the
+    driver's agent ``modules``."""
     import ray  # noqa: PLC0415 - present wherever this task runs
 
+    import_agent_modules(modules)
     if token != _token[0]:
         _agents.clear()
         _token[0] = token
@@ -224,6 +231,7 @@ class RayCluster(Closing):
         ray = self._ray
         plans_ref = ray.put(tuple(plans))
         token = uuid.uuid4().hex  # names this run in the workers; never affects a game
+        modules = agent_modules()
         batches = BatchSizer(count, self.capacity())
         source = iter(tasks)
         pending: dict[Any, list[Task]] = {}
@@ -233,7 +241,7 @@ class RayCluster(Closing):
                 batch = list(islice(source, batches.next_size()))
                 if not batch:
                     return
-                pending[self._remote.remote(token, plans_ref, batch)] = batch
+                pending[self._remote.remote(token, modules, plans_ref, batch)] = batch
 
         fill()
         while pending:  # stopped early, the batches left in flight are abandoned

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Protocol
 
+import attrs
 import typer
 from rich.table import Table
 
@@ -30,8 +31,12 @@ def agents(
     A spec is NAME or NAME:key=value,key=value, e.g. 'mcts:limit=300,c=1.4'; parameters
     not given take their defaults.
     """
+    known = {  # an agent registered over another says so
+        n: attrs.evolve(info, description=info.description + info.replaced_note())
+        for n, info in registry().items()
+    }
     print_listing(
-        registry(), name, "agent", "agents: use NAME or NAME:key=value,... as a spec", json_file
+        known, name, "agent", "agents: use NAME or NAME:key=value,... as a spec", json_file
     )
 
 
