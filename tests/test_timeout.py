@@ -13,9 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: The slowest test takes a few minutes at most on a two-core machine; the limit must leave
-#: it room on a loaded one.
-SLOWEST = 120.0
+#: The slowest test's time in a full run (``--durations``) on a two-core machine loaded by
+#: other runs (tests/test_arena_ray.py's interrupted Ray run resumed): the limit leaves it
+#: room several times over.
+SLOWEST = 130.0
 
 HANG = """
 import threading
