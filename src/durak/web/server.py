@@ -38,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn import Config, Server
 
 from durak.rules import Rules, RulesError
+from durak.web.api import AgentInfo, TableView, answers
 from durak.web.policy import QUOTE, cut
 from durak.web.settings import GameSettings, RequestError
 from durak.web.tables import Tables
@@ -173,6 +174,24 @@ async def _disconnected(request: Request) -> None:
         pass
 
 
+def _invalid(error: Any) -> str:
+    """One line for pydantic's first complaint about a request: the field and why, the
+    whole body's fault (``the request body: ...``), or a body that is not JSON (pydantic
+    gives its position as the field)."""
+    where = [str(x) for x in error.get("loc", ()) if x != "body"]
+    if error.get("type") == "json_invalid":
+        why = error.get("ctx", {}).get("error", "JSON decode error")
+        at = f" at position {where[-1]}" if where else ""
+        return f"the request body is not valid JSON ({why}{at})"
+    field = cut(".".join(where), QUOTE) if where else "the request body"
+    return f"{field}: {error.get('msg')}"
+
+
+def _described(ok: Any, *errors: int) -> dict[str, Any]:
+    """A route's answers as ``/openapi.json`` describes them (:func:`durak.web.api.answers`)."""
+    return {"response_model": None, "responses": answers(ok, *errors)}
+
+
 def create_app(tables: Tables) -> FastAPI:
     """The server's app over ``tables`` (closed when the app shuts down)."""
 
@@ -192,15 +211,15 @@ def create_app(tables: Tables) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
         first = e.errors()[0] if e.errors() else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
-        detail = f"{cut(where, QUOTE)}: {first.get('msg')}"
-        return JSONResponse({"detail": cut(detail, MAX_DETAIL)}, status_code=422)
+        return JSONResponse({"detail": cut(_invalid(first), MAX_DETAIL)}, status_code=422)
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    @app.get("/api/agents")
+    # The answers are described by `answers` (durak.web.api), and sent as built: a model
+    # documents them, it does not rebuild or filter them (response_model=None).
+    @app.get("/api/agents", operation_id="list_agents", **_described(list[AgentInfo]))
     async def agents() -> list[dict[str, Any]]:
         return [
             {"name": name, "description": description}
@@ -208,28 +227,42 @@ def create_app(tables: Tables) -> FastAPI:
         ]
 
     # Opening a table builds its agents (a model may load): on a worker thread.
-    @app.post("/api/games")
+    @app.post("/api/games", operation_id="start_game", **_described(TableView, 400, 422, 503))
     def start(request: GameRequest) -> dict[str, Any]:
         return tables.open(request.settings()).view()
 
-    @app.get("/api/games/{game_id}")
+    @app.get(
+        "/api/games/{game_id}", operation_id="view_game", **_described(TableView, 404, 422, 429)
+    )
     async def view(request: Request, game_id: str, after: int | None = None) -> dict[str, Any]:
         table = tables.get(game_id)
         if after is not None:
             await _unless_gone(request, table.newer_than(after, LONG_POLL))
         return table.view()
 
-    @app.post("/api/games/{game_id}/actions")
+    @app.post(
+        "/api/games/{game_id}/actions",
+        operation_id="act",
+        **_described(TableView, 400, 404, 409, 422),
+    )
     async def act(game_id: str, request: ActionRequest) -> dict[str, Any]:
         table = tables.get(game_id)
         await table.submit(request.action, request.version)
         return table.view()
 
-    @app.post("/api/games/{game_id}/rematch")
+    @app.post(
+        "/api/games/{game_id}/rematch",
+        operation_id="rematch",
+        **_described(TableView, 400, 404, 422, 503),
+    )
     def rematch(game_id: str) -> dict[str, Any]:
         return tables.open(tables.get(game_id).settings.rematch()).view()
 
-    @app.post("/api/games/{game_id}/next")
+    @app.post(
+        "/api/games/{game_id}/next",
+        operation_id="next_game",
+        **_described(TableView, 400, 404, 422, 503),
+    )
     def next_game(game_id: str) -> dict[str, Any]:
         return tables.open(tables.get(game_id).settings.next_game()).view()
 
