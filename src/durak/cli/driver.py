@@ -1,7 +1,8 @@
 """Running a :class:`~durak.arena.runs.run.Run` at the command line: seed, progress bar, one line
 per game when verbose, Ctrl-C and SIGTERM, a log that cannot be written, and the files
-written with ``--json``/``--csv`` (opened before the first game, so a bad path fails at
-once; when one of them is standard output, everything else goes to standard error)."""
+written with ``--json``/``--csv`` (checked before the first game, so a bad path, or a file
+that exists without ``--force``, fails at once; when one of them is standard output,
+everything else goes to standard error)."""
 
 from __future__ import annotations
 
