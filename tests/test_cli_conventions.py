@@ -25,17 +25,18 @@ CONVENTION: dict[str, tuple[str | None, str | None]] = {
     "--seed": (None, None),
     "--json": (None, "[FILE|-]"),
     "--csv": (None, "[FILE|-]"),
+    "--force": (None, None),
 }
 #: Which commands take which of them.
 TAKEN = {
-    "match": {"--games", "--jobs", "--seed", "--json", "--csv"},
-    "tournament": {"--games", "--jobs", "--seed", "--json", "--csv"},
-    "grid": {"--games", "--jobs", "--seed", "--json", "--csv"},
-    "train": {"--games", "--jobs", "--seed", "--csv"},
+    "match": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
+    "tournament": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
+    "grid": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
+    "train": {"--games", "--jobs", "--seed", "--csv", "--force"},
     "play": {"--games", "--seed"},
     "bench": {"--games", "--seed"},
-    "agents": {"--json"},
-    "learners": {"--json"},
+    "agents": {"--json", "--force"},
+    "learners": {"--json", "--force"},
     "replay": set(),
     "serve": set(),
 }
@@ -64,6 +65,15 @@ def test_every_command_follows_the_option_convention(name: str) -> None:
     conventional = {s for s, _ in CONVENTION.values() if s}
     for s in shorts & conventional:  # -n is always --games, -j always --jobs
         assert declared[s].opts[0] in CONVENTION
+
+
+def test_every_command_that_writes_a_file_takes_one_force_flag() -> None:
+    # One meaning: the same declaration (a flag, its help) wherever a file may be replaced.
+    forces = {name: options(cli_commands()[name]).get("--force") for name in TAKEN}
+    taken = {name: p for name, p in forces.items() if p is not None}
+    assert set(taken) == {name for name, opts in TAKEN.items() if "--force" in opts}
+    assert all(p.is_flag and p.default is False for p in taken.values())
+    assert len({p.help for p in taken.values()}) == 1, {n: p.help for n, p in taken.items()}
 
 
 @pytest.mark.parametrize("name", sorted(TAKEN))

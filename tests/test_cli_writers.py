@@ -247,7 +247,7 @@ def test_match_reports_refuse_a_device_and_are_written_whole(tmp_path: Path, opt
     assert target.is_char_device()
     report = tmp_path / "report"
     report.write_text("old")
-    result = run(["match", "random", "random", "-n", "2", option, str(report)], tmp_path)
+    result = run(["match", "random", "random", "-n", "2", option, str(report), "--force"], tmp_path)
     assert result.returncode == 0, result.stderr
     assert report.read_text() != "old" and sorted(kinds(tmp_path)) == ["null", "report"]
 

@@ -207,17 +207,68 @@ def test_a_full_disk_leaves_the_old_file_and_names_the_target(tmp_path: Path) ->
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.bin"]
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder")
-def test_a_read_only_folder_is_refused_before_writing(tmp_path: Path) -> None:
-    folder = tmp_path / "ro"
-    folder.mkdir()
-    folder.chmod(0o555)
+def write_as_nobody(folder: str, cwd: Path, ids: str) -> subprocess.CompletedProcess[str]:
+    """Write ``folder/x`` atomically in a Python process that runs as the user ``nobody``
+    (root ignores permission bits, so a root process gives up its ``ids``: all of them, or
+    only the effective ones, as in a set-user-ID program; any other user writes as itself).
+    A root process imports durak first and makes ``cwd`` its root directory, so neither the
+    sources nor the folders above ``cwd`` (pytest's are private) need be open to
+    ``nobody``: the writer makes its temporary file by an absolute path."""
+    code = f"""
+        import os, pwd, sys
+        from durak.files import FileError, write_atomic
+        if os.geteuid() == 0:
+            try:
+                user = pwd.getpwnam("nobody")
+                uid, gid = user.pw_uid, user.pw_gid
+            except KeyError:  # any id but root's will do
+                uid = gid = 65534
+            os.chroot(".")
+            os.chdir("/")
+            os.setgroups([])
+            if {ids!r} == "effective":
+                os.setegid(gid)
+                os.seteuid(uid)
+            else:
+                os.setgid(gid)
+                os.setuid(uid)
+            assert os.geteuid() == uid and os.getegid() == gid
+        try:
+            write_atomic({folder!r} + "/x", lambda f: f.write(b"data"), "replace")
+        except FileError as e:
+            print(e, file=sys.stderr)
+            sys.exit(2)
+    """
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([SRC, os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("ids", ["all", "effective"])
+def test_a_read_only_folder_is_refused_before_writing(tmp_path: Path, ids: str) -> None:
+    tmp_path.chmod(0o755)  # nobody may look up the folders below (tmp_path is its cwd)
+    (tmp_path / "ro").mkdir(mode=0o555)
+    (tmp_path / "ro").chmod(0o555)  # whatever the umask
+    (tmp_path / "rw").mkdir()
+    (tmp_path / "rw").chmod(0o777)
     try:
-        with pytest.raises(FileError, match="is not writable"):
-            write_atomic(folder / "x", lambda f: f.write(b"data"), "replace")
-        assert not list(folder.iterdir())
+        refused = write_as_nobody("ro", tmp_path, ids)
+        assert refused.returncode == 2, refused.stderr
+        assert refused.stderr.strip() == "ro/x: the directory 'ro' is not writable"
+        assert not list((tmp_path / "ro").iterdir())
+        written = write_as_nobody("rw", tmp_path, ids)  # the same user, a folder it may write
+        assert written.returncode == 0, written.stderr
+        assert [p.name for p in (tmp_path / "rw").iterdir()] == ["x"]
+        assert (tmp_path / "rw" / "x").read_bytes() == b"data"
     finally:
-        folder.chmod(0o755)
+        (tmp_path / "ro").chmod(0o755)
 
 
 def test_a_stream_appends_or_replaces_a_regular_file(tmp_path: Path) -> None:

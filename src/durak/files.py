@@ -47,6 +47,9 @@ Existing = Literal["refuse", "replace", "append"]
 
 #: Opens a FIFO without waiting for its other end (0 where the system has no such flag).
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+#: Whether :func:`os.access` can ask as the effective user and group, as the write itself
+#: is done (the real ones differ in a set-user-ID process, and root's real id passes all).
+_EFFECTIVE_IDS = os.access in os.supports_effective_ids
 #: The byte length of a name when the folder does not say (POSIX's ``NAME_MAX``).
 _NAME_MAX = 255
 #: The byte length of a whole path when the folder does not say (Linux's ``PATH_MAX``).
@@ -110,7 +113,7 @@ def check_target(path: str | os.PathLike[str], existing: Existing = "refuse") ->
         raise FileError(raw, f"is {_kind(mode)}, not a regular file; refused, nothing written")
     if mode is not None and existing == "refuse":
         raise FileError(raw, "exists; overwriting it needs --force")
-    if not os.access(folder, os.W_OK | os.X_OK):
+    if not os.access(folder, os.W_OK | os.X_OK, effective_ids=_EFFECTIVE_IDS):
         raise FileError(raw, f"the directory {str(folder)!r} is not writable")
     return target
 

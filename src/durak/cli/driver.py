@@ -1,7 +1,8 @@
 """Running a :class:`~durak.arena.runs.run.Run` at the command line: seed, progress bar, one line
 per game when verbose, Ctrl-C and SIGTERM, a log that cannot be written, and the files
-written with ``--json``/``--csv`` (opened before the first game, so a bad path fails at
-once; when one of them is standard output, everything else goes to standard error)."""
+written with ``--json``/``--csv`` (checked before the first game, so a bad path, or a file
+that exists without ``--force``, fails at once; when one of them is standard output,
+everything else goes to standard error)."""
 
 from __future__ import annotations
 
@@ -32,9 +33,12 @@ from durak.cli.options import (
     BackendName,
     BackendOption,
     Confidence,
+    CsvFile,
+    Force,
     FullInformation,
     Games,
     Jobs,
+    JsonFile,
     Log,
     MoveTimeout,
     OpenWorld,
@@ -49,7 +53,7 @@ from durak.cli.options import (
 )
 from durak.cli.progress import GameProgress, wanted
 from durak.cli.render import timing_line
-from durak.files import check_target, write_atomic
+from durak.files import Existing, check_target, write_atomic
 from durak.rules import Visibility
 
 
@@ -253,26 +257,45 @@ def finish(
         raise typer.Exit(stopped.exit_code)
 
 
+@option_group
+@attrs.frozen
+class ReportFiles:
+    """The ``--csv``, ``--json`` and ``--force`` options of ``match``, ``tournament`` and
+    ``grid``, declared once (expanded into each command by
+    :func:`~durak.cli.option_groups.expand`); :meth:`Outputs.open` checks them."""
+
+    csv_file: CsvFile = None
+    json_file: JsonFile = None
+    force: Force = False
+
+    def __attrs_post_init__(self) -> None:
+        csv_file, json_file = self.csv_file, self.json_file
+        if csv_file is not None and json_file is not None and str(csv_file) == str(json_file):
+            raise UsageError("--csv and --json name the same file")
+
+
 @attrs.frozen
 class Outputs:
     """The ``--csv`` and ``--json`` files of a command, checked before any game is played
     and written atomically at the end (``-``: standard output, which only one of them may
-    use).  A report file is replaced by the next run's; a FIFO, a device or a folder in its
-    place is refused (:mod:`durak.files`)."""
+    use).  A regular file already there is replaced only with ``--force``, or by the run it
+    continues (``--resume``); a FIFO, a device or a folder in its place is refused
+    (:mod:`durak.files`)."""
 
     csv_path: Path | None
     json_path: Path | None
+    existing: Existing = "refuse"
 
     @classmethod
-    def open(cls, csv_path: Path | None, json_path: Path | None) -> Outputs:
-        """Check both targets; :class:`~durak.files.FileError` names a path that cannot be
-        written."""
-        if csv_path is not None and json_path is not None and str(csv_path) == str(json_path):
-            raise UsageError("--csv and --json name the same file")
-        for path in (csv_path, json_path):
+    def open(cls, files: ReportFiles, resume: bool = False) -> Outputs:
+        """Check both targets of ``files``, before any game; :class:`~durak.files.FileError`
+        names a path that cannot be written, or a file that exists (without ``--force``
+        or ``resume``)."""
+        existing: Existing = "replace" if files.force or resume else "refuse"
+        for path in (files.csv_file, files.json_file):
             if path is not None and str(path) != "-":
-                check_target(path, "replace")
-        return cls(csv_path, json_path)
+                check_target(path, existing)
+        return cls(files.csv_file, files.json_file, existing)
 
     @property
     def to_stdout(self) -> bool:
@@ -292,15 +315,14 @@ class Outputs:
             )
             writer.writeheader()
             writer.writerows(rows)
-            _emit(self.csv_path, text.getvalue())
+            self._emit(self.csv_path, text.getvalue())
         if self.json_path is not None:
-            _emit(self.json_path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+            self._emit(self.json_path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
 
-
-def _emit(path: Path, text: str) -> None:
-    """``text`` to standard output (``-``) or atomically to the file ``path``."""
-    if str(path) == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    else:
-        write_atomic(path, lambda f: f.write(text.encode("utf-8")), "replace")
+    def _emit(self, path: Path, text: str) -> None:
+        """``text`` to standard output (``-``) or atomically to the file ``path``."""
+        if str(path) == "-":
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        else:
+            write_atomic(path, lambda f: f.write(text.encode("utf-8")), self.existing)

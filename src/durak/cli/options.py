@@ -211,6 +211,16 @@ CsvFile = Annotated[
     ),
 ]
 
+Force = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Replace output files that exist already (a regular file only: a folder, a FIFO "
+        "or a device is never replaced).",
+        rich_help_panel=OUTPUT,
+    ),
+]
+
 
 class UsageError(ValueError):
     """A bad combination of options; the CLI prints it on one line and exits with 2."""

@@ -10,6 +10,7 @@ from durak.arena.experiments.grid import Grid, GridResult, parse_param
 from durak.arena.experiments.report import grid_report, grid_rows
 from durak.cli.driver import (
     Outputs,
+    ReportFiles,
     RunSettings,
     drive,
     finish,
@@ -18,8 +19,6 @@ from durak.cli.driver import (
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand
 from durak.cli.options import (
-    CsvFile,
-    JsonFile,
     RulesOptions,
     describe_rules,
 )
@@ -51,11 +50,10 @@ def grid(
             show_default="greedy",
         ),
     ] = None,
-    csv_file: CsvFile = None,
-    json_file: JsonFile = None,
     *,
     rules_options: RulesOptions,
     settings: RunSettings,
+    reports: ReportFiles,
 ) -> None:
     """Grid search over agent parameters (Zarlykov's -config).
 
@@ -78,7 +76,7 @@ def grid(
             open_world,
             settings.referee(),
         )
-        outputs = Outputs.open(csv_file, json_file)
+        outputs = Outputs.open(reports, settings.resume)
         run = settings.run(g.plans())
     out = outputs.console()
     out.print(

@@ -16,8 +16,8 @@ from durak.agents import registry
 from durak.agents.base import Param
 from durak.cli.driver import stdout_console
 from durak.cli.errors import fail, user_errors
-from durak.cli.options import JsonFile
-from durak.files import write_atomic
+from durak.cli.options import Force, JsonFile
+from durak.files import Existing, write_atomic
 
 
 def agents(
@@ -25,6 +25,7 @@ def agents(
         str | None, typer.Argument(help="Show only this agent.", show_default=False)
     ] = None,
     json_file: JsonFile = None,
+    force: Force = False,
 ) -> None:
     """List the agents with their parameters and defaults.
 
@@ -36,7 +37,12 @@ def agents(
         for n, info in registry().items()
     }
     print_listing(
-        known, name, "agent", "agents: use NAME or NAME:key=value,... as a spec", json_file
+        known,
+        name,
+        "agent",
+        "agents: use NAME or NAME:key=value,... as a spec",
+        json_file,
+        force,
     )
 
 
@@ -60,11 +66,17 @@ class Listed(Protocol):
 
 
 def print_listing(
-    known: Mapping[str, Listed], name: str | None, kind: str, title: str, json_file: Path | None
+    known: Mapping[str, Listed],
+    name: str | None,
+    kind: str,
+    title: str,
+    json_file: Path | None,
+    force: bool = False,
 ) -> None:
     """Print the entries of ``known`` (only ``name``, if given) with their parameters, as a
-    table, or as JSON to ``json_file`` (``-``: standard output); an unknown ``name`` is a
-    usage error listing the known ones."""
+    table, or as JSON to ``json_file`` (``-``: standard output; a file that exists is
+    replaced only with ``force``); an unknown ``name`` or a file that cannot be written is
+    a usage error on one line."""
     if name is not None and name not in known:
         raise fail(f"unknown {kind} {name!r}; known {kind}s: {', '.join(known)}")
     chosen = [known[name]] if name is not None else list(known.values())
@@ -93,7 +105,8 @@ def print_listing(
             print(text)
         else:
             with user_errors():
-                write_atomic(json_file, lambda f: f.write(f"{text}\n".encode()), "replace")
+                again: Existing = "replace" if force else "refuse"
+                write_atomic(json_file, lambda f: f.write(f"{text}\n".encode()), again)
         return
     table = Table(
         kind,

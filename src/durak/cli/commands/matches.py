@@ -17,6 +17,7 @@ from durak.arena.experiments.tournament import Tournament, TournamentResult
 from durak.arena.play.match import MatchPlan
 from durak.cli.driver import (
     Outputs,
+    ReportFiles,
     RunSettings,
     drive,
     finish,
@@ -26,8 +27,6 @@ from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand
 from durak.cli.options import (
     RULES,
-    CsvFile,
-    JsonFile,
     Players,
     RulesOptions,
     Specs,
@@ -46,11 +45,10 @@ from durak.cli.render import (
 def match(
     specs: Specs,
     players: Players = None,
-    csv_file: CsvFile = None,
-    json_file: JsonFile = None,
     *,
     rules_options: RulesOptions,
     settings: RunSettings,
+    reports: ReportFiles,
 ) -> None:
     """Play a duplicate match between agents, one spec per seat.
 
@@ -69,7 +67,7 @@ def match(
         plan = MatchPlan(
             rules, tuple(specs), the_seed, games, settings.visibility, settings.referee()
         )
-        outputs = Outputs.open(csv_file, json_file)
+        outputs = Outputs.open(reports, settings.resume)
         run = settings.run([plan])
     out = outputs.console()
     n = rules.players
@@ -108,11 +106,10 @@ def tournament(
             rich_help_panel=RULES,
         ),
     ] = 2,
-    csv_file: CsvFile = None,
-    json_file: JsonFile = None,
     *,
     rules_options: RulesOptions,
     settings: RunSettings,
+    reports: ReportFiles,
 ) -> None:
     """Round robin: a two-player duplicate match for every pair of agents.
 
@@ -130,7 +127,7 @@ def tournament(
         rules = rules_options.rules(2)
         the_seed = settings.the_seed()
         t = Tournament(rules, tuple(specs), the_seed, games, open_world, settings.referee())
-        outputs = Outputs.open(csv_file, json_file)
+        outputs = Outputs.open(reports, settings.resume)
         run = settings.run(t.plans())
     out = outputs.console()
     out.print(

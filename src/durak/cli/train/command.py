@@ -23,7 +23,17 @@ from durak.agents.base import load_plugins
 from durak.cli.commands.listing import print_listing
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand
-from durak.cli.options import OUTPUT, RUN, JsonFile, Players, Quiet, RulesOptions, Seed, UsageError
+from durak.cli.options import (
+    OUTPUT,
+    RUN,
+    Force,
+    JsonFile,
+    Players,
+    Quiet,
+    RulesOptions,
+    Seed,
+    UsageError,
+)
 from durak.cli.train.dmc import DmcOptions, train_dmc
 from durak.cli.train.online import OnlineOptions, train_online
 from durak.cli.train.request import TrainRequest
@@ -158,9 +168,7 @@ def train(
         bool,
         typer.Option("--no-plot", help="Do not draw the learning curve.", rich_help_panel=OUTPUT),
     ] = False,
-    force: Annotated[
-        bool, typer.Option("--force", help="Overwrite an existing --out.", rich_help_panel=OUTPUT)
-    ] = False,
+    force: Force = False,
     online: OnlineOptions,
     dmc: DmcOptions,
     quiet: Quiet = False,
@@ -193,6 +201,7 @@ def learners(
         str | None, typer.Argument(help="Show only this learner.", show_default=False)
     ] = None,
     json_file: JsonFile = None,
+    force: Force = False,
 ) -> None:
     """List the learners of durak train with their parameters and defaults.
 
@@ -205,4 +214,5 @@ def learners(
         "learner",
         "learners: durak train NAME or NAME:key=value,...",
         json_file,
+        force,
     )
