@@ -22,6 +22,7 @@ from durak.cli import train
 from durak.cli.commands import bench, grid, listing, matches, play, replay, serve
 from durak.cli.conventions import import_agent_module, rewrite_arguments, tidy_help
 from durak.cli.errors import INTERRUPTED, USAGE, error, user_errors
+from durak.extras import MissingExtraError
 
 
 class _OneLineErrors(TyperGroup):
@@ -61,6 +62,9 @@ class _OneLineErrors(TyperGroup):
             sys.exit(getattr(e, "exit_code", USAGE))
         except typer.Abort:
             sys.exit(INTERRUPTED)
+        except MissingExtraError as e:  # wherever an optional import fails: one line
+            error(str(e))
+            sys.exit(USAGE)
         sys.exit(code if isinstance(code, int) else 0)
 
 
