@@ -4,10 +4,11 @@ One table says which packages each package may import: ``rules`` <- ``search`` (
 imports nothing of durak: it sees a game only through its protocol) <- ``agents`` <-
 ``arena`` <- ``web`` <- ``cli``; ``encoding``, ``envs``, ``learn`` and ``interop`` sit beside
 them (``interop``'s agents reach the others through the agent registry's entry points);
-``seeding`` and ``extras`` (the optional imports) are neutral.  Nothing imports ``cli``.  And no import cycle joins two modules,
-counting every import: at module level, inside functions and under ``TYPE_CHECKING`` (a
-function-level import only hides a cycle until the function runs).  An import that must
-stay in a cycle is named in :data:`CYCLE_ALLOWED` with the reason.
+``seeding`` and ``extras`` (the optional imports) are neutral.  Nothing imports ``cli``.
+And no import cycle joins two modules, counting every import: at module level, inside
+functions and under ``TYPE_CHECKING`` (a function-level import only hides a cycle until
+the function runs).  An import that must stay in a cycle is named in
+:data:`CYCLE_ALLOWED` with the reason.
 """
 
 from __future__ import annotations
