@@ -4,11 +4,13 @@
 * **What a venv holds.**  ``pip install 'WHEEL[EXTRA]'`` into an empty venv, with the pins
   of the Makefile (``TORCH``, ``RAY``: a loose ``torch`` would pull a CUDA build of several
   GB), so that it holds exactly what a user's install of that extra holds.
-* **Cache.**  ``$DURAK_EXTRAS_CACHE``, by default ``.extras-venvs/`` in the work tree
-  (gitignored).  A venv is named by a hash of its requirement set: the extra's and the base
-  ``Requires-Dist`` lines of the wheel's metadata, the pins and the Python version.  It is
-  built again when ``pyproject.toml`` changes what the extra installs; two extras that
-  install the same (``dqn``, ``dmc``) share one.  Only the wheel is replaced (without
+* **Cache.**  ``$DURAK_EXTRAS_CACHE``, by default ``durak-lab/extras-venvs`` in the user's
+  cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``, beside pip's), so that a fresh clone
+  (CI) finds the venvs of the last run; :func:`prune` removes those unused for
+  :data:`KEEP_DAYS` days.  A venv is named by a hash of its requirement set: the extra's
+  and the base ``Requires-Dist`` lines of the wheel's metadata, the pins and the Python
+  version.  It is built again when ``pyproject.toml`` changes what the extra installs; two
+  extras that install the same (``dqn``, ``dmc``) share one.  Only the wheel is replaced (without
   its dependencies) when the code changes: the venv records the wheel's hash.
 * **Locks.**  Each venv has a lock file (``fcntl.flock``): building it or replacing the
   wheel holds it exclusively, running a command in it holds it shared, with the wheel's
@@ -38,9 +40,38 @@ BUILD_SECONDS = 1800
 RUN_SECONDS = 600
 
 
+#: Days a venv is kept unused.
+KEEP_DAYS = 14
+
+
 def cache_dir() -> Path:
-    """Where the venvs are kept: ``$DURAK_EXTRAS_CACHE`` or ``.extras-venvs/``."""
-    return Path(os.environ.get("DURAK_EXTRAS_CACHE") or ROOT / ".extras-venvs")
+    """Where the venvs are kept: ``$DURAK_EXTRAS_CACHE``, else the user's cache folder's
+    ``durak-lab/extras-venvs``."""
+    if given := os.environ.get("DURAK_EXTRAS_CACHE"):
+        return Path(given)
+    user = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(user) / "durak-lab" / "extras-venvs"
+
+
+def prune(cache: Path, now: float, keep_days: float = KEEP_DAYS) -> list[Path]:
+    """Remove the venvs of ``cache`` unused for ``keep_days`` before ``now`` (their
+    ``complete`` marker, touched at each use, or an unfinished build's folder), skipping
+    any in use; the removed ones."""
+    removed = []
+    for lock in sorted(cache.glob("venv-*.lock")):
+        venv = lock.with_suffix("")
+        with lock.open("a") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # built or used by another suite right now
+            marker = venv / "complete"
+            used = marker if marker.exists() else venv
+            if not used.exists() or now - used.stat().st_mtime > keep_days * 86400:
+                shutil.rmtree(venv, ignore_errors=True)
+                lock.unlink()
+                removed.append(venv)
+    return removed
 
 
 def pins(makefile: Path = ROOT / "Makefile") -> list[str]:
@@ -115,6 +146,7 @@ class Venv:
         with locked(self.lock, exclusive=True):
             if not (self.path / "complete").exists():
                 self._build()
+            (self.path / "complete").touch()  # used now: kept by prune
 
     def _pip(self, *args: str) -> None:
         command = [sys.executable, "-m", "pip", "--python", str(self.python), "install", "-q"]

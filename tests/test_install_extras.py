@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 import tomllib
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from install_venvs import ROOT, Venv, build_wheel, cache_dir, requirements
+from install_venvs import KEEP_DAYS, ROOT, Venv, build_wheel, cache_dir, locked, prune, requirements
 
 EXTRAS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
     "optional-dependencies"
@@ -29,7 +30,9 @@ WANTED = (
     os.environ.get("DURAK_REQUIRE_EXTRAS") == "1" or os.environ.get("DURAK_INSTALL_TESTS") == "1"
 )
 installs = pytest.mark.skipif(
-    not WANTED, reason="builds venvs from the index: DURAK_INSTALL_TESTS=1 (make test sets them)"
+    not WANTED,
+    reason="builds venvs from the package index: DURAK_INSTALL_TESTS=1 or "
+    "DURAK_REQUIRE_EXTRAS=1 (make test) runs it",
 )
 
 VenvOf = Callable[[str | None], Venv]
@@ -42,11 +45,14 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def venv_of(wheel: Path) -> Iterator[VenvOf]:
+    cache = cache_dir()
+    if cache.is_dir():
+        prune(cache, time.time())
     made: dict[str | None, Venv] = {}
 
     def make(extra: str | None) -> Venv:
         if extra not in made:
-            made[extra] = Venv(wheel, extra, cache_dir())
+            made[extra] = Venv(wheel, extra, cache)
         return made[extra]
 
     yield make
@@ -267,3 +273,25 @@ def test_every_extra_the_docs_and_the_code_name_exists() -> None:
                 named.setdefault(extra, path.relative_to(ROOT))
     assert {"dmc", "dqn", "rl", "ppo", "ray", "web", "openspiel"} <= set(named)
     assert not {e: str(p) for e, p in named.items() if e not in EXTRAS}
+
+
+def test_prune_removes_the_venvs_unused_for_days_but_not_one_in_use(tmp_path: Path) -> None:
+    now = time.time()
+    old_use = now - (KEEP_DAYS + 1) * 86400
+    for name, used in (("old", old_use), ("recent", now - 3600), ("busy", old_use)):
+        (tmp_path / f"venv-{name}").mkdir()
+        (tmp_path / f"venv-{name}" / "complete").touch()
+        os.utime(tmp_path / f"venv-{name}" / "complete", (used, used))
+        (tmp_path / f"venv-{name}.lock").touch()
+    (tmp_path / "venv-crashed").mkdir()  # a build that never finished, long ago
+    os.utime(tmp_path / "venv-crashed", (old_use, old_use))
+    (tmp_path / "venv-crashed.lock").touch()
+    with locked(tmp_path / "venv-busy.lock", exclusive=False):
+        removed = prune(tmp_path, now)
+    assert removed == [tmp_path / "venv-crashed", tmp_path / "venv-old"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "venv-busy",
+        "venv-busy.lock",
+        "venv-recent",
+        "venv-recent.lock",
+    ]

@@ -8,6 +8,7 @@ spec, with a one-line message naming the extra (:mod:`durak.extras`).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -35,6 +36,9 @@ def require_extra(name: str) -> None:
 def require_torch(feature: str = NETWORK, extra: str = "dmc") -> Any:
     """The ``torch`` module; :class:`TorchMissingError` naming ``feature`` and ``extra`` if it
     is not installed."""
+    imported = sys.modules.get("torch")  # once imported, as cheap as an import statement
+    if imported is not None:
+        return imported
     return require(feature, extra, "torch", error=TorchMissingError)[0]
 
 
