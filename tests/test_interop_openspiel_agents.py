@@ -80,19 +80,19 @@ def test_without_open_spiel_the_registry_loads_and_the_agent_says_what_to_instal
         "import sys\n"
         "sys.modules['pyspiel'] = None\n"
         "import durak.interop.openspiel_agents\n"
-        "from durak.agents import make_agent, registry\n"
+        "from durak.agents import SpecError, make_agent, registry\n"
         "assert 'openspiel-ismcts' in registry()\n"
         "try:\n"
         "    make_agent('openspiel-ismcts')\n"
-        "except Exception as e:\n"
-        "    print(type(e).__name__, e)\n"
+        "except SpecError as e:\n"
+        "    print(isinstance(e, ImportError), e)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == (
-        "SpecError openspiel-ismcts needs open-spiel: pip install 'durak-lab[openspiel]'"
+        "True openspiel-ismcts needs open-spiel: pip install 'durak-lab[openspiel]'"
     )
 
 

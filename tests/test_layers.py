@@ -4,10 +4,11 @@ One table says which packages each package may import: ``rules`` <- ``search`` (
 imports nothing of durak: it sees a game only through its protocol) <- ``agents`` <-
 ``arena`` <- ``web`` <- ``cli``; ``encoding``, ``envs``, ``learn`` and ``interop`` sit beside
 them (``interop``'s agents reach the others through the agent registry's entry points);
-``seeding`` and ``files`` are neutral.  Nothing imports ``cli``.  And no import cycle joins
-two modules, counting every import: at module level, inside functions and under ``TYPE_CHECKING`` (a
-function-level import only hides a cycle until the function runs).  An import that must
-stay in a cycle is named in :data:`CYCLE_ALLOWED` with the reason.
+``seeding``, ``files`` and ``extras`` (the optional imports) are neutral.  Nothing imports
+``cli``.  And no import cycle joins two modules, counting every import: at module level,
+inside functions and under ``TYPE_CHECKING`` (a function-level import only hides a cycle
+until the function runs).  An import that must stay in a cycle is named in
+:data:`CYCLE_ALLOWED` with the reason.
 """
 
 from __future__ import annotations
@@ -26,15 +27,18 @@ ROOT = Path(durak.__file__).parent
 ALLOWED: dict[str, frozenset[str]] = {
     "seeding": frozenset(),
     "files": frozenset(),
+    "extras": frozenset(),
     "rules": frozenset(),
     "search": frozenset(),
-    "agents": frozenset({"rules", "search"}),
-    "arena": frozenset({"rules", "search", "agents", "seeding", "files"}),
-    "encoding": frozenset({"rules"}),
-    "envs": frozenset({"rules", "agents", "encoding", "seeding"}),
-    "learn": frozenset({"rules", "search", "agents", "encoding", "envs", "seeding", "files"}),
-    "interop": frozenset({"rules", "search", "agents", "encoding"}),
-    "web": frozenset({"rules", "agents", "arena", "seeding"}),
+    "agents": frozenset({"rules", "search", "extras"}),
+    "arena": frozenset({"rules", "search", "agents", "seeding", "files", "extras"}),
+    "encoding": frozenset({"rules", "extras"}),
+    "envs": frozenset({"rules", "agents", "encoding", "seeding", "extras"}),
+    "learn": frozenset(
+        {"rules", "search", "agents", "encoding", "envs", "seeding", "files", "extras"}
+    ),
+    "interop": frozenset({"rules", "search", "agents", "encoding", "extras"}),
+    "web": frozenset({"rules", "agents", "arena", "seeding", "extras"}),
     "cli": frozenset(
         {
             "rules",
@@ -47,6 +51,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "seeding",
             "files",
             "web",
+            "extras",
         }
     ),
 }

@@ -1,5 +1,5 @@
-"""Without PyTorch, the ``dqn`` and ``dmc`` agents and the ``dqn`` learner fail with a
-clear message (runs without PyTorch too: the torch import is simulated away)."""
+"""Without PyTorch or numpy, the ``dqn`` and ``dmc`` agents and the ``dqn`` learner fail with
+a one-line message naming their extra (runs without them too: the import is simulated away)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ import pytest
 from durak.agents import SpecError, make_agent
 from durak.learn import make_learner
 from durak.rules import Rules
+from extras import require_extra
 
-HINT = "dqn and dmc need PyTorch: pip install 'durak-lab[dqn]'"
+HINT = "dqn needs PyTorch: pip install 'durak-lab[dqn]'"
+DMC_HINT = "dmc needs PyTorch: pip install 'durak-lab[dmc]'"
 
 
 @pytest.fixture
@@ -32,7 +34,21 @@ def test_missing_torch_gives_the_install_hint() -> None:
         from durak.learn.dqn import DqnLearner  # noqa: F401, PLC0415
     with pytest.raises(SpecError) as err:
         make_agent("dmc")
-    assert str(err.value) == HINT
+    assert str(err.value) == DMC_HINT
+
+
+@pytest.mark.parametrize("spec", ["dmc", "dmc:path=model.pt", "ismcts:prior=dmc,limit=2"])
+def test_dmc_without_numpy_names_the_dmc_extra(monkeypatch: pytest.MonkeyPatch, spec: str) -> None:
+    # torch installed, numpy not (as in a wheel installed with torch only); the dmc modules
+    # may be imported already, by other tests: the check must not depend on importing them.
+    require_extra("torch")
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    with pytest.raises(SpecError) as err:
+        make_agent(spec)
+    assert str(err.value) == "dmc needs numpy: pip install 'durak-lab[dmc]'"
+    assert isinstance(err.value, ImportError)
+    with pytest.raises(SpecError, match=r"^dqn needs numpy: pip install 'durak-lab\[dqn\]'$"):
+        make_learner("dqn", Rules())
 
 
 def test_importing_the_plugin_imports_neither_torch_nor_numpy() -> None:

@@ -23,6 +23,7 @@ from durak.cli.commands import bench, grid, listing, matches, play, replay, serv
 from durak.cli.conventions import rewrite_arguments, tidy_help
 from durak.cli.errors import INTERRUPTED, USAGE, error
 from durak.cli.plugins import VERBOSE, load_agents, verbose_asked
+from durak.extras import MissingExtraError
 
 
 class _OneLineErrors(TyperGroup):
@@ -70,6 +71,9 @@ class _OneLineErrors(TyperGroup):
             sys.exit(getattr(e, "exit_code", USAGE))
         except typer.Abort:
             sys.exit(INTERRUPTED)
+        except MissingExtraError as e:  # wherever an optional import fails: one line
+            error(str(e))
+            sys.exit(USAGE)
         sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -2,7 +2,8 @@
 
 The library reports bad input with ``ValueError`` subclasses (``SpecError``, ``RulesError``,
 ``LogError``, ...) and files with ``OSError``; at the command line both become
-``error: <message>`` on standard error.
+``error: <message>`` on standard error.  So does a missing optional dependency
+(:class:`~durak.extras.MissingExtraError`), whose message names the extra to install.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import typer
+
+from durak.extras import MissingExtraError
 
 #: The exit code of every usage error, as click uses it.
 USAGE = 2
@@ -41,8 +44,9 @@ def describe(e: BaseException) -> str:
 
 @contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn ``ValueError``/``OSError`` raised in the body into a one-line error, exit 2."""
+    """Turn ``ValueError``/``OSError``/:class:`~durak.extras.MissingExtraError` raised in the
+    body into a one-line error, exit 2."""
     try:
         yield
-    except (ValueError, OSError) as e:
+    except (ValueError, OSError, MissingExtraError) as e:
         raise fail(describe(e)) from None

@@ -37,8 +37,12 @@ from collections.abc import Iterable
 from typing import Any
 
 import attrs
-import numpy as np
-from numpy.typing import NDArray
+
+from durak.extras import needs
+
+with needs("durak.encoding", "rl"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 from durak.rules import Action, Attack, Defend, Pass, Rules, Take, Transfer
 from durak.rules.actions import ATTACKS, DEFENDS, PASS, TAKE, TRANSFERS

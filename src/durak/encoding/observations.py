@@ -46,8 +46,11 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
-from numpy.typing import NDArray
+from durak.extras import needs
+
+with needs("durak.encoding", "rl"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 from durak.rules import Observation, Rules
 from durak.rules.cards import deck_cards

@@ -15,9 +15,12 @@ import copy
 import random
 from typing import Any
 
-from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from durak.extras import needs
+
+with needs("the PettingZoo environment", "rl"):
+    from gymnasium import spaces
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from durak.encoding import ActionSpace
 from durak.envs.gymnasium_env import (

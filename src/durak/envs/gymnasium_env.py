@@ -15,10 +15,14 @@ from collections.abc import Sequence
 from typing import Any, Literal, TypeAlias
 
 import attrs
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from numpy.typing import NDArray
+
+from durak.extras import needs
+
+with needs("the Gymnasium environment", "rl"):
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from numpy.typing import NDArray
 
 from durak.agents import make_agent
 from durak.agents.human import describe

@@ -24,7 +24,6 @@ install.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import random
 from collections.abc import Callable
 from types import SimpleNamespace
@@ -32,8 +31,10 @@ from typing import Any
 
 import attrs
 
-from durak.agents.base import SpecError, register
+from durak.agents.base import register
+from durak.agents.optional import MissingAgentExtraError, check_for_agent
 from durak.agents.specs import param
+from durak.extras import needs
 from durak.rules import Action, Observation, Rules
 
 __all__ = ["OpenSpielIsmctsAgent", "OpenSpielMctsAgent"]
@@ -53,19 +54,19 @@ _ROLLOUTS = "random rollouts per leaf"
 
 
 def _need_openspiel(name: str) -> None:
-    if importlib.util.find_spec("pyspiel") is None:
-        raise SpecError(f"{name} needs open-spiel: pip install 'durak-lab[openspiel]'")
+    check_for_agent(name, "openspiel", "pyspiel", "numpy")
 
 
 @functools.cache
 def _lib() -> SimpleNamespace:
     """numpy, OpenSpiel's MCTS and ISMCTS, the durak game and action space: imported when a
     bot first acts (the optional extra)."""
-    import numpy  # noqa: PLC0415
-    from open_spiel.python.algorithms import ismcts, mcts  # noqa: PLC0415
+    with needs("openspiel-ismcts and openspiel-mcts", "openspiel", MissingAgentExtraError):
+        import numpy  # noqa: PLC0415
+        from open_spiel.python.algorithms import ismcts, mcts  # noqa: PLC0415
 
-    from durak.encoding import ActionSpace  # noqa: PLC0415
-    from durak.interop.openspiel import DurakOpenSpielGame, params_of  # noqa: PLC0415
+        from durak.encoding import ActionSpace  # noqa: PLC0415
+        from durak.interop.openspiel import DurakOpenSpielGame, params_of  # noqa: PLC0415
 
     return SimpleNamespace(
         np=numpy,
@@ -178,10 +179,10 @@ class OpenSpielMctsAgent:
 register(
     "openspiel-ismcts",
     OpenSpielIsmctsAgent,
-    "OpenSpiel's ISMCTS (Python) with random rollouts",
+    "OpenSpiel's ISMCTS (Python) with random rollouts; needs the openspiel extra",
 )
 register(
     "openspiel-mcts",
     OpenSpielMctsAgent,
-    "OpenSpiel's UCT (Python) with random rollouts in one sampled world",
+    "OpenSpiel's UCT (Python) with random rollouts in one sampled world; needs the openspiel extra",
 )

@@ -14,26 +14,24 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from durak.extras import MissingExtraError, missing_message, needs
 from durak.files import write_atomic
 from durak.learn.train import IntervalStats
 
 __all__ = ["MISSING_MATPLOTLIB", "MatplotlibMissingError", "evaluation_curve", "learning_curve"]
 
-MISSING_MATPLOTLIB = "the learning curve needs matplotlib: pip install 'durak-lab[rl]'"
+MISSING_MATPLOTLIB = missing_message("the learning curve", "matplotlib", "rl")
 
 
-class MatplotlibMissingError(ImportError):
+class MatplotlibMissingError(MissingExtraError):
     """matplotlib is not installed; the message says how to install it."""
 
 
 def _figure() -> tuple[Any, Any]:
     """A figure of two stacked panels, drawn by the Agg canvas."""
-    try:
-        import matplotlib  # noqa: F401, PLC0415 - optional dependency, imported on use
+    with needs("the learning curve", "rl", MatplotlibMissingError):
         from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
         from matplotlib.figure import Figure  # noqa: PLC0415
-    except ImportError:
-        raise MatplotlibMissingError(MISSING_MATPLOTLIB) from None
     fig = Figure(figsize=(8, 6), layout="constrained")
     FigureCanvasAgg(fig)
     return fig, fig.subplots(2, 1)

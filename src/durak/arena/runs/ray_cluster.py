@@ -59,6 +59,7 @@ from durak.arena.runs.backend import (
     Task,
     play_batch,
 )
+from durak.extras import MissingExtraError, install_hint, require
 
 #: How often Ray plays a batch again after its worker or node died.
 MAX_RETRIES = 3
@@ -68,17 +69,16 @@ CONNECT_SECONDS = 5.0
 #: What ``ray.init`` is told besides the address: no dashboard, no log chatter.
 _QUIET: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
 
-INSTALL_HINT = "pip install 'durak-lab[ray]'"
+INSTALL_HINT = install_hint("ray")
+
+
+class RayMissingError(BackendError, MissingExtraError):
+    """Ray is not installed: a backend that cannot start, whose message names the extra."""
 
 
 def import_ray() -> ModuleType:
-    """The ``ray`` module, or :class:`BackendError` saying which extra installs it."""
-    try:
-        import ray  # noqa: PLC0415 - an optional extra, imported when chosen
-    except ImportError:
-        raise BackendError(
-            f"--backend ray needs Ray, which is not installed: {INSTALL_HINT}"
-        ) from None
+    """The ``ray`` module, or :class:`RayMissingError` saying which extra installs it."""
+    (ray,) = require("--backend ray", "ray", "ray", error=RayMissingError)
     return ray
 
 

@@ -18,10 +18,8 @@ import typer
 from durak.agents import make_agent
 from durak.arena.play.referee import MAX_MOVE_TIMEOUT
 from durak.cli.driver import stderr_console
-from durak.cli.errors import fail, user_errors
-
-#: The hint given when the web extra is missing.
-MISSING_WEB = "durak serve needs the web extra: pip install 'durak-lab[web]'"
+from durak.cli.errors import user_errors
+from durak.extras import needs
 
 
 def _loopback(host: str) -> bool:
@@ -65,13 +63,11 @@ def serve(
     ] = None,
 ) -> None:
     """Play in the browser: a web table for people against any agent."""
-    try:
+    with user_errors(), needs("durak serve", "web"):
         from durak.web.policy import AgentPolicy, Grant  # noqa: PLC0415 - the web extra
         from durak.web.server import run  # noqa: PLC0415
         from durak.web.settings import Limits  # noqa: PLC0415
         from durak.web.tables import Tables  # noqa: PLC0415
-    except ImportError:
-        raise fail(MISSING_WEB) from None
     with user_errors():
         grants = []
         for spec in allow_agent or ():

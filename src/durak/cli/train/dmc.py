@@ -42,6 +42,7 @@ from durak.cli.train.output import rules_flags
 from durak.cli.train.request import TrainRequest
 from durak.files import Existing, FileError, check_target
 from durak.learn.dmc.settings import DmcSettings
+from durak.learn.torch_support import require_extra
 from durak.rules import Rules
 
 if TYPE_CHECKING:
@@ -97,6 +98,8 @@ def dmc_settings(spec: str) -> DmcSettings:
 
 def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
     """Train (or resume) the DMC run of ``request``; see the module doc."""
+    with user_errors():
+        require_extra("dmc")  # before the modules that import numpy and torch
     from durak.learn.dmc.learner import DmcTrainer, checkpoint_seed  # noqa: PLC0415 - torch
     from durak.learn.dmc.schedule import DmcPlan, DmcSchedule, EvaluationCsv  # noqa: PLC0415
 

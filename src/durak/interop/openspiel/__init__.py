@@ -18,10 +18,19 @@ OpenSpiel's MCTS and ISMCTS as durak agents are in :mod:`durak.interop.openspiel
 which loads without open-spiel (the agent registry loads every plugin).
 """
 
-from durak.interop.openspiel.agent_bots import AgentBot, bot
-from durak.interop.openspiel.game import DurakOpenSpielGame, DurakOpenSpielState
-from durak.interop.openspiel.parameters import ParameterError, game_string, params_of, rules_of
-from durak.interop.openspiel.serialization import StateStringError
+from durak.extras import needs
+
+# Every module of the package imports pyspiel or numpy, and runs this first.
+with needs("durak.interop.openspiel", "openspiel"):
+    from durak.interop.openspiel.agent_bots import AgentBot, bot
+    from durak.interop.openspiel.game import DurakOpenSpielGame, DurakOpenSpielState
+    from durak.interop.openspiel.parameters import (
+        ParameterError,
+        game_string,
+        params_of,
+        rules_of,
+    )
+    from durak.interop.openspiel.serialization import StateStringError
 
 __all__ = [
     "AgentBot",

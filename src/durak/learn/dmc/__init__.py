@@ -28,7 +28,7 @@ from durak.agents.guides import register_guide
 from durak.agents.specs import params_of
 from durak.learn.dmc.settings import DmcSettings
 from durak.learn.registry import register_learner
-from durak.learn.torch_support import require_torch
+from durak.learn.torch_support import require_extra
 
 if TYPE_CHECKING:
     from durak.learn.dmc.net import DmcAgent, DmcGuide
@@ -43,7 +43,7 @@ BUNDLED = Path(__file__).parent.parent / "models" / "dmc-2p-36.pt"
 
 def _agent(path: str | None) -> DmcAgent:
     """``dmc`` (the bundled model) or ``dmc:path=FILE``: the agent of a saved model."""
-    require_torch()
+    require_extra("dmc")
     from durak.learn.dmc.net import DmcAgent, DmcModelError, load_model  # noqa: PLC0415
 
     if not path and not BUNDLED.exists():
@@ -65,15 +65,15 @@ def _guide() -> DmcGuide:
 register(
     "dmc",
     _agent,
-    "Deep Monte-Carlo Q(s, a) network (DouZero); the bundled model by default; needs torch",
+    "Deep Monte-Carlo Q(s, a) network (DouZero); the bundled model by default; needs the dmc extra",
     (Param("path", str, None, "a model file of durak train dmc (default: the bundled one)"),),
 )
 
-register_guide("dmc", _guide, "the bundled dmc model's action values (needs torch)")
+register_guide("dmc", _guide, "the bundled dmc model's action values (needs the dmc extra)")
 
 register_learner(
     "dmc",
     None,  # trained by its own schedule (durak.learn.dmc.schedule), not online
-    "Deep Monte-Carlo self-play (Zha et al. 2021): actors and one learner; needs torch",
+    "Deep Monte-Carlo self-play (Zha et al. 2021): actors and one learner; needs the dmc extra",
     params_of(DmcSettings),
 )

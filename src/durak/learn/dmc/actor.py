@@ -23,8 +23,12 @@ import random
 from collections.abc import Mapping, Sequence
 
 import attrs
-import numpy as np
-from numpy.typing import NDArray
+
+from durak.extras import needs
+
+with needs("dmc", "dmc"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 from durak.agents.base import Agent, make_agent
 from durak.learn.dmc.features import decision_rows, row_size

@@ -29,8 +29,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-import numpy as np
-from numpy.typing import NDArray
+from durak.extras import needs
+
+with needs("dmc", "dmc"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 from durak.encoding import encode_observation, observation_size
 from durak.rules import NUM_CARDS, Action, Defend, Observation, Rules, Suit, deck_cards

@@ -29,7 +29,11 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import attrs
-import numpy as np
+
+from durak.extras import needs
+
+with needs("dmc", "dmc"):
+    import numpy as np
 
 from durak.agents.base import SpecError
 from durak.files import open_source

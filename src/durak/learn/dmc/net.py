@@ -23,8 +23,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
-import numpy as np
-from numpy.typing import NDArray
+
+from durak.extras import needs
+
+with needs("dmc", "dmc"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 from durak.agents.base import SpecError
 from durak.learn.dmc.features import decision_rows, row_size

@@ -18,7 +18,8 @@ Importing this module registers the ``dqn`` learner (``durak train dqn``) and th
 agent (``dqn:path=model.pt``) without importing PyTorch or numpy, so the core library
 works without them; the work is in :mod:`durak.learn.dqn.net` (network, model file,
 agent) and :mod:`durak.learn.dqn.learner` (replay, learner), imported on first use.
-Without PyTorch, building either raises :class:`TorchMissingError`.
+Without PyTorch or numpy, building either raises :class:`TorchMissingError`, naming the
+``dqn`` extra.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from durak.agents.base import Param, SpecError, register
 from durak.agents.specs import params_of
 from durak.learn.dqn.settings import DqnSettings
 from durak.learn.registry import register_learner
-from durak.learn.torch_support import TorchMissingError, require_torch
+from durak.learn.torch_support import TorchMissingError, require_extra, require_torch
 from durak.rules import Rules
 
 if TYPE_CHECKING:
@@ -59,13 +60,13 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     if name not in _LAZY:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    require_torch()
+    require_extra("dqn")
     return getattr(importlib.import_module(_LAZY[name]), name)
 
 
 def _learner(rules: Rules, **settings: Any) -> DqnLearner:
     """``durak train dqn``: a fresh learner with the given settings."""
-    require_torch()
+    require_extra("dqn")
     from durak.learn.dqn.learner import DqnLearner  # noqa: PLC0415 - needs torch
 
     return DqnLearner(rules, **settings)
@@ -75,7 +76,7 @@ def _agent(path: str | None) -> DqnAgent:
     """``dqn:path=FILE``: the greedy agent of a saved model."""
     if not path:
         raise SpecError("dqn: give the model file, e.g. dqn:path=model.pt")
-    require_torch()
+    require_extra("dqn")
     from durak.learn.dqn.net import DqnAgent, DqnModelError, load_model  # noqa: PLC0415
 
     try:
@@ -87,13 +88,13 @@ def _agent(path: str | None) -> DqnAgent:
 register(
     "dqn",
     _agent,
-    "greedy play of a trained DQN (durak train dqn; needs torch)",
+    "greedy play of a trained DQN (durak train dqn; needs the dqn extra)",
     (Param("path", str, None, "the model file written by durak train dqn"),),
 )
 
 register_learner(
     "dqn",
     _learner,
-    "deep Q-network (Mnih et al. 2015) with replay, target net, double DQN; needs torch",
+    "deep Q-network (Mnih et al. 2015) with replay, target net, double DQN; needs the dqn extra",
     params_of(DqnSettings),
 )

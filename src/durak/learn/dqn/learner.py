@@ -16,8 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import numpy as np
-from numpy.typing import NDArray
+
+from durak.extras import needs
+
+with needs("dqn", "dqn"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 from durak.agents.base import SpecError
 from durak.encoding import ActionSpace, encode_observation, observation_size

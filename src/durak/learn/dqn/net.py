@@ -24,8 +24,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
-import numpy as np
-from numpy.typing import NDArray
+
+from durak.extras import needs
+
+with needs("dqn", "dqn"):
+    import numpy as np
+    from numpy.typing import NDArray
 
 from durak.agents.base import SpecError
 from durak.encoding import ActionSpace, action_space_size, encode_observation, observation_size
