@@ -30,6 +30,7 @@ class MatplotlibMissingError(MissingExtraError):
 def _figure() -> tuple[Any, Any]:
     """A figure of two stacked panels, drawn by the Agg canvas."""
     with needs("the learning curve", "rl", MatplotlibMissingError):
+        import matplotlib  # noqa: F401, PLC0415  (the package first: its parts may be loaded)
         from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
         from matplotlib.figure import Figure  # noqa: PLC0415
     fig = Figure(figsize=(8, 6), layout="constrained")
