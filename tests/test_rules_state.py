@@ -13,6 +13,7 @@ from durak.rules import GameState, Knowledge, Rules
 from durak.rules.bout import position_key
 from durak.rules.builders import build_knowledge, build_next, build_state
 from durak.rules.history import History, deferred
+from durak.rules.origins import raw_origins
 from strategies import random_game
 
 
@@ -78,6 +79,23 @@ def test_a_pending_origins_record_reads_as_the_worked_out_one() -> None:
     for s in later[:20]:
         origins = s.knowledge.origins
         assert all(type(w) is tuple and w and w[-1] for w in origins)
+
+
+def test_a_pending_origins_record_compares_with_any_value_as_a_plain_one_does() -> None:
+    """A pending record compared with a value that is not a ``Knowledge``, or with a
+    knowledge without an origins record, is unequal (no error), and equal to the
+    worked-out record: only the pending side is worked out."""
+    states = random_game(Rules(players=3), 1)
+    k = next(s.knowledge for s in states if type(s.knowledge) is not Knowledge)
+    exposed, from_talon, raw = k.exposed, k.from_talon, raw_origins(k)
+    others: list[object] = [None, 0, exposed, Knowledge(exposed, from_talon), Knowledge(exposed)]
+    for other in others:
+        pending = build_knowledge(exposed, from_talon, raw)
+        assert type(pending) is not Knowledge  # a fresh pending record for each comparison
+        assert (pending == other, pending != other) == (False, True)
+        assert type(pending) is Knowledge
+    worked_out = build_knowledge(exposed, from_talon, raw).origins
+    assert build_knowledge(exposed, from_talon, raw) == Knowledge(exposed, from_talon, worked_out)
 
 
 #: Every way of reading a repetition record, each given the record and an equal plain one.
