@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from durak.files import write_atomic
-from durak.learn.train import IntervalStats
+from durak.learn.online import IntervalStats
 
 __all__ = ["MISSING_MATPLOTLIB", "MatplotlibMissingError", "evaluation_curve", "learning_curve"]
 

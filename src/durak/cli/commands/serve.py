@@ -67,9 +67,9 @@ def serve(
     """Play in the browser: a web table for people against any agent."""
     try:
         from durak.web.policy import AgentPolicy, Grant  # noqa: PLC0415 - the web extra
+        from durak.web.registry import Tables  # noqa: PLC0415
         from durak.web.server import run  # noqa: PLC0415
         from durak.web.settings import Limits  # noqa: PLC0415
-        from durak.web.tables import Tables  # noqa: PLC0415
     except ImportError:
         raise fail(MISSING_WEB) from None
     with user_errors():
