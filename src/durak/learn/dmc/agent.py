@@ -17,7 +17,6 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from durak.agents.base import SpecError
 from durak.learn.dmc.features import decision_rows
 from durak.learn.dmc.net import DmcModel, scores
 from durak.rules import Action, Observation, Rules
@@ -35,10 +34,7 @@ class DmcAgent:
 
     def check_rules(self, rules: Rules) -> None:
         """:class:`~durak.agents.SpecError` unless the model was trained for ``rules``."""
-        if rules is not self.model.rules and rules != self.model.rules:
-            raise SpecError(
-                f"dmc: this model was trained for {self.model.rules}, not for this game's {rules}"
-            )
+        self.model.check_rules(rules, "dmc")
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The best-scored legal action; ``SpecError`` if the rules are not the model's."""

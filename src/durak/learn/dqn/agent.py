@@ -12,7 +12,6 @@ import random
 
 import attrs
 
-from durak.agents.base import SpecError
 from durak.encoding import encode_observation
 from durak.learn.dqn.net import DqnModel, greedy_action
 from durak.rules import Action, Observation, Rules
@@ -30,10 +29,7 @@ class DqnAgent:
 
     def check_rules(self, rules: Rules) -> None:
         """:class:`~durak.agents.SpecError` unless the model was trained for ``rules``."""
-        if rules is not self.model.rules and rules != self.model.rules:
-            raise SpecError(
-                f"dqn: this model was trained for {self.model.rules}, not for this game's {rules}"
-            )
+        self.model.check_rules(rules, "dqn")
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The greedy legal action; ``ValueError`` if the game's rules are not the model's."""
