@@ -28,7 +28,7 @@ from collections.abc import Callable, Generator, Iterable, Sequence
 from pathlib import Path
 
 from durak.arena.play.match import MatchPlan
-from durak.arena.runs.backend import MAX_BATCH, A, Batch, Closing, R, Task
+from durak.arena.runs.interface import MAX_BATCH, A, Batch, Closing, R, Task
 from durak.arena.runs.run import Run
 from durak.rules import Rules
 

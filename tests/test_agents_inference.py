@@ -28,7 +28,7 @@ from durak.agents.inference.inferring import Inferring
 from durak.agents.inference.opponents import GreedyModel, OpponentModel
 from durak.agents.inference.record import GameLog, PublicRecord
 from durak.agents.searchers import ismcts as ismcts_agent
-from durak.agents.searchers import pimc
+from durak.agents.searchers import sampled_worlds
 from durak.rules import (
     CARDS,
     Action,
@@ -310,7 +310,7 @@ def test_the_searches_draw_their_worlds_from_the_weighed_candidates(
         drawn.extend(sample(observation, rng) for _ in range(50))
         return real(game, observation, **kwargs)
 
-    monkeypatch.setattr(ismcts_agent if search == "ismcts" else pimc, search, spying)
+    monkeypatch.setattr(ismcts_agent if search == "ismcts" else sampled_worlds, search, spying)
     agent = make_agent(spec)
     assert isinstance(agent, Inferring)
     agent.act(log.latest, random.Random(1))  # no record: sample_world

@@ -15,7 +15,7 @@ from durak.agents import evals, make_agent, solver
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
 from durak.agents.inference.record import GameLog, PublicRecord
 from durak.agents.searchers import ismcts as ismcts_agent
-from durak.agents.searchers import options, pimc
+from durak.agents.searchers import options, sampled_worlds
 from durak.agents.solver import SolverAgent
 from durak.agents.tactics import action_card, play_key, weak_mask
 from durak.arena.play.game import play_game
@@ -174,7 +174,7 @@ def test_forced_moves_return_at_once_without_search(monkeypatch: pytest.MonkeyPa
     agent = SolverAgent(Exploding(), nodes=200_000)
     # A solve would be a search too: only the forced move may come back.
     for name in ("mcts", "ismcts", "pimc", "alphabeta", "maxn"):
-        monkeypatch.setattr(pimc, name, no_search)
+        monkeypatch.setattr(sampled_worlds, name, no_search)
     monkeypatch.setattr(ismcts_agent, "ismcts", no_search)
     monkeypatch.setattr(solver, "solve", no_search)
     assert agent.act(forced, random.Random(0)) == legal_actions(state)[0]

@@ -31,8 +31,8 @@ from cli_checks import one_error
 from durak.arena.gamelog.files import read_log
 from durak.arena.play.match import MatchPlan
 from durak.arena.play.referee import Referee
-from durak.arena.runs.backend import MAX_BATCH, TASK_SECONDS, BackendError, BatchSizer
 from durak.arena.runs.backends import open_backend
+from durak.arena.runs.interface import MAX_BATCH, TASK_SECONDS, BackendError, BatchSizer
 from durak.arena.runs.run import Run
 from durak.cli.app import app
 from durak.rules import Rules

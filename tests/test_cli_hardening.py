@@ -22,7 +22,7 @@ import faulty_agents  # noqa: F401  (registers the test agents)
 from cli_checks import one_error
 from durak.arena.gamelog.files import LogWriter, read_log
 from durak.arena.play.match import MatchPlan
-from durak.arena.runs.backend import IN_FLIGHT_PER_WORKER, MAX_BATCH
+from durak.arena.runs.interface import IN_FLIGHT_PER_WORKER, MAX_BATCH
 from durak.arena.runs.pool import play_parallel
 from durak.cli.app import app
 from durak.learn.qlearn.qtable import QTable

@@ -34,10 +34,10 @@ from durak.arena.runs.pool import LocalPool, WorkerLostError  # noqa: E402
 from durak.cli.app import app  # noqa: E402
 from durak.learn.dmc import BUNDLED  # noqa: E402
 from durak.learn.dmc.actor import ActorTask, collect  # noqa: E402
+from durak.learn.dmc.agent import DmcAgent  # noqa: E402
 from durak.learn.dmc.features import action_size, decision_rows, row_size  # noqa: E402
 from durak.learn.dmc.learner import DmcTrainer  # noqa: E402
 from durak.learn.dmc.net import (  # noqa: E402
-    DmcAgent,
     DmcModelError,
     build_network,
     load_model,

@@ -23,8 +23,9 @@ from durak.encoding import ActionSpace, encode_observation  # noqa: E402
 from durak.envs import SoloTable  # noqa: E402
 from durak.learn import make_learner, train  # noqa: E402
 from durak.learn.dqn import DqnLearner  # noqa: E402
+from durak.learn.dqn.agent import DqnAgent  # noqa: E402
 from durak.learn.dqn.learner import td_targets  # noqa: E402
-from durak.learn.dqn.net import FORMAT, DqnAgent, DqnModel, load_model, save_model  # noqa: E402
+from durak.learn.dqn.net import FORMAT, DqnModel, load_model, save_model  # noqa: E402
 from durak.learn.model_file import write_model_file  # noqa: E402
 from durak.rules import Rules  # noqa: E402
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from durak.rules import DurakGame, Rules, new_game
-from durak.search.budget import SearchError
+from durak.search.arguments import SearchError
 from durak.search.testing import GameContractError, check_game
 from toygames import CardState, HiddenCardGame, Nim, RandomTree, TicTacToe
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from durak.search.budget import SearchError
+from durak.search.arguments import SearchError
 from durak.search.testing import GameContractError, check_game
 
 

@@ -34,9 +34,9 @@ from durak.rules import (  # noqa: E402
     step,
 )
 from durak.seeding import derive_seed  # noqa: E402
+from durak.web.registry import Tables  # noqa: E402
 from durak.web.server import create_app  # noqa: E402
 from durak.web.settings import GameSettings, Limits, RequestError  # noqa: E402
-from durak.web.tables import Tables  # noqa: E402
 from durak.web.views import Move, Outcome, table_view  # noqa: E402
 
 #: A test waits this long for an agent's move before failing (never reached when all is well).

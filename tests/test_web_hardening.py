@@ -45,9 +45,9 @@ from durak.rules import Rules  # noqa: E402
 from durak.seeding import derive_seed  # noqa: E402
 from durak.web import server as web_server  # noqa: E402
 from durak.web.policy import AgentPolicy, Grant  # noqa: E402
+from durak.web.registry import Tables  # noqa: E402
 from durak.web.server import create_app  # noqa: E402
 from durak.web.settings import Limits  # noqa: E402
-from durak.web.tables import Tables  # noqa: E402
 
 #: The longest any step may take before the test fails (reached only when something hangs).
 PATIENCE = 60.0

@@ -31,10 +31,10 @@ from schemathesis import GenerationMode  # noqa: E402
 from schemathesis.config import SchemathesisConfig  # noqa: E402
 
 from durak.web import server as web_server  # noqa: E402
-from durak.web.api import AgentInfo, TableView  # noqa: E402
+from durak.web.registry import Tables  # noqa: E402
+from durak.web.schema import AgentInfo, TableView  # noqa: E402
 from durak.web.server import create_app  # noqa: E402
 from durak.web.settings import Limits  # noqa: E402
-from durak.web.tables import Tables  # noqa: E402
 
 #: Every route the API describes, as (method, path).
 ROUTES = [

@@ -5,9 +5,9 @@
   the move timer), ``MatchPlan`` (duplicate matches game by game) and a person's game
   (``person``).
 * :mod:`durak.arena.runs`: runs of many games, logged and resumable (``Run``,
-  ``run_match``), and the backends that play them: the ``Backend`` interface, the list of
-  backends and ``open_backend`` (``backends``), this machine's pool, Ray, and the stop
-  signals.
+  ``run_match``), and the backends that play them: the ``Backend`` interface
+  (``interface``), the list of backends and ``open_backend`` (``backends``), this
+  machine's pool, Ray, and the stop signals.
 * :mod:`durak.arena.gamelog`: the JSON Lines game log (``entry``, ``files``) and its
   re-validation through the engine (``replay``).
 * :mod:`durak.arena.scores`: Zarlykov's (2023) statistics block (``MatchResult``) with
@@ -28,8 +28,8 @@ from durak.arena.gamelog.replay import replay_entry
 from durak.arena.play.game import GameRecord, play_game
 from durak.arena.play.match import GameOutcome, MatchPlan, PlayedGame
 from durak.arena.play.referee import Forfeit, Referee
-from durak.arena.runs.backend import Backend, BackendError
 from durak.arena.runs.backends import BackendName, open_backend
+from durak.arena.runs.interface import Backend, BackendError
 from durak.arena.runs.run import Run, run_match
 from durak.arena.scores.result import MatchResult
 from durak.arena.scores.wilson import wilson

@@ -22,8 +22,8 @@ from rich.console import Console
 from durak.arena.gamelog.files import logged_seed
 from durak.arena.play.match import MatchPlan, PlayedGame
 from durak.arena.play.referee import Referee
-from durak.arena.runs.backend import Backend, BackendError
 from durak.arena.runs.backends import open_backend
+from durak.arena.runs.interface import Backend, BackendError
 from durak.arena.runs.run import Run
 from durak.arena.runs.signals import Terminated, sigterm_interrupts
 from durak.cli.errors import INTERRUPTED, TERMINATED, USAGE, describe, error, user_errors
@@ -150,7 +150,7 @@ class RunSettings:
 
     def open_backend(self) -> Backend:
         """The backend of ``--backend``, ``--jobs`` and ``--address``, started or joined;
-        :class:`~durak.arena.runs.backend.BackendError` (a ``ValueError``) names a problem."""
+        :class:`~durak.arena.runs.interface.BackendError` (a ``ValueError``) names a problem."""
         return open_backend(self.backend.value, jobs=self.workers(), address=self.address)
 
 

@@ -9,7 +9,7 @@
 
 shared by them:
 
-* :mod:`durak.learn.train`: the ``Learner`` protocol and the online training loop of
+* :mod:`durak.learn.online`: the ``Learner`` protocol and the online training loop of
   ``qlearn`` and ``dqn``;
 * :mod:`durak.learn.rewards`: Crampton's reward scheme;
 * :mod:`durak.learn.model_file`, :mod:`durak.learn.model_upgrade`: the checked network
@@ -22,11 +22,11 @@ Importing this package registers the learners and their agents.
 """
 
 from durak.learn import dmc, dqn, qlearn
+from durak.learn.online import IntervalStats, Learner, train
 from durak.learn.qlearn.learner import QAgent, QLearner
 from durak.learn.qlearn.qtable import QTable, QTableError
 from durak.learn.registry import learners, make_learner
 from durak.learn.rewards import RewardScheme
-from durak.learn.train import IntervalStats, Learner, train
 
 __all__ = [
     "IntervalStats",

@@ -36,6 +36,7 @@ from typing import Any
 
 import attrs
 
+from durak.agents.base import SpecError
 from durak.files import Existing, FileError, open_source, write_atomic
 from durak.learn.torch_support import require_torch
 from durak.rules import Rules
@@ -194,6 +195,14 @@ class NetworkModel:
     rules: Rules
     hidden: tuple[int, ...]
     meta: Mapping[str, Any] = attrs.Factory(dict)
+
+    def check_rules(self, rules: Rules, agent: str) -> None:
+        """:class:`~durak.agents.SpecError`, naming the ``agent`` that plays this network,
+        unless the network was trained for ``rules``."""
+        if rules is not self.rules and rules != self.rules:
+            raise SpecError(
+                f"{agent}: this model was trained for {self.rules}, not for this game's {rules}"
+            )
 
 
 @attrs.frozen

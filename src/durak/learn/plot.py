@@ -16,7 +16,7 @@ from typing import Any
 
 from durak.extras import MissingExtraError, missing_message, needs
 from durak.files import write_atomic
-from durak.learn.train import IntervalStats
+from durak.learn.online import IntervalStats
 
 __all__ = ["MISSING_MATPLOTLIB", "MatplotlibMissingError", "evaluation_curve", "learning_curve"]
 

@@ -14,8 +14,8 @@ from typing import Protocol
 import attrs
 
 from durak.agents.base import Param, SpecError, parse_spec, typed_params
+from durak.learn.online import Learner
 from durak.learn.rewards import RewardScheme
-from durak.learn.train import Learner
 from durak.rules import Rules
 
 __all__ = [
@@ -29,7 +29,7 @@ __all__ = [
 
 
 class SavableLearner(Learner, Protocol):
-    """A :class:`~durak.learn.train.Learner` that writes what it learned to a file, which
+    """A :class:`~durak.learn.online.Learner` that writes what it learned to a file, which
     the matching agent spec (``qlearn:path=FILE``, ``dqn:path=FILE``) loads."""
 
     @property
@@ -46,7 +46,7 @@ class SavableLearner(Learner, Protocol):
 class TrainerInfo:
     """A registered learner: name, one-line description, typed parameters, and
     ``factory(rules, **params)`` for an online learner (trained by
-    :func:`durak.learn.train.train`), or ``None`` for one that trains with a loop of its
+    :func:`durak.learn.online.train`), or ``None`` for one that trains with a loop of its
     own (such as :mod:`durak.learn.dmc`'s schedule)."""
 
     name: str

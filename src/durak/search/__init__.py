@@ -8,7 +8,8 @@ from an explicit ``random.Random`` or seed, and every search returns a
 :class:`SearchResult` with :class:`SearchStats`.  ``docs/search.md`` describes each one.
 """
 
-from durak.search.budget import NO_LIMIT, Budget, BudgetExhausted, SearchError, as_rng
+from durak.search.arguments import SearchError, as_rng
+from durak.search.budget import NO_LIMIT, Budget, BudgetExhausted
 from durak.search.ismcts import ismcts
 from durak.search.maxn import maxn
 from durak.search.mcts import MCTS, mcts, playout

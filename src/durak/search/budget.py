@@ -1,22 +1,23 @@
-"""Budgets, seeding and errors shared by every search in :mod:`durak.search`.
+"""The budget of a search: its limits, its clock, and the error of a search it cut short.
 
-Every algorithm stops at the first limit of its :class:`Budget` that is reached, and
-reports what it did in :class:`~durak.search.result.SearchStats`.  Iteration and node budgets are
-deterministic; a time budget is not (the same seed may then search more or less), so
-reproducible experiments should use iterations or nodes.
+* :class:`Budget`: iterations, nodes and seconds, each a positive number or ``None`` (no
+  limit); every algorithm stops at the first limit reached and reports what it did in
+  :class:`~durak.search.result.SearchStats`.  Iteration and node budgets are deterministic;
+  a time budget is not (the same seed may then search more or less), so reproducible
+  experiments use iterations or nodes.
+* :data:`NO_LIMIT`: the budget of the searches that end by themselves.
+* :func:`now`: the clock every time budget reads.
+* :class:`BudgetExhausted`: a search that could give no answer within its budget.
 """
 
 from __future__ import annotations
 
 import math
-import random
 import time
 
 import attrs
 
-
-class SearchError(ValueError):
-    """Bad input to a search: a terminal root, a missing evaluator, a bad setting."""
+from durak.search.arguments import SearchError
 
 
 class BudgetExhausted(RuntimeError):  # noqa: N818 (a condition, not a bug)
@@ -64,15 +65,6 @@ class Budget:
 
 #: The default budget of searches that end by themselves (alpha-beta, max^n).
 NO_LIMIT = Budget()
-
-
-def as_rng(rng: random.Random | int) -> random.Random:
-    """``rng`` itself, or a new generator seeded with the int ``rng``; never global state."""
-    if isinstance(rng, random.Random):
-        return rng
-    if isinstance(rng, int) and not isinstance(rng, bool):
-        return random.Random(rng)
-    raise SearchError(f"rng must be a random.Random or an int seed, got {rng!r}")
 
 
 def now() -> float:

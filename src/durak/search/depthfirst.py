@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
-from durak.search.budget import Budget, BudgetExhausted, SearchError, now
+from durak.search.arguments import SearchError
+from durak.search.budget import Budget, BudgetExhausted, now
 from durak.search.protocol import A, Evaluator, Game, MoveOrder, S
 
 R = TypeVar("R")

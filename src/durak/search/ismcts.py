@@ -33,7 +33,8 @@ import random
 from collections.abc import Sequence
 from typing import Generic
 
-from durak.search.budget import Budget, SearchError, as_rng, now
+from durak.search.arguments import SearchError, as_rng
+from durak.search.budget import Budget, now
 from durak.search.mcts import playout
 from durak.search.protocol import A, ImperfectGame, O, S
 from durak.search.result import SearchResult

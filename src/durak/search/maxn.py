@@ -19,7 +19,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from durak.search.budget import NO_LIMIT, Budget, SearchError, now
+from durak.search.arguments import SearchError
+from durak.search.budget import NO_LIMIT, Budget, now
 from durak.search.depthfirst import DepthFirst, OutOfBudget, check_root, deepen
 from durak.search.minimax import alphabeta
 from durak.search.protocol import A, Evaluator, Game, MoveOrder, S

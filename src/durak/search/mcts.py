@@ -31,7 +31,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Generic
 
-from durak.search.budget import Budget, SearchError, as_rng, now
+from durak.search.arguments import SearchError, as_rng
+from durak.search.budget import Budget, now
 from durak.search.protocol import A, Game, RolloutPolicy, S
 from durak.search.result import SearchResult
 from durak.search.settings import DEFAULTS, TreeSettings

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Literal
+from typing import Generic, Literal
 
-from durak.search.budget import SearchError, as_rng, now
+import attrs
+
+from durak.search.arguments import SearchError, as_rng
+from durak.search.budget import now
 from durak.search.protocol import A, ImperfectGame, O, S
 from durak.search.result import SearchResult, SearchStats
 
@@ -62,67 +65,116 @@ def pimc(
     search valued the chosen action.  In ``stats``, ``iterations`` is ``worlds``, ``nodes``
     the sum over the per-world searches, and ``depth`` and ``tree_size`` their maxima.
     """
+    _check_settings(worlds, combine)
+    rng = as_rng(rng)
+    start = now()
+    draw = game.sample_world if sample is None else sample
+    tally: _Tally[A] = _Tally(combine)
+    for _ in range(worlds):
+        world = draw(observation, rng)
+        result = search(world, random.Random(rng.getrandbits(64)))
+        tally.add(list(game.legal_actions(world)), result)
+    return tally.decision(worlds, start)
+
+
+def _check_settings(worlds: int, combine: Combine) -> None:
+    """:class:`SearchError` unless ``worlds`` is a positive int and ``combine`` a
+    :data:`Combine`."""
     if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1:
         raise SearchError(f"worlds must be a positive int, got {worlds!r}")
     if combine not in ("vote", "mean", "visits"):
         raise SearchError(f"combine must be 'vote', 'mean' or 'visits', got {combine!r}")
-    rng = as_rng(rng)
-    start = now()
-    legal: list[A] | None = None  # the first world's, which every world must repeat
-    votes: dict[A, int] = {}
-    sums: dict[A, float] = {}
-    counts: dict[A, int] = {}
-    nodes = depth = tree_size = 0
-    draw = game.sample_world if sample is None else sample
-    for _ in range(worlds):
-        world = draw(observation, rng)
-        result = search(world, random.Random(rng.getrandbits(64)))
-        actions = list(game.legal_actions(world))
-        if legal is None:
-            legal = actions
-        elif actions != legal:
+
+
+@attrs.define
+class _Tally(Generic[A]):
+    """The per-world results of one :func:`pimc` call, summed as the worlds are searched.
+
+    * ``combine``: how the worlds' results make the decision (:data:`Combine`).
+    * ``legal``: the first world's legal actions, which every later world must repeat
+      (``None`` before the first world).
+    * ``votes``: per action, the worlds whose search chose it; with ``"visits"``, its root
+      visits summed over the worlds.
+    * ``sums``, ``counts``: per action, the sum and the number of the values the worlds'
+      searches gave it.
+    * ``nodes``: the sum of the searches' nodes; ``depth``, ``tree_size``: their maxima.
+    * ``player``: the searching player, as the last search reported it.
+    """
+
+    combine: Combine
+    legal: list[A] | None = None
+    votes: dict[A, int] = attrs.Factory(dict)
+    sums: dict[A, float] = attrs.Factory(dict)
+    counts: dict[A, int] = attrs.Factory(dict)
+    nodes: int = 0
+    depth: int = 0
+    tree_size: int = 0
+    player: int = 0
+
+    def add(self, actions: list[A], result: SearchResult[A]) -> None:
+        """Count one world's search ``result``, ``actions`` being that world's legal actions;
+        :class:`SearchError` if the world disagrees with the first on them, or if the search
+        reports less than ``combine`` needs."""
+        self._check(actions, result)
+        if self.combine == "visits":
+            for a, n in result.visits:
+                self.votes[a] = self.votes.get(a, 0) + n
+        else:
+            self.votes[result.action] = self.votes.get(result.action, 0) + 1
+        for a, v in result.action_values:
+            self.sums[a] = self.sums.get(a, 0.0) + v
+            self.counts[a] = self.counts.get(a, 0) + 1
+        self.nodes += result.stats.nodes
+        self.depth = max(self.depth, result.stats.depth)
+        self.tree_size = max(self.tree_size, result.stats.tree_size)
+        self.player = result.player
+
+    def _check(self, actions: list[A], result: SearchResult[A]) -> None:
+        """:class:`SearchError` if ``actions`` are not the first world's, or if ``result``
+        lacks what ``combine`` reads (a value for every legal action, or root visits)."""
+        if self.legal is None:
+            self.legal = actions
+        elif actions != self.legal:
             raise SearchError(
                 "sampled worlds disagree on the legal actions: the observation must "
                 "determine the searching player's options"
             )
         valued = {a for a, _ in result.action_values}
-        if combine == "mean" and any(a not in valued for a in actions):
+        if self.combine == "mean" and any(a not in valued for a in actions):
             raise SearchError(
                 "combine='mean' needs a value for every legal action in every world; "
                 "use a search that values them all (e.g. alphabeta(..., root_values=True))"
             )
-        if combine == "visits":
-            if not result.visits:
-                raise SearchError(
-                    "combine='visits' needs a search that reports root visits (e.g. mcts)"
-                )
-            for a, n in result.visits:
-                votes[a] = votes.get(a, 0) + n
-        else:
-            votes[result.action] = votes.get(result.action, 0) + 1
-        for a, v in result.action_values:
-            sums[a] = sums.get(a, 0.0) + v
-            counts[a] = counts.get(a, 0) + 1
-        nodes += result.stats.nodes
-        depth = max(depth, result.stats.depth)
-        tree_size = max(tree_size, result.stats.tree_size)
-    assert legal is not None  # worlds >= 1
-    means = {a: sums[a] / counts[a] for a in sums}
-    listed = [a for a in legal if a in means]
+        if self.combine == "visits" and not result.visits:
+            raise SearchError(
+                "combine='visits' needs a search that reports root visits (e.g. mcts)"
+            )
 
-    def rank(a: A) -> tuple[float, float]:
-        vote, mean = votes.get(a, 0), means.get(a, float("-inf"))
-        return (mean, vote) if combine == "mean" else (vote, mean)
+    def decision(self, worlds: int, start: float) -> SearchResult[A]:
+        """The combined decision over the ``worlds`` worlds counted, the search having
+        started at ``start`` (:func:`~durak.search.budget.now`)."""
+        legal = self.legal
+        assert legal is not None  # worlds >= 1
+        means = {a: self.sums[a] / self.counts[a] for a in self.sums}
+        listed = [a for a in legal if a in means]
 
-    action = max(legal, key=rank)  # max keeps the first of equals: legal order breaks ties
-    stats = SearchStats(
-        iterations=worlds, nodes=nodes, depth=depth, seconds=now() - start, tree_size=tree_size
-    )
-    return SearchResult(
-        action,
-        means.get(action, float("nan")),
-        result.player,
-        tuple((a, means[a]) for a in listed),
-        tuple((a, votes.get(a, 0)) for a in legal),
-        stats=stats,
-    )
+        def rank(a: A) -> tuple[float, float]:
+            vote, mean = self.votes.get(a, 0), means.get(a, float("-inf"))
+            return (mean, vote) if self.combine == "mean" else (vote, mean)
+
+        action = max(legal, key=rank)  # max keeps the first of equals: legal order breaks ties
+        stats = SearchStats(
+            iterations=worlds,
+            nodes=self.nodes,
+            depth=self.depth,
+            seconds=now() - start,
+            tree_size=self.tree_size,
+        )
+        return SearchResult(
+            action,
+            means.get(action, float("nan")),
+            self.player,
+            tuple((a, means[a]) for a in listed),
+            tuple((a, self.votes.get(a, 0)) for a in legal),
+            stats=stats,
+        )

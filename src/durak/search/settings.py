@@ -17,7 +17,7 @@ from typing import Any, Generic
 
 import attrs
 
-from durak.search.budget import SearchError
+from durak.search.arguments import SearchError
 from durak.search.protocol import A, Evaluator, Heuristic, Prior, RolloutPolicy, S
 
 #: The UCB1 exploration constant of Kocsis & Szepesvári for payoffs in [0, 1].

@@ -13,7 +13,8 @@ import heapq
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from durak.search.budget import Budget, SearchError, now
+from durak.search.arguments import SearchError
+from durak.search.budget import Budget, now
 from durak.search.protocol import A, Prior, S
 from durak.search.result import SearchResult, SearchStats, most_visited
 

@@ -53,7 +53,7 @@ from typing import Any
 
 import attrs
 
-from durak.search.budget import SearchError, as_rng
+from durak.search.arguments import SearchError, as_rng
 
 __all__ = ["ContractReport", "GameContractError", "check_game"]
 
@@ -87,7 +87,7 @@ def check_game(
     Raises :class:`GameContractError` at the first violation, if a game does not end
     within ``max_steps`` steps, or if one of the game's own methods raises or gives
     something of the wrong kind (the error names the method, the start state and the
-    step); :class:`~durak.search.budget.SearchError` for a bad argument (``rng`` may be a
+    step); :class:`~durak.search.arguments.SearchError` for a bad argument (``rng`` may be a
     ``random.Random`` or an int seed; ``states`` is an ordered collection of at least
     one start state: a list, a tuple, a numpy array's rows, not text, a set or a mapping).
     Draws only from ``rng``.

@@ -1,4 +1,4 @@
-"""The web server of ``durak serve``: FastAPI routes over :class:`~durak.web.tables.Tables`.
+"""The web server of ``durak serve``: FastAPI routes over :class:`~durak.web.registry.Tables`.
 
 Plain HTTP with JSON; the page polls its table.  Routes:
 
@@ -38,10 +38,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn import Config, Server
 
 from durak.rules import Rules, RulesError
-from durak.web.api import AgentInfo, TableView, answers
 from durak.web.policy import QUOTE, cut
+from durak.web.registry import Tables
+from durak.web.schema import AgentInfo, TableView, answers
 from durak.web.settings import GameSettings, RequestError
-from durak.web.tables import Tables
 
 __all__ = ["MAX_BODY", "STATIC", "ActionRequest", "GameRequest", "create_app", "run"]
 
@@ -188,7 +188,7 @@ def _invalid(error: Any) -> str:
 
 
 def _described(ok: Any, *errors: int) -> dict[str, Any]:
-    """A route's answers as ``/openapi.json`` describes them (:func:`durak.web.api.answers`)."""
+    """A route's answers as ``/openapi.json`` describes them (:func:`durak.web.schema.answers`)."""
     return {"response_model": None, "responses": answers(ok, *errors)}
 
 
@@ -217,7 +217,7 @@ def create_app(tables: Tables) -> FastAPI:
     async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    # The answers are described by `answers` (durak.web.api), and sent as built: a model
+    # The answers are described by `answers` (durak.web.schema), and sent as built: a model
     # documents them, it does not rebuild or filter them (response_model=None).
     @app.get("/api/agents", operation_id="list_agents", **_described(list[AgentInfo]))
     async def agents() -> list[dict[str, Any]]:

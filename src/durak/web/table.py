@@ -8,7 +8,7 @@ observation and waits for the browser's choice; as a watcher it hears every acti
 Requests change a table only through :meth:`Table.submit`, which accepts the person's legal
 action on the view they saw (its ``version``) and nothing else; a request that waits for a
 change (a long poll, an action being played) awaits it on the event loop and holds no
-thread.  The server's tables are held by :class:`~durak.web.tables.Tables`.
+thread.  The server's tables are held by :class:`~durak.web.registry.Tables`.
 """
 
 from __future__ import annotations

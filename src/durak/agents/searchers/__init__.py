@@ -1,4 +1,5 @@
-"""Search agents: minimax, MCTS, max^n (:mod:`~durak.agents.searchers.pimc`) and ISMCTS
+"""Search agents: minimax, MCTS, max^n
+(:mod:`~durak.agents.searchers.sampled_worlds`: a search per sampled world) and ISMCTS
 (:mod:`~durak.agents.searchers.ismcts`); the exact solver is :mod:`durak.agents.solver`.
 
 They are thin wrappers over :mod:`durak.search` (which never sees these agents):
@@ -26,6 +27,6 @@ randomness only from the ``rng`` it is given, and takes an optional time budget 
 (``seconds``); iteration and node budgets keep play reproducible.
 """
 
-from durak.agents.searchers import ismcts, pimc  # importing them registers the agents
+from durak.agents.searchers import ismcts, sampled_worlds  # importing them registers the agents
 
-__all__ = ["ismcts", "pimc"]
+__all__ = ["ismcts", "sampled_worlds"]

@@ -1,7 +1,7 @@
 """The backends by name: the one list of them, and :func:`open_backend`.
 
 This is the only module that imports the implementations of
-:class:`~durak.arena.runs.backend.Backend`; the run and the command line name a backend
+:class:`~durak.arena.runs.interface.Backend`; the run and the command line name a backend
 through :class:`BackendName`.  Adding a backend: a module beside
 :mod:`~durak.arena.runs.pool` implementing the interface, a member of :class:`BackendName`,
 and its case in :func:`open_backend` (mypy checks that every member has one).
@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from typing import assert_never
 
-from durak.arena.runs.backend import Backend, BackendError
+from durak.arena.runs.interface import Backend, BackendError
 from durak.arena.runs.pool import LocalPool
 from durak.arena.runs.ray_cluster import RayCluster
 

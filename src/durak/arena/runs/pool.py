@@ -3,9 +3,10 @@
 Games come back as they finish, in batches, each game tagged with its plan; a game's
 outcome depends only on its plan and index, never on the worker that played it.  Workers
 play batches of games sized to last about half a second
-(:class:`~durak.arena.runs.backend.BatchSizer`), so the cost of passing work between processes stays
-small beside cheap games.  Tasks are drawn lazily from their iterator and at most two
-batches per worker are in flight, so memory stays flat however many games a run has.
+(:class:`~durak.arena.runs.interface.BatchSizer`), so the cost of passing work between
+processes stays small beside cheap games.  Tasks are drawn lazily from their iterator and
+at most two batches per worker are in flight, so memory stays flat however many games a
+run has.
 Workers ignore Ctrl-C and die quietly on SIGTERM: the parent receives the signal, stops the
 workers and keeps what had arrived (:mod:`durak.arena.runs.signals`).  A parent waiting on
 its workers notices one that died, as ``concurrent.futures`` does (``BrokenProcessPool``):
@@ -34,7 +35,7 @@ import attrs
 
 from durak.agents.base import Agent, adopt_registry, registry_snapshot
 from durak.arena.play.match import MatchPlan, play_task
-from durak.arena.runs.backend import (
+from durak.arena.runs.interface import (
     A,
     BackendError,
     Batch,
@@ -103,14 +104,14 @@ class LocalPool(Closing):
         self, plans: Sequence[MatchPlan], tasks: Iterable[Task], count: int
     ) -> Generator[Batch, None, None]:
         """Play ``tasks`` serially (one game per batch), or in ``min(capacity, count)``
-        processes if that is more than one.  See :class:`~durak.arena.runs.backend.Backend`."""
+        processes if that is more than one.  See :class:`~durak.arena.runs.interface.Backend`."""
         jobs = min(self.capacity(), count)
         if jobs > 1:
             return play_parallel(plans, tasks, count, jobs)
         return ([played] for played in play_serial(plans, tasks))
 
     def start(self, fn: Callable[[A], R], args: Sequence[A]) -> Callable[[], list[R]]:
-        """See :meth:`~durak.arena.runs.backend.Backend.start`: the tasks run in the pool's
+        """See :meth:`~durak.arena.runs.interface.Backend.start`: the tasks run in the pool's
         ``jobs`` processes (one at least, even for one job)."""
         if not self._workers:
             self._workers.append(_pool(self.jobs, ()))
@@ -190,7 +191,7 @@ def play_parallel(
     plans: Sequence[MatchPlan], tasks: Iterable[Task], count: int, jobs: int
 ) -> Generator[Batch, None, None]:
     """Play ``tasks`` (``count`` of them) in ``jobs`` worker processes, in batches sized by
-    :class:`~durak.arena.runs.backend.BatchSizer`; yields each batch as it finishes.
+    :class:`~durak.arena.runs.interface.BatchSizer`; yields each batch as it finishes.
 
     Closing the iterator early, or an exception (Ctrl-C included) while waiting, stops the
     workers at once; games still running are lost, never half-reported.

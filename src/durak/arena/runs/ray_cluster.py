@@ -4,7 +4,7 @@ Ray (Moritz et al., "Ray: A Distributed Framework for Emerging AI Applications",
 is imported only when this backend is opened; ``pip install 'durak-lab[ray]'`` provides it.
 
 * **Batches.**  Each task plays a batch of games, so that Ray's per-task cost (about a
-  millisecond) stays small beside cheap games; :class:`~durak.arena.runs.backend.BatchSizer`
+  millisecond) stays small beside cheap games; :class:`~durak.arena.runs.interface.BatchSizer`
   sizes them from the seconds per game measured so far.
 * **Streaming.**  ``ray.wait`` hands back each batch as it finishes; its games are yielded
   (and so logged) at once, while two batches per CPU are in flight.
@@ -22,7 +22,7 @@ is imported only when this backend is opened; ``pip install 'durak-lab[ray]'`` p
   ``benchmarks/ray_interrupts.py``).
   The workers stop when the driver disconnects (the local instance is shut down, and a
   cluster ends the tasks of a finished job); a process that stays connected lets each
-  abandoned batch finish, about :data:`~durak.arena.runs.backend.TASK_SECONDS` of play, and
+  abandoned batch finish, about :data:`~durak.arena.runs.interface.TASK_SECONDS` of play, and
   drops its games.
 * **Agents** are built once per plan in each worker and kept for the rest of the run; a
   token names the run, so a long-lived cluster worker never reuses another run's agents
@@ -49,7 +49,7 @@ import attrs
 
 from durak.agents.base import Agent, AgentModule, agent_modules, import_agent_modules
 from durak.arena.play.match import MatchPlan
-from durak.arena.runs.backend import (
+from durak.arena.runs.interface import (
     A,
     BackendError,
     Batch,
@@ -254,7 +254,7 @@ class RayCluster(Closing):
             yield result.games
 
     def start(self, fn: Callable[[A], R], args: Sequence[A]) -> Callable[[], list[R]]:
-        """See :meth:`~durak.arena.runs.backend.Backend.start`: one Ray task per argument,
+        """See :meth:`~durak.arena.runs.interface.Backend.start`: one Ray task per argument,
         played again (up to :data:`MAX_RETRIES` times) if its worker dies."""
         if fn not in self._remotes:
             self._remotes[fn] = self._ray.remote(fn).options(max_retries=MAX_RETRIES)

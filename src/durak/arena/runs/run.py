@@ -1,6 +1,6 @@
 """A run: the games of one or more match plans, logged as they finish and resumable.
 
-The run says what to play and records what finishes; a backend (:mod:`durak.arena.runs.backend`:
+The run says what to play and records what finishes; a backend (:mod:`durak.arena.runs.interface`:
 this process, a local process pool, or Ray) plays the games, and the run does not know
 which.
 
@@ -26,8 +26,8 @@ from durak.arena.gamelog.files import LogWriter, read_log
 from durak.arena.gamelog.replay import check_unique, replay_entry
 from durak.arena.play.match import GameOutcome, MatchPlan, PlayedGame, build_agents
 from durak.arena.play.referee import Referee
-from durak.arena.runs.backend import Backend, Task, refuse_in_starting_worker
 from durak.arena.runs.backends import DEFAULT, open_backend
+from durak.arena.runs.interface import Backend, Task, refuse_in_starting_worker
 from durak.arena.runs.signals import hold_interrupts
 from durak.arena.scores.result import MatchResult
 from durak.rules import Rules, Visibility

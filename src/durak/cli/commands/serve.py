@@ -65,9 +65,9 @@ def serve(
     """Play in the browser: a web table for people against any agent."""
     with user_errors(), needs("durak serve", "web"):
         from durak.web.policy import AgentPolicy, Grant  # noqa: PLC0415 - the web extra
+        from durak.web.registry import Tables  # noqa: PLC0415
         from durak.web.server import run  # noqa: PLC0415
         from durak.web.settings import Limits  # noqa: PLC0415
-        from durak.web.tables import Tables  # noqa: PLC0415
     with user_errors():
         grants = []
         for spec in allow_agent or ():

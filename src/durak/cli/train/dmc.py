@@ -19,8 +19,8 @@ import typer
 
 from durak.agents import parse_spec
 from durak.agents.specs import params_of, typed_params
-from durak.arena.runs.backend import BackendError
 from durak.arena.runs.backends import open_backend
+from durak.arena.runs.interface import BackendError
 from durak.arena.runs.pool import LocalPool
 from durak.arena.runs.run import run_match
 from durak.arena.runs.signals import Terminated, hold_interrupts, sigterm_interrupts

@@ -1,5 +1,5 @@
 """``durak train`` for an online learner (``qlearn``, ``dqn``, a plugin's): episodes at a
-table of fixed opponents, driven by :func:`durak.learn.train.train`, with one line and one
+table of fixed opponents, driven by :func:`durak.learn.online.train`, with one line and one
 CSV row per interval, the learner saved to ``--out`` and its learning curve drawn."""
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from durak.cli.train.output import IntervalCsv, TrainProgress, evaluate_command,
 from durak.cli.train.request import TrainRequest
 from durak.envs.solo import SoloStep, SoloTable
 from durak.files import Existing, FileError, atomic_path, check_target
+from durak.learn.online import IntervalStats
+from durak.learn.online import train as run_training
 from durak.learn.plot import MatplotlibMissingError, learning_curve
 from durak.learn.registry import SavableLearner, make_learner
-from durak.learn.train import IntervalStats
-from durak.learn.train import train as run_training
 from durak.rules import Action, Observation, is_terminal, loser
 
 
@@ -53,7 +53,7 @@ class OnlineOptions:
 
 @attrs.define
 class _Watched:
-    """The learner as :func:`~durak.learn.train` drives it, also reporting each finished
+    """The learner as :func:`~durak.learn.online` drives it, also reporting each finished
     episode to the progress bar (won: the learner is not the durak; a draw is not a win,
     as in :class:`IntervalStats`)."""
 

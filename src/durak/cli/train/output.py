@@ -25,7 +25,7 @@ from rich.progress import (
 from durak.agents.base import parse_spec, registry
 from durak.cli.progress import BarProgress, Speed
 from durak.files import FileError, open_stream
-from durak.learn.train import IntervalStats
+from durak.learn.online import IntervalStats
 from durak.rules import Rules
 
 #: The CSV header, one row per interval (the columns of :class:`IntervalStats`).

@@ -3,7 +3,8 @@ learner.
 
 * :mod:`durak.learn.dmc.features`: one input row per (state, legal action), suits
   canonical;
-* :mod:`durak.learn.dmc.net`: the Q(s, a) network, its model file, the agent;
+* :mod:`durak.learn.dmc.net`: the Q(s, a) network and its model file;
+* :mod:`durak.learn.dmc.agent`: the ``dmc`` agent and guide that play it;
 * :mod:`durak.learn.dmc.actor`: actors playing chunks of episodes side by side;
 * :mod:`durak.learn.dmc.learner`: rounds, the buffer, Adam, checkpoints;
 * :mod:`durak.learn.dmc.schedule`: the training run (evaluations, their CSV, checkpoints
@@ -15,7 +16,7 @@ package, trained for the default rules; ``dmc:path=model.pt`` another), the ``dm
 of the search agents (``ismcts:prior=dmc,value=dmc``: the bundled model's action values,
 :mod:`durak.agents.guides`) and lists the ``dmc`` learner for ``durak learners``, all
 without importing PyTorch; ``durak train dmc`` runs the schedule of
-:mod:`durak.learn.dmc.schedule` (not the online loop of :mod:`durak.learn.train`).
+:mod:`durak.learn.dmc.schedule` (not the online loop of :mod:`durak.learn.online`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from durak.learn.registry import register_learner
 from durak.learn.torch_support import require_extra
 
 if TYPE_CHECKING:
-    from durak.learn.dmc.net import DmcAgent, DmcGuide
+    from durak.learn.dmc.agent import DmcAgent, DmcGuide
 
 __all__ = ["BUNDLED", "DmcSettings"]
 
@@ -44,7 +45,8 @@ BUNDLED = Path(__file__).parent.parent / "models" / "dmc-2p-36.pt"
 def _agent(path: str | None) -> DmcAgent:
     """``dmc`` (the bundled model) or ``dmc:path=FILE``: the agent of a saved model."""
     require_extra("dmc")
-    from durak.learn.dmc.net import DmcAgent, DmcModelError, load_model  # noqa: PLC0415
+    from durak.learn.dmc.agent import DmcAgent  # noqa: PLC0415 - needs torch
+    from durak.learn.dmc.net import DmcModelError, load_model  # noqa: PLC0415
 
     if not path and not BUNDLED.exists():
         raise SpecError(f"dmc: the bundled model {BUNDLED} is missing; give dmc:path=FILE")
@@ -57,7 +59,7 @@ def _agent(path: str | None) -> DmcAgent:
 def _guide() -> DmcGuide:
     """The ``dmc`` guide: the bundled model's action values."""
     agent = _agent(None)
-    from durak.learn.dmc.net import DmcGuide  # noqa: PLC0415 - needs torch
+    from durak.learn.dmc.agent import DmcGuide  # noqa: PLC0415 - needs torch
 
     return DmcGuide(agent)
 

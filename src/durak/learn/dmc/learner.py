@@ -82,7 +82,7 @@ class RoundStats:
 
 class Workers(Protocol):
     """Where actor tasks run: anything with the ``start`` of
-    :class:`durak.arena.runs.backend.Backend` (the local pool or Ray; structural, so that
+    :class:`durak.arena.runs.interface.Backend` (the local pool or Ray; structural, so that
     ``durak.learn`` need not import the arena)."""
 
     def start(self, fn: Callable[[A], R], args: Sequence[A]) -> Callable[[], list[R]]:

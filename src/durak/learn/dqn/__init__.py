@@ -16,8 +16,9 @@ learned faster with it (the outcome arrives only after some 45 decisions).
 
 Importing this module registers the ``dqn`` learner (``durak train dqn``) and the ``dqn``
 agent (``dqn:path=model.pt``) without importing PyTorch or numpy, so the core library
-works without them; the work is in :mod:`durak.learn.dqn.net` (network, model file,
-agent) and :mod:`durak.learn.dqn.learner` (replay, learner), imported on first use.
+works without them; the work is in :mod:`durak.learn.dqn.net` (network, model file),
+:mod:`durak.learn.dqn.agent` (the agent) and :mod:`durak.learn.dqn.learner` (replay,
+learner), imported on first use.
 Without PyTorch or numpy, building either raises :class:`TorchMissingError`, naming the
 ``dqn`` extra.
 """
@@ -35,8 +36,9 @@ from durak.learn.torch_support import TorchMissingError, require_extra, require_
 from durak.rules import Rules
 
 if TYPE_CHECKING:
+    from durak.learn.dqn.agent import DqnAgent
     from durak.learn.dqn.learner import DqnLearner
-    from durak.learn.dqn.net import DqnAgent, DqnModelError, load_model
+    from durak.learn.dqn.net import DqnModelError, load_model
 
 __all__ = [
     "DqnAgent",
@@ -51,7 +53,7 @@ __all__ = [
 # still works, importing them on first access (PEP 562).
 _LAZY = {
     "DqnLearner": "durak.learn.dqn.learner",
-    "DqnAgent": "durak.learn.dqn.net",
+    "DqnAgent": "durak.learn.dqn.agent",
     "DqnModelError": "durak.learn.dqn.net",
     "load_model": "durak.learn.dqn.net",
 }
@@ -77,7 +79,8 @@ def _agent(path: str | None) -> DqnAgent:
     if not path:
         raise SpecError("dqn: give the model file, e.g. dqn:path=model.pt")
     require_extra("dqn")
-    from durak.learn.dqn.net import DqnAgent, DqnModelError, load_model  # noqa: PLC0415
+    from durak.learn.dqn.agent import DqnAgent  # noqa: PLC0415 - needs torch
+    from durak.learn.dqn.net import DqnModelError, load_model  # noqa: PLC0415
 
     try:
         return DqnAgent(load_model(path))

@@ -3,7 +3,7 @@
 The method is in :mod:`durak.learn.dqn`.  A run is a function of its seeds: the network's
 initial weights come from ``torch.manual_seed(seed)`` (in a forked generator, so torch's
 global stream is left alone), minibatches from ``numpy.random.default_rng(seed)``, and
-exploration from the ``random.Random`` that :func:`~durak.learn.train.train` hands to
+exploration from the ``random.Random`` that :func:`~durak.learn.online.train` hands to
 :meth:`DqnLearner.explore`.  The module imports without PyTorch; building a learner
 without it raises :class:`~durak.learn.torch_support.TorchMissingError`.
 """
@@ -26,11 +26,12 @@ with needs("dqn", "dqn"):
 from durak.agents.base import SpecError
 from durak.encoding import ActionSpace, encode_observation, observation_size
 from durak.envs.solo import SoloStep
-from durak.learn.dqn.net import DqnAgent, DqnModel, build_network, greedy_action, save_model
+from durak.learn.dqn.agent import DqnAgent
+from durak.learn.dqn.net import DqnModel, build_network, greedy_action, save_model
 from durak.learn.dqn.settings import DqnSettings
+from durak.learn.online import Epsilon
 from durak.learn.rewards import RewardScheme
 from durak.learn.torch_support import require_torch
-from durak.learn.train import Epsilon
 from durak.rules import Action, Observation, Rules
 
 __all__ = ["DqnLearner", "ReplayBuffer", "td_targets"]

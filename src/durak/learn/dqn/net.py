@@ -1,4 +1,4 @@
-"""The DQN's network, its model file, and the ``dqn`` agent (needs PyTorch and numpy).
+"""The DQN's network, its greedy action and its model file (needs PyTorch and numpy).
 
 The network is an MLP: ``observation_size(rules)`` inputs, ReLU hidden layers, one
 Q-value per index of ``ActionSpace(rules)`` (CPU only).  The model file
@@ -19,11 +19,8 @@ torch); each function fetches it on use and raises
 from __future__ import annotations
 
 import os
-import random
 from collections.abc import Sequence
 from typing import Any
-
-import attrs
 
 from durak.extras import needs
 
@@ -31,8 +28,7 @@ with needs("dqn", "dqn"):
     import numpy as np
     from numpy.typing import NDArray
 
-from durak.agents.base import SpecError
-from durak.encoding import ActionSpace, action_space_size, encode_observation, observation_size
+from durak.encoding import ActionSpace, action_space_size, observation_size
 from durak.learn.model_file import NetworkFormat, NetworkModel
 from durak.learn.torch_support import inference, require_torch
 from durak.rules import Action, Observation, Rules
@@ -41,7 +37,6 @@ __all__ = [
     "FORMAT",
     "NETWORK",
     "VERSION",
-    "DqnAgent",
     "DqnModel",
     "DqnModelError",
     "build_network",
@@ -116,24 +111,3 @@ def save_model(path: str | os.PathLike[str], model: DqnModel) -> None:
 def load_model(path: str | os.PathLike[str]) -> DqnModel:
     """The model in ``path``; :class:`DqnModelError` naming the file and the problem."""
     return NETWORK.load(path, DqnModelError)
-
-
-@attrs.frozen(eq=False)
-class DqnAgent:
-    """Plays the masked argmax of a trained DQN (see :func:`greedy_action`); never explores
-    and ignores ``rng``."""
-
-    model: DqnModel
-    name: str = "dqn"
-
-    def check_rules(self, rules: Rules) -> None:
-        """:class:`~durak.agents.SpecError` unless the model was trained for ``rules``."""
-        if rules is not self.model.rules and rules != self.model.rules:
-            raise SpecError(
-                f"dqn: this model was trained for {self.model.rules}, not for this game's {rules}"
-            )
-
-    def act(self, observation: Observation, rng: random.Random) -> Action:
-        """The greedy legal action; ``ValueError`` if the game's rules are not the model's."""
-        self.check_rules(observation.rules)
-        return greedy_action(self.model.net, observation, encode_observation(observation))

@@ -3,7 +3,7 @@
 * :mod:`durak.learn.qlearn.abstraction`: the abstract states and action groups;
 * :mod:`durak.learn.qlearn.qtable`: the Q-table and its JSON file;
 * :mod:`durak.learn.qlearn.learner`: Watkins' Q-learning (:class:`QLearner`) and the
-  greedy agent (:class:`QAgent`); trained online by :func:`durak.learn.train.train`.
+  greedy agent (:class:`QAgent`); trained online by :func:`durak.learn.online.train`.
 
 Importing this package registers the ``qlearn`` learner (``durak train qlearn``) and the
 ``qlearn`` agent (``qlearn:path=q.json``).

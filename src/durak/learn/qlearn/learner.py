@@ -28,10 +28,10 @@ from durak.agents.base import SpecError
 from durak.agents.specs import param
 from durak.agents.tactics import lowest_play
 from durak.envs.solo import SoloStep
+from durak.learn.online import Epsilon
 from durak.learn.qlearn.abstraction import ABSTRACTIONS, GROUPINGS
 from durak.learn.qlearn.qtable import QTable, QTableError
 from durak.learn.rewards import RewardScheme
-from durak.learn.train import Epsilon
 from durak.rules import Action, Observation, Rules
 
 __all__ = ["QAgent", "QLearner", "QSettings", "greedy_group"]
@@ -92,7 +92,7 @@ class QSettings:
 
 
 class QLearner:
-    """An epsilon-greedy tabular Q-learner (implements :class:`~durak.learn.train.Learner`).
+    """An epsilon-greedy tabular Q-learner (implements :class:`~durak.learn.online.Learner`).
 
     Settings (keyword-only) are those of :class:`QSettings`; a bad one raises
     :class:`~durak.agents.SpecError` naming it.

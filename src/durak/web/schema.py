@@ -1,4 +1,5 @@
-"""What the web API's OpenAPI description (``/openapi.json``) says of its answers.
+"""The schema of the web API's answers: what its OpenAPI description (``/openapi.json``)
+says the routes send.
 
 The models here describe what the routes of :mod:`durak.web.server` send: the table view
 of :func:`~durak.web.views.table_view`, the agent list, and the one-line error

@@ -1,12 +1,19 @@
-"""Search agents in sampled worlds (PIMC): minimax, MCTS and max^n.
+"""The agents that search each sampled world on its own (PIMC): minimax, MCTS and max^n.
 
-``minimax`` and ``mcts`` are Zarlykov's (2023, sections 4.3 and 4.4) agents: a
-perfect-information search in each of ``samples`` worlds drawn from the observation (his
-"closed world sampling", PIMC after Long et al., AAAI 2010), combined by vote or mean;
-``maxn`` is Van Khan's (2024) max^n agent for 3-6 players, with the same sampling.
-``mcts`` adds a progressive bias (Chaslot et al., 2008) toward the greedy move, and
-``mcts:talon=sampled`` fixes only the hands in each world and draws the talon order anew
-at every iteration, so future draws are chance events rather than known cards.
+Each decision draws ``samples`` worlds from the observation (Zarlykov's "closed world
+sampling", PIMC after Long et al., AAAI 2010; :func:`durak.search.pimc`), searches each as
+a perfect-information game, and combines the decisions:
+
+* :class:`MinimaxAgent` (``minimax``) and :class:`MctsAgent` (``mcts``): Zarlykov's (2023,
+  sections 4.3 and 4.4) agents, combined by vote or mean; ``mcts`` adds a progressive bias
+  (Chaslot et al., 2008) toward the greedy move, and ``mcts:talon=sampled`` fixes only the
+  hands in each world and draws the talon order anew at every iteration, so future draws
+  are chance events rather than known cards;
+* :class:`MaxnAgent` (``maxn``): Van Khan's (2024) max^n agent for 3-6 players, with the
+  same sampling.
+
+One tree over the information sets instead of one search per world is ISMCTS
+(:mod:`durak.agents.searchers.ismcts`).
 """
 
 from __future__ import annotations

@@ -1,11 +1,18 @@
-"""Where a run's games are played: the :class:`Backend` interface every backend implements.
+"""The interface of the backends that play a run's games, and what every backend shares.
 
-A :class:`~durak.arena.runs.run.Run` says what to play and logs what finishes; a backend plays
-the games it is handed and yields each one once, as it finishes (in batches of games that
-finished together).  A game's outcome depends
-only on its plan and index (:mod:`durak.arena.play.match`), so every backend gives the same
-games; only the finishing order and the timings differ.  Two backends exist, chosen by
-name in :mod:`durak.arena.runs.backends`:
+* :class:`Backend`: the interface (``where``, ``where_for``, ``capacity``, ``play``,
+  ``start``, ``close``, the context manager); :class:`Closing` gives the context manager
+  to an implementation; :class:`BackendError` is a backend that cannot be used.
+* :class:`BatchSizer`: how many games the next batch holds; :func:`play_batch` plays one.
+* :func:`refuse_in_starting_worker`: a run started in a worker still importing the
+  parent's main script ends that worker quietly (every run calls it).
+
+A :class:`~durak.arena.runs.run.Run` says what to play and logs what finishes; a backend
+plays the games it is handed and yields each one once, as it finishes (in batches of games
+that finished together).  A game's outcome depends only on its plan and index
+(:mod:`durak.arena.play.match`), so every backend gives the same games; only the
+finishing order and the timings differ.  Two backends exist, chosen by name in
+:mod:`durak.arena.runs.backends`:
 
 * ``local`` (:class:`~durak.arena.runs.pool.LocalPool`): this process, or a pool of worker
   processes on this machine; the default.

@@ -1,9 +1,17 @@
-"""The games of a web server: one :class:`~durak.web.table.Table` per game.
+"""The registry of a web server's games: :class:`Tables`, one
+:class:`~durak.web.table.Table` per game, by id.
 
-:class:`Tables` checks every spec against the server's
-:class:`~durak.web.policy.AgentPolicy`, creates tables under unguessable ids up to a cap,
-closes idle ones (stopping their agents), and appends every game, finished or not, to one
-JSONL log that ``durak replay`` reads (``docs/web.md``).
+Invariants of :class:`Tables`:
+
+* every spec is checked against the server's :class:`~durak.web.policy.AgentPolicy`
+  before a table is built (a refused one is a 400);
+* a table's id is unguessable (``secrets.token_urlsafe``);
+* the tables held, open ones and closed ones whose thread still runs, never exceed
+  ``limits.max_tables`` (a full server answers 503);
+* a table idle for longer than ``limits.idle_seconds`` is closed, its agents stopped, and
+  forgotten;
+* every game, finished or not, is appended once to the one JSON Lines log that ``durak
+  replay`` reads (``docs/web.md``).
 """
 
 from __future__ import annotations
