@@ -271,3 +271,36 @@ def test_make_agent_names_a_raising_constructor() -> None:
     register("test-plugins-fails", _Fails, "raises when built")  # type: ignore[arg-type]
     with pytest.raises(SpecError, match="test-plugins-fails: the agent could not be built: Runt"):
         make_agent("test-plugins-fails")
+
+
+def test_the_log_marks_a_replaced_agent_and_resume_tells_the_runs_apart(tmp_path: Path) -> None:
+    (tmp_path / "meant.py").write_text(IMPOSTOR.format(replace=", replace=True"), "utf-8")
+    log, plain = tmp_path / "meant.jsonl", tmp_path / "plain.jsonl"
+    nested = ["match", "solver:fallback=greedy", "random", "-n", "2", "--seed", "1"]
+    result = durak(tmp_path, *nested, "--log", str(log), "--agent-module", "meant")
+    assert result.returncode == 0, result.stderr
+    entries = [json.loads(line) for line in log.read_text("utf-8").splitlines()]
+    assert len(entries) == 2  # the replaced greedy plays inside the solver's fallback
+    assert all(e["replaced"] == {"greedy": "meant (--agent-module)"} for e in entries)
+    shown = durak(tmp_path, "replay", str(log), "--game", "0")
+    assert "replaced: greedy is the agent registered by meant (--agent-module)" in shown.stdout
+    assert durak(tmp_path, *nested, "--log", str(plain)).returncode == 0
+    assert all("replaced" not in json.loads(x) for x in plain.read_text("utf-8").splitlines())
+    # A log of one implementation is never resumed by a run of the other, either way.
+    for path, extra in ((log, ()), (plain, ("--agent-module", "meant"))):
+        again = durak(
+            tmp_path, *nested[:-4], "-n", "4", "--seed", "1", "--log", str(path), "--resume", *extra
+        )
+        assert again.returncode == 2, again.stderr
+        [line] = [x for x in again.stderr.splitlines() if not x.startswith("note: ")]
+        assert line.startswith("error: ") and "refusing to resume" in line, line
+        assert "replaced" in line, line
+
+
+def test_a_tampered_replaced_mark_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "plain.jsonl"
+    assert durak(tmp_path, *MATCH[:-4], "-n", "1", "--log", str(log)).returncode == 0
+    entry = json.loads(log.read_text("utf-8"))
+    for bad in ({}, {"greedy": 3}, ["greedy"], "greedy"):
+        log.write_text(json.dumps({**entry, "replaced": bad}) + "\n", "utf-8")
+        one_line(durak(tmp_path, "replay", str(log)), "replaced")

@@ -15,7 +15,7 @@ import pickle
 import random
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol, cast, runtime_checkable
 
 import attrs
@@ -64,6 +64,7 @@ __all__ = [
     "register",
     "registry",
     "registry_snapshot",
+    "replacements",
     "typed_params",
     "watchers_among",
 ]
@@ -350,6 +351,25 @@ def registry() -> dict[str, AgentInfo]:
     """Every registered agent by name, in name order (plugins included)."""
     load_plugins()
     return dict(sorted(_REGISTRY.items()))
+
+
+def replacements(specs: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The agents named in ``specs``, at any depth of their parameters, that replace
+    another registration (``register(..., replace=True)``), each with its source, in name
+    order; empty when none does (a log records it, so a game is never read as the
+    built-in's)."""
+    known, todo = registry(), list(specs)
+    found: dict[str, str] = {}
+    while todo:
+        try:
+            name, raw = parse_spec(todo.pop().replace(";", ","))
+        except SpecError:
+            continue  # a parameter's value that is no spec
+        info = known.get(name)
+        if info is not None and info.replaced is not None:
+            found[name] = info.source
+        todo.extend(raw.values())
+    return tuple(sorted(found.items()))
 
 
 def make_agent(spec: str, rules: Rules | None = None) -> Agent:

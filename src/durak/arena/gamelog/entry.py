@@ -12,6 +12,7 @@ from typing import Any, Literal, NoReturn, TypeAlias, cast
 
 import attrs
 
+from durak.agents.base import replacements
 from durak.arena.play.match import GameOutcome, MatchPlan, PlayedGame, run_identity
 from durak.arena.play.referee import FAULT_KINDS, FaultKind, Forfeit
 from durak.rules import VISIBILITIES, Rules, RulesError, Visibility
@@ -60,10 +61,13 @@ class LogEntry:
     max_think: tuple[float, ...]
     forfeit: Forfeit | None = None
     line: int = attrs.field(default=0, eq=False)
+    replaced: tuple[tuple[str, str], ...] = ()
 
     def identity(self) -> dict[str, Any]:
         """The run this game belongs to, as :meth:`MatchPlan.identity` gives it."""
-        return run_identity(self.rules, self.specs, self.seed, self.open_world, self.move_timeout)
+        return run_identity(
+            self.rules, self.specs, self.seed, self.open_world, self.move_timeout, self.replaced
+        )
 
     def outcome(self) -> GameOutcome:
         """The game as a match outcome (for the statistics of a resumed run)."""
@@ -133,6 +137,7 @@ def entry_for(plan: MatchPlan, played: PlayedGame) -> LogEntry:
         o.think_time,
         o.max_think,
         o.forfeit,
+        replaced=replacements(plan.specs),
     )
 
 
@@ -230,7 +235,19 @@ def parse_entry(obj: object, path: Path | str, line: int) -> LogEntry:
         _floats(r, "max_think", n),
         _forfeit(r, n, end),
         line,
+        _replaced(r),
     )
+
+
+def _replaced(r: _Reader) -> tuple[tuple[str, str], ...]:
+    """The optional ``replaced`` field: agent names and the sources that registered them
+    over another agent (absent when no agent of the game was replaced)."""
+    if "replaced" not in r.obj:
+        return ()
+    raw = r.get("replaced", dict)
+    if not raw or not all(isinstance(k, str) and isinstance(v, str) for k, v in raw.items()):
+        r.fail(f"field 'replaced' must map agent names to sources, got {raw!r}")
+    return tuple(sorted(raw.items()))
 
 
 def _floats(r: _Reader, name: str, n: int) -> tuple[float, ...]:

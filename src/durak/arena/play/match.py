@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from durak.agents import make_agent
-from durak.agents.base import Agent
+from durak.agents.base import Agent, replacements
 from durak.arena.play.game import play_game
 from durak.arena.play.referee import Forfeit, Referee
 from durak.rules import Rules, Visibility
@@ -85,7 +85,14 @@ class MatchPlan(PlayPlan):
     def identity(self) -> dict[str, Any]:
         """Everything that must agree for two runs to be the same experiment (the number
         of games aside): see :func:`run_identity`."""
-        return run_identity(self.rules, self.specs, self.seed, self.open_world, self.move_timeout)
+        return run_identity(
+            self.rules,
+            self.specs,
+            self.seed,
+            self.open_world,
+            self.move_timeout,
+            replacements(self.specs),
+        )
 
 
 def run_identity(
@@ -94,16 +101,20 @@ def run_identity(
     seed: int,
     open_world: Visibility,
     move_timeout: float | None,
+    replaced: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """The identity of a run (of a plan, or of a logged game's plan): its rules, specs,
-    seed, open world and move time limit, as plain data."""
-    return {
+    seed, open world and move time limit, as plain data, and ``replaced``: the agents of
+    the specs that replace another registration, with their sources (a key present only
+    when there are some, so the logs of built-in agents stay as they were)."""
+    identity = {
         "rules": attrs.asdict(rules),
         "specs": list(specs),
         "seed": seed,
         "open_world": open_world,
         "move_timeout": move_timeout,
     }
+    return identity | ({"replaced": dict(replaced)} if replaced else {})
 
 
 @attrs.frozen

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from durak.agents.base import replacements
 from durak.arena.gamelog.entry import Ending, LogEntry
 from durak.arena.play.game import GameRecord
 from durak.rules import Action, Rules, Visibility, is_terminal, loser, new_game, step
@@ -77,4 +78,5 @@ def play_entry(
         record.think_time,
         record.max_think,
         record.forfeit,
+        replaced=replacements(names),
     )

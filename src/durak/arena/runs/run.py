@@ -181,9 +181,9 @@ def _mismatch(entry: LogEntry, plans: Sequence[MatchPlan]) -> str:
     if len(plans) > 1 and not any(p.specs == entry.specs for p in plans):
         return f"the logged match {' vs '.join(entry.specs)} is not part of this run"
     mine, theirs = same[0].identity(), entry.identity()
-    for key in ("specs", "seed", "open_world", "move_timeout"):
-        if mine[key] != theirs[key]:
-            return f"the log has {key} {theirs[key]!r}, the command {mine[key]!r}"
+    for key in ("specs", "seed", "open_world", "move_timeout", "replaced"):
+        if mine.get(key) != theirs.get(key):  # "replaced": only where an agent was
+            return f"the log has {key} {theirs.get(key)!r}, the command {mine.get(key)!r}"
     rules = [
         f"{k}={theirs['rules'][k]!r} (command: {v!r})"
         for k, v in mine["rules"].items()

@@ -168,6 +168,8 @@ def replay(
         f" · deal seed {e.deal_seed}"
     )
     out.print(f"rules: {describe_rules(e.rules)}")
+    for name, source in e.replaced:
+        out.print(f"replaced: {name} is the agent registered by {source} over another")
     for text, is_move in _steps(shown):
         out.print(text)
         if step and is_move and not _go_on():
