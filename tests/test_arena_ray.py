@@ -274,7 +274,9 @@ def test_an_interrupted_ray_run_resumes_to_the_uninterrupted_one(
 
 def test_a_forfeit_on_ray_is_recorded_as_on_the_local_backend(cluster: str, tmp_path: Path) -> None:
     faulty = [f"faulty:fault={f},after=4" for f in ("timeout", "error", "illegal")]
-    base = ["tournament", *faulty, "smart", "-n", "2", "--seed", "3", "--move-timeout", "0.3"]
+    # A limit far above an honest decision (smart: about a millisecond), so only the
+    # faulty agent times out, however busy the machine (0.3 s was once overrun under load).
+    base = ["tournament", *faulty, "smart", "-n", "2", "--seed", "3", "--move-timeout", "1.5"]
     one = invoke(*base, "--jobs", "1", "--log", str(tmp_path / "one.jsonl"))
     on_ray = invoke(*base, "--backend", "ray", "--log", str(tmp_path / "ray.jsonl"))
     assert one.exit_code == 0 and on_ray.exit_code == 0, one.output + on_ray.output

@@ -14,6 +14,7 @@ import typer
 from rich.table import Table
 
 from durak.agents.tactics import sorted_by_power
+from durak.arena.gamelog.entry import LogEntry
 from durak.arena.gamelog.files import read_log
 from durak.arena.gamelog.replay import Replay, check_unique, replay_entry
 from durak.cli.driver import stdout_console
@@ -81,6 +82,17 @@ def _go_on() -> bool:
         return input().strip().lower() != "q"
     except EOFError:
         return False
+
+
+def _header(e: LogEntry) -> list[str]:
+    """The lines above a shown game: which game, its seeds, its rules, and each agent that
+    replaced another registration."""
+    return [
+        f"{e.kind} game {e.game} of {' vs '.join(e.specs)} (line {e.line}) · seed {e.seed}"
+        f" · deal seed {e.deal_seed}",
+        f"rules: {describe_rules(e.rules)}",
+        *(f"replaced: {n} is the agent registered by {s} over another" for n, s in e.replaced),
+    ]
 
 
 def _ending(game: Replay) -> str:
@@ -162,14 +174,8 @@ def replay(
             "choose one with --line"
         )
     shown = chosen[0]
-    e = shown.entry
-    out.print(
-        f"{e.kind} game {e.game} of {' vs '.join(e.specs)} (line {e.line}) · seed {e.seed}"
-        f" · deal seed {e.deal_seed}"
-    )
-    out.print(f"rules: {describe_rules(e.rules)}")
-    for name, source in e.replaced:
-        out.print(f"replaced: {name} is the agent registered by {source} over another")
+    for text in _header(shown.entry):
+        out.print(text)
     for text, is_move in _steps(shown):
         out.print(text)
         if step and is_move and not _go_on():
