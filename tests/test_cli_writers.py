@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from extras import require_extra
+from special_files import device, fifo
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 SMALL = ["--lowest-rank", "10"]
@@ -61,21 +62,6 @@ def one_error(result: subprocess.CompletedProcess[str], *words: str) -> str:
     for word in words:
         assert word in errors[0], errors[0]
     return errors[0]
-
-
-def device(folder: Path, name: str = "null") -> Path:
-    path = folder / name
-    try:
-        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))
-    except PermissionError:
-        pytest.skip("making a device node needs root")
-    return path
-
-
-def fifo(folder: Path, name: str = "pipe") -> Path:
-    path = folder / name
-    os.mkfifo(path)
-    return path
 
 
 def kinds(folder: Path) -> dict[str, int]:

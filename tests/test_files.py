@@ -31,24 +31,9 @@ from durak.files import (
     read_source,
     write_atomic,
 )
+from special_files import device, fifo
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
-
-
-def fifo(folder: Path, name: str = "pipe") -> Path:
-    path = folder / name
-    os.mkfifo(path)
-    return path
-
-
-def device(folder: Path, name: str = "null") -> Path:
-    """A character device in ``folder``: a clone of ``/dev/null`` (1, 3)."""
-    path = folder / name
-    try:
-        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))
-    except PermissionError:
-        pytest.skip("making a device node needs root")
-    return path
 
 
 def specials(folder: Path) -> list[Path]:
