@@ -3,9 +3,10 @@
 The schedule (rounds until ``--games`` or ``--hours``, an evaluation every ``--interval``
 episodes, the CSV, checkpoints every five minutes) is :mod:`durak.learn.dmc.schedule`'s;
 this module checks the options, opens the backend of the actors (``--jobs``,
-``--backend``), plays the evaluations on the arena, and turns Ctrl-C and SIGTERM into a
-save at the end of the round in progress (about a second), so a checkpoint never holds half
-a round; ``--resume`` continues from the checkpoint exactly where it stopped.
+``--backend``), plays the evaluations on the arena, and turns Ctrl-C and SIGTERM
+(:mod:`durak.cli.stopping`) into a save at the end of the round in progress, so a
+checkpoint never holds half a round; ``--resume`` continues from the checkpoint exactly
+where it stopped.
 """
 
 from __future__ import annotations
@@ -58,7 +59,19 @@ DMC = "Deep Monte-Carlo (dmc)"
 @option_group
 @attrs.frozen
 class DmcOptions:
-    """The options only ``durak train dmc`` takes."""
+    """The options only ``durak train dmc`` takes.
+
+    Attributes:
+      hours: ``--hours``, the training time across resumes; ``None``: no limit.
+      resume: ``--resume``: continue from the checkpoint ``OUT.ckpt``.
+      jobs: ``--jobs``, actor processes (or Ray CPUs).
+      backend: ``--backend``, where the actors run.
+      address: ``--address``, the Ray cluster to join.
+      eval_games: ``--eval-games``, games against each evaluation opponent.
+
+    ``--games``, ``--hours`` or both must be given; the training checks it
+    (:func:`train_dmc`).
+    """
 
     hours: Annotated[
         float | None,

@@ -44,7 +44,12 @@ from durak.rules import Action, Observation, is_terminal, loser
 @option_group
 @attrs.frozen
 class OnlineOptions:
-    """The options only an online learner's training takes."""
+    """The options only an online learner's training takes.
+
+    Attributes:
+      solve_endgame: ``--solve-endgame``, the node limit of the exact endgame moves the
+        learner plays (2 players only); ``None``: the learner plays every move.
+    """
 
     solve_endgame: Annotated[
         int | None,

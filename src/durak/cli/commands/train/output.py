@@ -14,19 +14,12 @@ from pathlib import Path
 from typing import TextIO
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
 from durak.agents.base import parse_spec, registry
 from durak.cli.console import stderr_console
 from durak.cli.options import rules_flags
-from durak.cli.progress import BarProgress, Speed
+from durak.cli.progress import BarProgress, Speed, timed_bar
 from durak.files import FileError, open_stream
 from durak.learn.plot import MatplotlibMissingError
 from durak.learn.train import IntervalStats
@@ -53,17 +46,11 @@ class TrainProgress(BarProgress):
         self._games = self._wins = 0
         bar = None
         if enabled:
-            bar = Progress(
+            bar = timed_bar(
                 BarColumn(bar_width=20),
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[rate]}"),
                 Speed("episodes", 0),
-                TimeElapsedColumn(),
-                TextColumn("eta"),
-                TimeRemainingColumn(),
-                console=Console(stderr=True),
-                auto_refresh=False,
-                transient=True,
             )
             self._task = bar.add_task("episodes", total=total, rate="")
         super().__init__(bar, console)
