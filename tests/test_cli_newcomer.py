@@ -11,7 +11,7 @@ from typer.testing import CliRunner, Result
 from cli_checks import one_error
 from durak.agents import SpecError, make_agent
 from durak.cli.app import app
-from durak.cli.render import duration
+from durak.cli.console import duration
 
 runner = CliRunner()
 

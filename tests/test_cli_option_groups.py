@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Annotated
 
 import attrs
@@ -74,3 +75,43 @@ def test_only_attrs_classes_can_be_groups() -> None:
 
     with pytest.raises(TypeError, match="attrs class"):
         option_group(Plain)
+
+
+@option_group
+@attrs.frozen(kw_only=True)
+class Outer:
+    """A group holding another group among its own options."""
+
+    word: Annotated[str, typer.Argument()]
+    inner: Group
+    loud: Annotated[bool, typer.Option("--loud")] = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.loud and self.inner.size > 4:
+            raise ValueError("--loud takes a --size up to 4")
+
+
+def test_a_group_inside_a_group_expands_in_its_place_and_is_gathered_back() -> None:
+    seen: list[Outer] = []
+
+    @expand
+    def cmd(outer: Outer, after: Annotated[int, typer.Option()] = 0) -> None:
+        seen.append(outer)
+
+    names = [p.name for p in inspect.signature(cmd).parameters.values()]
+    assert names == ["word", "size", "label", "loud", "after"]
+    app = _app(cmd)
+    result = CliRunner().invoke(app, ["cmd", "hi", "--size", "4", "--loud", "--label", "z"])
+    assert result.exit_code == 0, result.output
+    assert seen == [Outer(word="hi", inner=Group(4, "z"), loud=True)]
+    bad = CliRunner().invoke(app, ["cmd", "hi", "--size", "5", "--loud"])
+    assert bad.exit_code == 2
+    assert bad.stderr == "error: --loud takes a --size up to 4\n"
+
+
+def test_a_clash_inside_a_nested_group_is_refused() -> None:
+    def cmd(outer: Outer, label: int = 1) -> None:
+        pass
+
+    with pytest.raises(TypeError, match="repeat label"):
+        expand(cmd)

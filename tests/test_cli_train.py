@@ -6,19 +6,23 @@ from __future__ import annotations
 import csv
 import json
 import shlex
+import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner, Result
 
-import durak.cli.train.online
+import durak.cli.commands.train.online
 import faulty_agents  # noqa: F401  (registers the test agents)
 from durak.agents.base import make_agent
 from durak.cli.app import app
+from durak.cli.commands.train.output import draw_curve
 from durak.envs.solo import SoloTable
+from durak.files import FileError
 from durak.learn import QTable, make_learner, train
-from durak.learn.plot import learning_curve
+from durak.learn.plot import MatplotlibMissingError, learning_curve
 from durak.rules import Rules
 
 runner = CliRunner()
@@ -341,7 +345,7 @@ def test_without_matplotlib_the_curve_is_skipped_with_a_warning(
 def test_the_progress_bar_does_not_change_the_results(
     trained: tuple[Path, Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(durak.cli.train.online, "wanted", lambda quiet: not quiet)
+    monkeypatch.setattr(durak.cli.commands.train.online, "wanted", lambda quiet: not quiet)
     out = tmp_path / "bar.json"
     result = train_qlearn(out, "--seed", SEED, "--no-plot")
     assert result.exit_code == 0, result.output
@@ -377,3 +381,50 @@ def test_the_end_of_a_human_opponents_input_saves_what_was_learned(tmp_path: Pat
     assert result.exit_code == 130, result.output
     assert "end of input: saved the learner after 0 of 5 episodes" in result.stderr
     assert out.exists() and "Traceback" not in result.output
+
+
+def test_sigterm_saves_what_was_learned_as_ctrl_c_does(tmp_path: Path) -> None:
+    # A subprocess: without the stop path, SIGTERM would end the test run itself.
+    out = tmp_path / "q.json"
+    tests = str(Path(__file__).parent)
+    code = (
+        f"import sys; sys.path.insert(0, {tests!r}); import faulty_agents; "
+        "from durak.cli.app import main; main()"
+    )
+    args = ["train", "qlearn", "--vs", "test-sigterm", "--games", "50", "--out", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args, "--seed", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 143, done.stderr
+    assert done.stderr == (
+        "terminated (SIGTERM): saved the learner after 0 of 50 episodes (the CSV has the "
+        "finished intervals)\n"
+    )
+    assert QTable.load(out).episodes == 0 and read_csv(out.with_suffix(".csv")) == [HEADER]
+
+
+def test_a_curve_that_cannot_be_drawn_is_one_warning_and_the_run_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    png = tmp_path / "curve.png"
+
+    def fails(error: Exception) -> Callable[[Path], bool]:
+        def draw(path: Path) -> bool:
+            raise error
+
+        return draw
+
+    assert not draw_curve(png, fails(MatplotlibMissingError("no matplotlib")))
+    assert not draw_curve(png, fails(FileError(tmp_path / "e.csv", "cannot read")))
+    assert not draw_curve(png, lambda path: False)  # nothing to draw: no warning
+    assert draw_curve(png, lambda path: path == png)
+    assert capsys.readouterr().err == (
+        f"warning: no matplotlib; skipped {png}\n"
+        f"warning: {tmp_path / 'e.csv'}: cannot read; skipped {png}\n"
+    )
+    with pytest.raises(ValueError, match="at least one"):  # a fault of the caller's
+        draw_curve(png, fails(ValueError("at least one point")))

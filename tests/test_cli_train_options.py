@@ -15,7 +15,7 @@ import typer
 from typer.testing import CliRunner
 
 from durak.cli.app import app
-from durak.cli.train.command import TRAININGS, training_of
+from durak.cli.commands.train.command import TRAININGS, training_of
 from durak.learn.registry import learners
 
 runner = CliRunner()

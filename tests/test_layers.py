@@ -183,7 +183,9 @@ def test_the_cycle_check_sees_a_function_level_import(tmp_path: Path) -> None:
     assert find_cycles(import_graph(package)) == []
 
 
-@pytest.mark.parametrize("module", ["durak.arena.runs.run", "durak.cli.driver"])
+@pytest.mark.parametrize(
+    "module", ["durak.arena.runs.run", "durak.cli.driver", "durak.cli.run_options"]
+)
 def test_the_run_and_the_cli_know_no_backend_but_through_the_interface(module: str) -> None:
     # They reach a backend only through runs/interface and runs/backends.
     assert not import_graph()[module] & {"durak.arena.runs.pool", "durak.arena.runs.ray_cluster"}

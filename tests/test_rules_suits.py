@@ -17,8 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from durak.cli.app import app
-from durak.cli.options import describe_rules
-from durak.cli.train.output import rules_flags
+from durak.cli.options import describe_rules, rules_flags
 from durak.encoding import ActionSpace, card_bits, encode_observation, observation_size
 from durak.learn.dmc.features import decision_rows
 from durak.rules import (

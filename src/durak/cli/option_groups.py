@@ -7,7 +7,9 @@ command names the group once, as one parameter (``rules: RulesOptions``), and
 parameter's place; when the command runs, they are gathered back into one instance.  So the
 option names, help, panels and defaults of a group live in one place, however many commands
 take it (typer's documented ways to share options are shared ``Annotated`` aliases and
-expanding a signature; this is the second, built on the first).
+expanding a signature; this is the second, built on the first).  A field whose annotation is
+itself a group is expanded in its place too, so a group may hold another (``durak train``'s
+:class:`~durak.cli.commands.train.request.TrainRequest` holds the rules options).
 """
 
 from __future__ import annotations
@@ -41,6 +43,41 @@ def is_option_group(annotation: object) -> bool:
     return isinstance(annotation, type) and getattr(annotation, _MARK, False) is True
 
 
+def _hints(group: type) -> dict[str, Any]:
+    return typing.get_type_hints(group, include_extras=True)
+
+
+def _parameters(group: type) -> list[inspect.Parameter]:
+    """The command parameters of ``group``'s fields, in order, each nested group's fields
+    in its place; defaults from the class."""
+    hints = _hints(group)
+    params: list[inspect.Parameter] = []
+    for f in attrs.fields(group):
+        if is_option_group(hints[f.name]):
+            params += _parameters(hints[f.name])
+            continue
+        default = inspect.Parameter.empty if f.default is attrs.NOTHING else f.default
+        params.append(
+            inspect.Parameter(
+                f.name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hints[f.name]
+            )
+        )
+    return params
+
+
+def _gather(group: type, kwargs: dict[str, Any]) -> Any:
+    """The instance of ``group`` made of (and taken out of) the parameters ``kwargs``,
+    nested groups first; a group's own check raises ``ValueError``."""
+    hints = _hints(group)
+    values = {
+        f.name: _gather(hints[f.name], kwargs)
+        if is_option_group(hints[f.name])
+        else kwargs.pop(f.name)
+        for f in attrs.fields(group)
+    }
+    return group(**values)
+
+
 def expand(command: F) -> F:
     """``command`` with each option-group parameter replaced by the group's fields.
 
@@ -54,21 +91,11 @@ def expand(command: F) -> F:
     groups: dict[str, type] = {}
     for p in signature.parameters.values():
         annotation = hints.get(p.name, p.annotation)
-        if not is_option_group(annotation):
+        if is_option_group(annotation):
+            groups[p.name] = annotation
+            params += _parameters(annotation)
+        else:
             params.append(p.replace(annotation=annotation))
-            continue
-        groups[p.name] = annotation
-        field_hints = typing.get_type_hints(annotation, include_extras=True)
-        for f in attrs.fields(annotation):
-            default = inspect.Parameter.empty if f.default is attrs.NOTHING else f.default
-            params.append(
-                inspect.Parameter(
-                    f.name,
-                    inspect.Parameter.KEYWORD_ONLY,
-                    default=default,
-                    annotation=field_hints[f.name],
-                )
-            )
     names = [p.name for p in params]
     clashes = sorted({n for n in names if names.count(n) > 1})
     if clashes:
@@ -79,7 +106,7 @@ def expand(command: F) -> F:
     def wrapper(**kwargs: Any) -> Any:
         for name, group in groups.items():
             try:
-                kwargs[name] = group(**{f.name: kwargs.pop(f.name) for f in attrs.fields(group)})
+                kwargs[name] = _gather(group, kwargs)
             except ValueError as e:  # a group's own check: a usage error, on one line
                 raise fail(str(e)) from None
         return command(**kwargs)

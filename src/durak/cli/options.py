@@ -1,4 +1,4 @@
-"""Options shared by the ``durak`` commands, and turning them into :class:`Rules`.
+"""Options shared by the ``durak`` commands, and turning them into :class:`Rules` and back.
 
 The rules options map onto :class:`~durak.rules.Rules`: ``--variant perevodnoy`` is
 ``transfer=True``, ``--no-trumps`` is ``trumps=False``; the run options follow Zarlykov's
@@ -235,7 +235,17 @@ _THROW_IN = ThrowIn(_DEFAULT.throw_in)
 @attrs.frozen
 class RulesOptions:
     """The rules options every game command takes, before the number of players is known
-    (expanded into each command by :func:`~durak.cli.option_groups.expand`)."""
+    (expanded into each command by :func:`~durak.cli.option_groups.expand`).
+
+    Attributes:
+      lowest_rank, suits, hand_size, bout_cap, first_bout_cap: as in :class:`Rules`.
+      no_trumps: ``--no-trumps``, :attr:`Rules.trumps` inverted.
+      variant: ``--variant``; ``perevodnoy`` is :attr:`Rules.transfer`.
+      throw_in: ``--throw-in``, :attr:`Rules.throw_in`.
+
+    The defaults are those of :class:`Rules`; :meth:`rules` checks the options together,
+    and :func:`rules_flags` is its inverse.
+    """
 
     lowest_rank: LowestRank = _DEFAULT.lowest_rank
     suits: SuitsOpt = _DEFAULT.suits
@@ -263,6 +273,31 @@ class RulesOptions:
             transfer=self.variant is Variant.perevodnoy,
             trumps=not self.no_trumps,
         )
+
+
+def rules_flags(rules: Rules) -> list[str]:
+    """The inverse of :meth:`RulesOptions.rules`: the rules options of a command line that
+    give ``rules`` with one spec per player (the options whose value is not the default).
+
+    >>> rules_flags(Rules(hand_size=5, transfer=True, trumps=False))
+    ['--hand-size', '5', '--variant', 'perevodnoy', '--no-trumps']
+    """
+    flags: list[str] = []
+    for option, value, usual in (
+        ("--lowest-rank", rules.lowest_rank, _DEFAULT.lowest_rank),
+        ("--suits", rules.suits, _DEFAULT.suits),
+        ("--hand-size", rules.hand_size, _DEFAULT.hand_size),
+        ("--bout-cap", rules.bout_cap, _DEFAULT.bout_cap),
+        ("--first-bout-cap", rules.first_bout_cap, _DEFAULT.first_bout_cap),
+        ("--throw-in", rules.throw_in, _DEFAULT.throw_in),
+    ):
+        if value != usual:
+            flags += [option, str(value)]
+    if rules.transfer:
+        flags += ["--variant", "perevodnoy"]
+    if not rules.trumps:
+        flags.append("--no-trumps")
+    return flags
 
 
 def choose_seed(seed: int | None) -> int:

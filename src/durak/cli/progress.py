@@ -41,6 +41,20 @@ class Speed(ProgressColumn):
         return Text("" if speed is None else f"{speed:,.{self.digits}f} {self.unit}/s")
 
 
+def timed_bar(*columns: ProgressColumn) -> Progress:
+    """A bar on standard error showing ``columns``, then the time elapsed and the time
+    left; drawn only by :meth:`BarProgress.refresh`, and cleared when it stops."""
+    return Progress(
+        *columns,
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        auto_refresh=False,
+        transient=True,
+    )
+
+
 def wanted(quiet: bool) -> bool:
     """Whether to draw a bar: not quiet, and both output streams are terminals."""
     return not quiet and sys.stdout.isatty() and sys.stderr.isatty()
@@ -92,17 +106,11 @@ class GameProgress(BarProgress):
     ) -> None:
         bar = None
         if enabled:
-            bar = Progress(
+            bar = timed_bar(
                 TextColumn("[progress.description]{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
                 Speed(unit, 1),
-                TimeElapsedColumn(),
-                TextColumn("eta"),
-                TimeRemainingColumn(),
-                console=Console(stderr=True),
-                auto_refresh=False,
-                transient=True,
             )
             self._task = bar.add_task(unit, total=total, completed=done)
         super().__init__(bar, console)

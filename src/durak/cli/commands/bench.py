@@ -16,7 +16,7 @@ from durak.arena.experiments.bench import (
     bench_mcts,
     bench_passive,
 )
-from durak.cli.driver import stdout_console
+from durak.cli.console import stdout_console
 from durak.rules import Rules
 
 

@@ -8,21 +8,16 @@ import typer
 
 from durak.arena.experiments.grid import Grid, GridResult, parse_param
 from durak.arena.experiments.report import grid_report, grid_rows
-from durak.cli.driver import (
-    Outputs,
-    ReportFiles,
-    RunSettings,
-    drive,
-    finish,
-    visibility_label,
-)
+from durak.cli.console import visibility_label
+from durak.cli.driver import drive, finish
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand
 from durak.cli.options import (
     RulesOptions,
     describe_rules,
 )
-from durak.cli.render import grid_table
+from durak.cli.run_options import ReportFiles, RunSettings
+from durak.cli.tables import grid_table
 
 
 @expand
@@ -76,7 +71,7 @@ def grid(
             open_world,
             settings.referee(),
         )
-        outputs = Outputs.open(reports, settings.resume)
+        outputs = reports.open(settings.resume)
         run = settings.run(g.plans())
     out = outputs.console()
     out.print(

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from durak.agents import registry
 from durak.agents.base import Param
-from durak.cli.driver import stdout_console
+from durak.cli.console import stdout_console
 from durak.cli.errors import fail, user_errors
 from durak.cli.options import Force, JsonFile
 from durak.files import Existing, write_atomic

@@ -15,14 +15,8 @@ from durak.arena.experiments.report import (
 )
 from durak.arena.experiments.tournament import Tournament, TournamentResult
 from durak.arena.play.match import MatchPlan
-from durak.cli.driver import (
-    Outputs,
-    ReportFiles,
-    RunSettings,
-    drive,
-    finish,
-    visibility_label,
-)
+from durak.cli.console import visibility_label
+from durak.cli.driver import drive, finish
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand
 from durak.cli.options import (
@@ -33,7 +27,8 @@ from durak.cli.options import (
     UsageError,
     describe_rules,
 )
-from durak.cli.render import (
+from durak.cli.run_options import ReportFiles, RunSettings
+from durak.cli.tables import (
     match_summary,
     match_table,
     ranking_table,
@@ -67,7 +62,7 @@ def match(
         plan = MatchPlan(
             rules, tuple(specs), the_seed, games, settings.visibility, settings.referee()
         )
-        outputs = Outputs.open(reports, settings.resume)
+        outputs = reports.open(settings.resume)
         run = settings.run([plan])
     out = outputs.console()
     n = rules.players
@@ -127,7 +122,7 @@ def tournament(
         rules = rules_options.rules(2)
         the_seed = settings.the_seed()
         t = Tournament(rules, tuple(specs), the_seed, games, open_world, settings.referee())
-        outputs = Outputs.open(reports, settings.resume)
+        outputs = reports.open(settings.resume)
         run = settings.run(t.plans())
     out = outputs.console()
     out.print(

@@ -17,7 +17,7 @@ from durak.agents.tactics import sorted_by_power
 from durak.arena.gamelog.entry import LogEntry
 from durak.arena.gamelog.files import read_log
 from durak.arena.gamelog.replay import Replay, check_unique, replay_entry
-from durak.cli.driver import stdout_console
+from durak.cli.console import stdout_console
 from durak.cli.errors import fail, user_errors
 from durak.cli.options import describe_rules
 from durak.rules import CardSet, GameState, Suit

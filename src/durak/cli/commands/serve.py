@@ -17,7 +17,7 @@ import typer
 
 from durak.agents import make_agent
 from durak.arena.play.referee import MAX_MOVE_TIMEOUT
-from durak.cli.driver import stderr_console
+from durak.cli.console import stderr_console
 from durak.cli.errors import user_errors
 from durak.extras import needs
 

@@ -1,5 +1,6 @@
 """What ``durak train`` shows and writes: the progress bar, one line per interval, the CSV of
-the intervals, and the ``durak match`` command that evaluates the trained learner."""
+the intervals, the learning curve, and the ``durak match`` command that evaluates the
+trained learner."""
 
 from __future__ import annotations
 
@@ -8,24 +9,20 @@ import csv
 import io
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
 from durak.agents.base import parse_spec, registry
-from durak.cli.progress import BarProgress, Speed
+from durak.cli.console import stderr_console
+from durak.cli.options import rules_flags
+from durak.cli.progress import BarProgress, Speed, timed_bar
 from durak.files import FileError, open_stream
 from durak.learn.online import IntervalStats
+from durak.learn.plot import MatplotlibMissingError
 from durak.rules import Rules
 
 #: The CSV header, one row per interval (the columns of :class:`IntervalStats`).
@@ -49,17 +46,11 @@ class TrainProgress(BarProgress):
         self._games = self._wins = 0
         bar = None
         if enabled:
-            bar = Progress(
+            bar = timed_bar(
                 BarColumn(bar_width=20),
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[rate]}"),
                 Speed("episodes", 0),
-                TimeElapsedColumn(),
-                TextColumn("eta"),
-                TimeRemainingColumn(),
-                console=Console(stderr=True),
-                auto_refresh=False,
-                transient=True,
             )
             self._task = bar.add_task("episodes", total=total, rate="")
         super().__init__(bar, console)
@@ -137,26 +128,16 @@ class IntervalCsv:
                 self._file.close()
 
 
-def rules_flags(rules: Rules) -> list[str]:
-    """The ``durak match`` rules options that give ``rules`` with one spec per player (the
-    options whose value is not the default)."""
-    default = Rules()
-    flags: list[str] = []
-    for option, value, usual in (
-        ("--lowest-rank", rules.lowest_rank, default.lowest_rank),
-        ("--suits", rules.suits, default.suits),
-        ("--hand-size", rules.hand_size, default.hand_size),
-        ("--bout-cap", rules.bout_cap, default.bout_cap),
-        ("--first-bout-cap", rules.first_bout_cap, default.first_bout_cap),
-        ("--throw-in", rules.throw_in, default.throw_in),
-    ):
-        if value != usual:
-            flags += [option, str(value)]
-    if rules.transfer:
-        flags += ["--variant", "perevodnoy"]
-    if not rules.trumps:
-        flags.append("--no-trumps")
-    return flags
+def draw_curve(png: Path, draw: Callable[[Path], bool]) -> bool:
+    """Draw a learning curve to ``png`` with ``draw`` (:mod:`durak.learn.plot`), which
+    says whether there was anything to draw; whether the curve was drawn.  Without
+    matplotlib, or when a file cannot be read or written, a ``warning:`` line on standard
+    error names it and the run goes on."""
+    try:
+        return draw(png)
+    except (MatplotlibMissingError, FileError) as e:
+        stderr_console().print(f"warning: {e}; skipped {png}")
+        return False
 
 
 def evaluate_command(

@@ -1,9 +1,14 @@
-"""The tables of the ``durak`` commands: Zarlykov's (2023) statistics block for a match, the
-row-vs-column matrix and ranking of a tournament, and the table of a grid search.
+"""The result tables of the ``durak`` commands, and the cells they share.
 
-Machine-dependent figures (thinking times, wall time) are always the last columns of a
-table or a line of their own starting with ``time:``, so seed-determined output can be
-compared across runs.
+* ``durak match``: :func:`match_table` and :func:`match_summary`, Zarlykov's (2023)
+  statistics block;
+* ``durak tournament``: :func:`tournament_matrix` (row vs column) and :func:`ranking_table`;
+* ``durak grid``: :func:`grid_table`.
+
+Machine-dependent figures (thinking times) are always the last columns of a table, and the
+wall time a line of its own starting with ``time:``
+(:func:`~durak.cli.console.timing_line`), so seed-determined output can be compared across
+runs.
 """
 
 from __future__ import annotations
@@ -93,31 +98,6 @@ def match_summary(result: MatchResult, confidence: float) -> list[str]:
                 f"{first.forfeit.message}"
             )
     return lines
-
-
-def duration(seconds: float) -> str:
-    """A length of time in the unit that shows it: ``42.0 s``, ``12.5 min`` or ``3.00 h``
-    (a short run is never ``0.00 h``)."""
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    if seconds < 3600:
-        return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.2f} h"
-
-
-def timing_line(wall: float, games: int, jobs: int) -> str:
-    """``time: 1.84 s wall · 109 games/s · 2 jobs``; slow runs give s/game instead.
-
-    >>> timing_line(1.84, 200, 2), timing_line(735.3, 200, 1)
-    ('time: 1.84 s wall · 109 games/s · 2 jobs', 'time: 735.30 s wall · 3.68 s/game · 1 job')
-    """
-    rate = ""
-    if wall > 0 and games:
-        per_second = games / wall
-        rate = (
-            f" · {per_second:,.0f} games/s" if per_second >= 1 else f" · {wall / games:,.2f} s/game"
-        )
-    return f"time: {wall:.2f} s wall{rate} · {jobs} job{'s' if jobs > 1 else ''}"
 
 
 def tournament_matrix(result: TournamentResult, confidence: float) -> Table:

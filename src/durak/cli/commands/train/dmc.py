@@ -3,14 +3,17 @@
 The schedule (rounds until ``--games`` or ``--hours``, an evaluation every ``--interval``
 episodes, the CSV, checkpoints every five minutes) is :mod:`durak.learn.dmc.schedule`'s;
 this module checks the options, opens the backend of the actors (``--jobs``,
-``--backend``), plays the evaluations on the arena, and turns Ctrl-C and SIGTERM into a
-save at the end of the round in progress (about a second), so a checkpoint never holds half
-a round; ``--resume`` continues from the checkpoint exactly where it stopped.
+``--backend``), plays the evaluations on the arena, and turns Ctrl-C and SIGTERM
+(:mod:`durak.cli.stopping`) into a save at the end of the round in progress, so a
+checkpoint never holds half a round; ``--resume`` continues from the checkpoint exactly
+where it stopped.
 """
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -23,9 +26,12 @@ from durak.arena.runs.backends import open_backend
 from durak.arena.runs.interface import BackendError
 from durak.arena.runs.pool import LocalPool
 from durak.arena.runs.run import run_match
-from durak.arena.runs.signals import Terminated, hold_interrupts, sigterm_interrupts
-from durak.cli.driver import seed_line, stderr_console, stdout_console
-from durak.cli.errors import INTERRUPTED, TERMINATED, USAGE, describe, user_errors
+from durak.arena.runs.signals import hold_interrupts
+from durak.cli.commands.train.opponents import dmc_opponents
+from durak.cli.commands.train.output import draw_curve
+from durak.cli.commands.train.request import TrainRequest
+from durak.cli.console import duration, seed_line, stdout_console
+from durak.cli.errors import user_errors
 from durak.cli.option_groups import option_group
 from durak.cli.options import (
     Address,
@@ -34,12 +40,10 @@ from durak.cli.options import (
     UsageError,
     choose_seed,
     describe_rules,
+    rules_flags,
 )
 from durak.cli.progress import GameProgress, wanted
-from durak.cli.render import duration
-from durak.cli.train.opponents import dmc_opponents
-from durak.cli.train.output import rules_flags
-from durak.cli.train.request import TrainRequest
+from durak.cli.stopping import stoppable
 from durak.files import Existing, FileError, check_target
 from durak.learn.dmc.settings import DmcSettings
 from durak.learn.torch_support import require_extra
@@ -55,7 +59,19 @@ DMC = "Deep Monte-Carlo (dmc)"
 @option_group
 @attrs.frozen
 class DmcOptions:
-    """The options only ``durak train dmc`` takes."""
+    """The options only ``durak train dmc`` takes.
+
+    Attributes:
+      hours: ``--hours``, the training time across resumes; ``None``: no limit.
+      resume: ``--resume``: continue from the checkpoint ``OUT.ckpt``.
+      jobs: ``--jobs``, actor processes (or Ray CPUs).
+      backend: ``--backend``, where the actors run.
+      address: ``--address``, the Ray cluster to join.
+      eval_games: ``--eval-games``, games against each evaluation opponent.
+
+    ``--games``, ``--hours`` or both must be given; the training checks it
+    (:func:`train_dmc`).
+    """
 
     hours: Annotated[
         float | None,
@@ -101,28 +117,11 @@ def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
     with user_errors():
         require_extra("dmc")  # before the modules that import numpy and torch
     from durak.learn.dmc.learner import DmcTrainer, checkpoint_seed  # noqa: PLC0415 - torch
-    from durak.learn.dmc.schedule import DmcPlan, DmcSchedule, EvaluationCsv  # noqa: PLC0415
+    from durak.learn.dmc.schedule import DmcSchedule, EvaluationCsv  # noqa: PLC0415
 
-    episodes, hours, seed = request.episodes, options.hours, request.seed
+    seed = request.seed
     with user_errors():
-        if episodes is None and hours is None:
-            raise UsageError("durak train dmc needs --games N or --hours H (or both)")
-        if (episodes is not None and episodes <= 0) or (hours is not None and not hours > 0):
-            raise UsageError("--games and --hours must be positive")
-        interval = 50_000 if request.interval is None else request.interval
-        if interval <= 0:
-            raise UsageError(f"--interval must be positive, got {interval}")
-        rules = request.rules_options.rules(request.players or 2, request.players)
-        if str(request.csv_path) == "-":
-            raise UsageError("--csv -: dmc appends its CSV across resumes; give it a file")
-        opponents = dmc_opponents(request.vs, rules)
-        settings = dmc_settings(request.spec)
-        plan = DmcPlan(episodes, hours, interval, options.eval_games, request.out, request.csv_path)
-        if options.resume and not plan.checkpoint.exists():
-            raise UsageError(f"--resume: no checkpoint {plan.checkpoint} to continue from")
-        if not options.resume and plan.out.is_file() and not request.force:
-            raise UsageError(f"--out {plan.out} exists; pass --force to overwrite it, or --resume")
-        _check_targets(request, plan, options.resume)
+        plan, rules, opponents, settings = _checked(request, options)
         logged = checkpoint_seed(plan.checkpoint) if options.resume and seed is None else None
         the_seed = choose_seed(seed) if logged is None else logged
         trainer = DmcTrainer(rules, opponents, the_seed, settings)
@@ -141,7 +140,7 @@ def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
     console.print(
         f"train: {request.spec} vs {','.join(opponents)} · {_goal(plan)} · "
         f"{seed_line(the_seed, seed, None if logged is None else plan.checkpoint.name)} · "
-        f"evaluation every {interval:,} episodes"
+        f"evaluation every {plan.interval:,} episodes"
     )
     console.print(f"rules: {describe_rules(rules)}")
     if options.backend is BackendName.ray:
@@ -151,45 +150,66 @@ def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
     console.print(f"actors: {where}")
     if options.resume:
         console.print(f"resuming: {trainer.episodes:,} episodes, {duration(trainer.seconds)}")
-    stopped: tuple[str, int] | None = None
-    bar = GameProgress(episodes, trainer.episodes, wanted(request.quiet), console, unit="episodes")
-    with workers, bar:
-        try:
-            with sigterm_interrupts():
-                for done in schedule.rounds(workers, log, hold_interrupts):
-                    bar.advance(settings.round)
-                    if done.row is not None:
-                        bar.print(_line(done.row, plan))
-        except Terminated:
-            stopped = ("terminated (SIGTERM)", TERMINATED)
-        except KeyboardInterrupt:
-            stopped = ("interrupted", INTERRUPTED)
-        except (BackendError, FileError) as e:  # a worker lost, a file that cannot be
-            # written: the round is undone, the rest is kept (if it can be saved)
-            stopped = (f"error: {describe(e)}", USAGE)
-        finally:
-            log.close()
+    bar = GameProgress(
+        plan.episodes, trainer.episodes, wanted(request.quiet), console, unit="episodes"
+    )
+    # A worker lost, a file that cannot be written: the round is undone, the rest is kept
+    # (if it can be saved).
+    with workers, bar, closing(log), stoppable((BackendError, FileError)) as stop:
+        for done in schedule.rounds(workers, log, hold_interrupts):
+            bar.advance(settings.round)
+            if done.row is not None:
+                bar.print(_line(done.row, plan))
     with user_errors():
         schedule.save()
     written = [str(plan.out), str(plan.checkpoint), str(plan.csv_path)]
     title = f"durak train {request.spec} vs {','.join(opponents)} (seed {the_seed})"
-    if request.png is not None and _draw(plan, request.png, title):
+    if request.png is not None and draw_curve(request.png, _curve(plan, title)):
         written.append(str(request.png))
     console.print(
         f"trained: {trainer.episodes:,} episodes, {trainer.samples:,} samples in "
         f"{duration(trainer.seconds)} of training"
     )
     console.print(f"wrote: {', '.join(written)}")
-    if stopped is not None:
-        stderr_console().print(
-            f"{stopped[0]}: saved after {trainer.episodes:,} episodes; run the same command "
-            "with --resume to continue"
+    if stop.stopped is not None:
+        raise stop.stopped.exit(
+            f"saved after {trainer.episodes:,} episodes; run the same command with --resume "
+            "to continue"
         )
-        raise typer.Exit(stopped[1])
     others = ["greedy"] * (rules.players - 1)
     words = ["durak", "match", f"dmc:path={plan.out}", *others, "--games", "1000"]
     words += ["--seed", str(the_seed + 1), *rules_flags(rules)]
     console.print(f"evaluate: {shlex.join(words)}")
+
+
+def _checked(
+    request: TrainRequest, options: DmcOptions
+) -> tuple[DmcPlan, Rules, tuple[str, ...], DmcSettings]:
+    """The plan, rules, opponents and settings of the run, every option checked
+    (:class:`UsageError`, ``SpecError``, :class:`~durak.files.FileError`) and every file
+    of the run checked writable before any training."""
+    from durak.learn.dmc.schedule import DmcPlan  # noqa: PLC0415 - needs numpy
+
+    episodes, hours = request.episodes, options.hours
+    if episodes is None and hours is None:
+        raise UsageError("durak train dmc needs --games N or --hours H (or both)")
+    if (episodes is not None and episodes <= 0) or (hours is not None and not hours > 0):
+        raise UsageError("--games and --hours must be positive")
+    interval = 50_000 if request.interval is None else request.interval
+    if interval <= 0:
+        raise UsageError(f"--interval must be positive, got {interval}")
+    rules = request.rules_options.rules(request.players or 2, request.players)
+    if str(request.csv_path) == "-":
+        raise UsageError("--csv -: dmc appends its CSV across resumes; give it a file")
+    opponents = dmc_opponents(request.vs, rules)
+    settings = dmc_settings(request.spec)
+    plan = DmcPlan(episodes, hours, interval, options.eval_games, request.out, request.csv_path)
+    if options.resume and not plan.checkpoint.exists():
+        raise UsageError(f"--resume: no checkpoint {plan.checkpoint} to continue from")
+    if not options.resume and plan.out.is_file() and not request.force:
+        raise UsageError(f"--out {plan.out} exists; pass --force to overwrite it, or --resume")
+    _check_targets(request, plan, options.resume)
+    return plan, rules, opponents, settings
 
 
 def _check_targets(request: TrainRequest, plan: DmcPlan, resume: bool) -> None:
@@ -235,20 +255,17 @@ def _line(row: dict[str, Any], plan: DmcPlan) -> str:
     )
 
 
-def _draw(plan: DmcPlan, png: Path, title: str) -> bool:
-    """The learning curve from every row of the CSV (earlier sessions included)."""
-    from durak.learn.dmc.schedule import EVAL_OPPONENTS, read_evaluations  # noqa: PLC0415
-    from durak.learn.plot import MatplotlibMissingError, evaluation_curve  # noqa: PLC0415
+def _curve(plan: DmcPlan, title: str) -> Callable[[Path], bool]:
+    """The drawing of the learning curve from every row of the CSV (earlier sessions
+    included), for :func:`~durak.cli.commands.train.output.draw_curve`."""
 
-    try:
+    def draw(png: Path) -> bool:
+        from durak.learn.dmc.schedule import EVAL_OPPONENTS, read_evaluations  # noqa: PLC0415
+        from durak.learn.plot import evaluation_curve  # noqa: PLC0415
+
         points = read_evaluations(plan.csv_path)
-        if not points:
-            return False
-        evaluation_curve(points, EVAL_OPPONENTS, png, title)
-    except MatplotlibMissingError as e:
-        stderr_console().print(f"warning: {e}; skipped {png}")
-        return False
-    except FileError as e:
-        stderr_console().print(f"warning: {e}; skipped {png}")
-        return False
-    return True
+        if points:
+            evaluation_curve(points, EVAL_OPPONENTS, png, title)
+        return bool(points)
+
+    return draw

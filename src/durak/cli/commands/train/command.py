@@ -2,17 +2,18 @@
 learners`` (the registered learners and their parameters).
 
 Each way of training declares its own option group (:mod:`~durak.cli.option_groups`):
-:class:`~durak.cli.train.online.OnlineOptions` for the online learners (every learner the
-registry can build, :attr:`~durak.learn.registry.TrainerInfo.online`), and
-:class:`~durak.cli.train.dmc.DmcOptions` for ``dmc``, which trains with a schedule of its
-own.  ``durak train`` takes every group, runs the learner's training with its group, and
-refuses, in one line, an option given from another learner's group.
+:class:`~durak.cli.commands.train.online.OnlineOptions` for the online learners (every
+learner the registry can build, :attr:`~durak.learn.registry.TrainerInfo.online`), and
+:class:`~durak.cli.commands.train.dmc.DmcOptions` for ``dmc``, which trains with a schedule
+of its own; the options every learner takes are one group too,
+:class:`~durak.cli.commands.train.request.TrainRequest`.  ``durak train`` takes every
+group, runs the learner's training with the request and its group, and refuses, in one
+line, an option given from another learner's group.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any, cast
 
 import attrs
@@ -21,29 +22,25 @@ import typer
 import durak.learn  # noqa: F401 - registers the learners
 from durak.agents.base import load_plugins
 from durak.cli.commands.listing import print_listing
+from durak.cli.commands.train.dmc import DmcOptions, train_dmc
+from durak.cli.commands.train.online import OnlineOptions, train_online
+from durak.cli.commands.train.request import TrainRequest
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand
-from durak.cli.options import (
-    OUTPUT,
-    RUN,
-    Force,
-    JsonFile,
-    Players,
-    Quiet,
-    RulesOptions,
-    Seed,
-    UsageError,
-)
-from durak.cli.train.dmc import DmcOptions, train_dmc
-from durak.cli.train.online import OnlineOptions, train_online
-from durak.cli.train.request import TrainRequest
+from durak.cli.options import Force, JsonFile, UsageError
 from durak.learn.registry import TrainerInfo, learner_of
 from durak.learn.registry import learners as registered_learners
 
 
 @attrs.frozen
 class Training:
-    """One way to train: the option group its learners take, and its run."""
+    """One way to train.
+
+    Attributes:
+      options: the option group (:func:`~durak.cli.option_groups.option_group`) of the
+        options only its learners take.
+      run: the training, given the request and the ``options`` given.
+    """
 
     options: type
     run: Callable[[TrainRequest, Any], None]
@@ -93,85 +90,7 @@ def refuse_foreign_options(
 
 @expand
 def train(
-    ctx: typer.Context,
-    spec: Annotated[
-        str,
-        typer.Argument(
-            help="Learner spec, e.g. qlearn, 'qlearn:abstraction=plus,alpha=0.05', dqn "
-            "(see durak learners).",
-            show_default=False,
-        ),
-    ],
-    vs: Annotated[
-        list[str],
-        typer.Option(
-            help="Opponent spec, one per other seat (repeat --vs); a single --vs fills every "
-            "other seat of --players.",
-            show_default=False,
-        ),
-    ],
-    out: Annotated[
-        Path,
-        typer.Option(
-            help="Save the trained learner here (a Q-table JSON, a DQN model file).",
-            rich_help_panel=OUTPUT,
-            show_default=False,
-            dir_okay=False,
-        ),
-    ],
-    episodes: Annotated[
-        int | None,
-        typer.Option(
-            "--games",
-            "-n",
-            help="Training games (episodes); required (dmc: this, --hours or both; counted "
-            "across resumes, in whole rounds).",
-            rich_help_panel=RUN,
-            show_default=False,
-        ),
-    ] = None,
-    seed: Seed = None,
-    interval: Annotated[
-        int | None,
-        typer.Option(
-            help="Episodes per reported interval (a line, a CSV row, a point of the curve); "
-            "dmc: episodes between evaluations.  Default 1,000 (dmc: 50,000).",
-            rich_help_panel=RUN,
-            show_default=False,
-        ),
-    ] = None,
-    players: Players = None,
-    *,
-    rules_options: RulesOptions,
-    csv_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--csv",
-            metavar="[FILE|-]",
-            help="The intervals as CSV to FILE ('-' or no value: standard output; default: "
-            "--out with the suffix .csv).",
-            rich_help_panel=OUTPUT,
-            show_default=False,
-            dir_okay=False,
-        ),
-    ] = None,
-    plot: Annotated[
-        Path | None,
-        typer.Option(
-            help="The learning curve as PNG (default: --out with the suffix .png).",
-            rich_help_panel=OUTPUT,
-            show_default=False,
-            dir_okay=False,
-        ),
-    ] = None,
-    no_plot: Annotated[
-        bool,
-        typer.Option("--no-plot", help="Do not draw the learning curve.", rich_help_panel=OUTPUT),
-    ] = False,
-    force: Force = False,
-    online: OnlineOptions,
-    dmc: DmcOptions,
-    quiet: Quiet = False,
+    ctx: typer.Context, *, request: TrainRequest, online: OnlineOptions, dmc: DmcOptions
 ) -> None:
     """Train a learner against fixed opponents, save it, and write its learning curve.
 
@@ -186,13 +105,9 @@ def train(
     groups: list[object] = [online, dmc]
     with user_errors():
         load_plugins()  # third-party packages may add learners through agent plugins
-        info = learner_of(spec)
+        info = learner_of(request.spec)
         training = training_of(info)
         refuse_foreign_options(ctx, info.name, training, groups)
-    request = TrainRequest(
-        spec, vs, out, episodes, seed, interval, players, rules_options, csv_file, plot,
-        no_plot, force, quiet,
-    )  # fmt: skip
     training.run(request, next(g for g in groups if isinstance(g, training.options)))
 
 

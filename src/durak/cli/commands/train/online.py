@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Annotated
 
@@ -16,19 +17,26 @@ from rich.console import Console
 from durak.agents.base import Agent
 from durak.agents.faulty import FaultyAgent
 from durak.agents.solver import ExactEndgame
-from durak.cli.driver import seed_line, stderr_console, stdout_console
-from durak.cli.errors import INTERRUPTED, user_errors
+from durak.cli.commands.train.opponents import seat_opponents, training_opponent
+from durak.cli.commands.train.output import (
+    IntervalCsv,
+    TrainProgress,
+    draw_curve,
+    evaluate_command,
+    interval_line,
+)
+from durak.cli.commands.train.request import TrainRequest
+from durak.cli.console import seed_line, stderr_console, stdout_console
+from durak.cli.errors import user_errors
 from durak.cli.option_groups import option_group
 from durak.cli.options import RUN, UsageError, choose_seed, describe_rules
 from durak.cli.progress import wanted
-from durak.cli.train.opponents import seat_opponents, training_opponent
-from durak.cli.train.output import IntervalCsv, TrainProgress, evaluate_command, interval_line
-from durak.cli.train.request import TrainRequest
+from durak.cli.stopping import stoppable
 from durak.envs.solo import SoloStep, SoloTable
-from durak.files import Existing, FileError, atomic_path, check_target
+from durak.files import Existing, atomic_path, check_target
 from durak.learn.online import IntervalStats
 from durak.learn.online import train as run_training
-from durak.learn.plot import MatplotlibMissingError, learning_curve
+from durak.learn.plot import learning_curve
 from durak.learn.registry import SavableLearner, make_learner
 from durak.rules import Action, Observation, is_terminal, loser
 
@@ -36,7 +44,12 @@ from durak.rules import Action, Observation, is_terminal, loser
 @option_group
 @attrs.frozen
 class OnlineOptions:
-    """The options only an online learner's training takes."""
+    """The options only an online learner's training takes.
+
+    Attributes:
+      solve_endgame: ``--solve-endgame``, the node limit of the exact endgame moves the
+        learner plays (2 players only); ``None``: the learner plays every move.
+    """
 
     solve_endgame: Annotated[
         int | None,
@@ -135,10 +148,14 @@ def train_online(request: TrainRequest, options: OnlineOptions) -> None:
     console.print(f"rules: {describe_rules(rules)}")
     stats: list[IntervalStats] = []
     started = time.perf_counter()
-    stopped: str | None = None
     # An opponent that cannot play these rules (say a Q-table of other rules) raises
-    # ValueError mid-run: a one-line error, and nothing saved.
-    with user_errors(), TrainProgress(episodes, wanted(request.quiet), console) as bar:
+    # ValueError mid-run: a one-line error, and nothing saved.  A stop keeps what was
+    # learned (saved below); so does the end of a human opponent's input.
+    with (
+        user_errors(),
+        TrainProgress(episodes, wanted(request.quiet), console) as bar,
+        closing(log),
+    ):
         watched = _Watched(learner, table, bar)
         run = run_training(
             watched,
@@ -148,28 +165,21 @@ def train_online(request: TrainRequest, options: OnlineOptions) -> None:
             rewards=learner.rewards,
             interval=interval,
         )
-        try:
+        with stoppable(ends={EOFError: "end of input"}) as stop:
             for s in run:
                 stats.append(s)
                 log.write(s)
                 bar.interval(interval_line(s, episodes))
-        except KeyboardInterrupt:
-            stopped = "interrupted"  # Ctrl-C: keep what was learned (saved below)
-        except EOFError:
-            stopped = "end of input"  # a human opponent's input ended: the same
-        finally:
-            log.close()
     wall = time.perf_counter() - started
     with user_errors():
         _save(learner, out)
     title = f"durak train {spec} vs {', '.join(opponents)} (seed {the_seed})"
     _finish(console, watched.episodes, wall, out, csv_path, png, stats, title)
-    if stopped is not None:
-        stderr_console().print(
-            f"{stopped}: saved the learner after {watched.episodes:,} of "
-            f"{episodes:,} episodes (the CSV has the finished intervals)"
+    if stop.stopped is not None:
+        raise stop.stopped.exit(
+            f"saved the learner after {watched.episodes:,} of {episodes:,} episodes (the CSV "
+            "has the finished intervals)"
         )
-        raise typer.Exit(INTERRUPTED)
     command = evaluate_command(spec, out, opponents, rules, the_seed + 1, solve_endgame)
     console.print(f"evaluate: {command}")
 
@@ -198,12 +208,12 @@ def _finish(
         f"{done / wall if wall > 0 else 0:,.0f} episodes/s"
     )
     written = [str(out), str(csv_path)]
-    if png is not None and stats:
-        try:
-            learning_curve(stats, png, title)
-            written.append(str(png))
-        except MatplotlibMissingError as e:
-            stderr_console().print(f"warning: {e}; skipped {png}")
-        except FileError as e:
-            stderr_console().print(f"warning: {e}; skipped it")
+
+    def draw(path: Path) -> bool:
+        if stats:
+            learning_curve(stats, path, title)
+        return bool(stats)
+
+    if png is not None and draw_curve(png, draw):
+        written.append(str(png))
     console.print(f"wrote: {', '.join(written)}")

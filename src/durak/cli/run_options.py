@@ -1,0 +1,173 @@
+"""The option groups of the commands that play a run of games (``match``, ``tournament``,
+``grid``): :class:`RunSettings` (how the games are played) and :class:`ReportFiles` (the
+``--csv``/``--json`` reports), each declared once and expanded into every command by
+:func:`~durak.cli.option_groups.expand`.  The options themselves are declared in
+:mod:`durak.cli.options`."""
+
+from __future__ import annotations
+
+import os
+
+import attrs
+
+from durak.arena.gamelog.files import logged_seed
+from durak.arena.play.match import MatchPlan
+from durak.arena.play.referee import Referee
+from durak.arena.runs.backends import open_backend
+from durak.arena.runs.interface import Backend
+from durak.arena.runs.run import Run
+from durak.cli.console import Outputs, seed_line
+from durak.cli.option_groups import option_group
+from durak.cli.options import (
+    Address,
+    BackendName,
+    BackendOption,
+    Confidence,
+    CsvFile,
+    Force,
+    FullInformation,
+    Games,
+    Jobs,
+    JsonFile,
+    Log,
+    MoveTimeout,
+    OpenWorld,
+    Quiet,
+    Resume,
+    Seed,
+    UsageError,
+    Verbose,
+    check_confidence,
+    check_timeout,
+    choose_seed,
+)
+from durak.files import Existing, check_target
+from durak.rules import Visibility
+
+
+@option_group
+@attrs.frozen
+class RunSettings:
+    """The run options of ``match``, ``tournament`` and ``grid``.
+
+    Attributes:
+      games: ``--games``, per pairing or setting.
+      seed: ``--seed``; ``None``: the log's when resuming, else a random one.
+      jobs: ``--jobs``, worker processes or local Ray CPUs; ``None``: the cores.
+      backend: ``--backend``, ``local`` or ``ray``.
+      address: ``--address``, the Ray cluster to join.
+      open_world: ``--open-world``: every player sees every hand.
+      full_information: ``--full-information``: also the talon's order.
+      move_timeout: ``--move-timeout``, seconds per move; ``None``: no limit.
+      log: ``--log``, the JSON Lines log of the run.
+      resume: ``--resume``: continue the run in ``log``.
+      confidence: ``--confidence`` of the Wilson intervals.
+      verbose: ``--verbose``, counted: a line per game, then its moves too.
+      quiet: ``--quiet``: no progress bar.
+
+    Invariants (a :class:`~durak.cli.options.UsageError` otherwise): 0 < confidence < 1;
+    the move timeout is positive and within the referee's bound; ``--resume`` has a
+    ``--log``; ``--open-world`` and ``--full-information`` are not both given;
+    ``--address`` comes only with ``--backend ray`` and without ``--jobs``.
+    """
+
+    games: Games = 100
+    seed: Seed = None
+    jobs: Jobs = None
+    backend: BackendOption = BackendName.local
+    address: Address = None
+    open_world: OpenWorld = False
+    full_information: FullInformation = False
+    move_timeout: MoveTimeout = None
+    log: Log = None
+    resume: Resume = False
+    confidence: Confidence = 0.98
+    verbose: Verbose = 0
+    quiet: Quiet = False
+
+    def __attrs_post_init__(self) -> None:
+        check_confidence(self.confidence)
+        check_timeout(self.move_timeout)
+        if self.resume and self.log is None:
+            raise UsageError("--resume needs --log FILE, the log of the run to continue")
+        if self.open_world and self.full_information:
+            raise UsageError("--full-information shows every hand already; drop --open-world")
+        if self.address is not None and self.backend is not BackendName.ray:
+            raise UsageError("--address is for --backend ray (the cluster to join)")
+        if self.address is not None and self.jobs is not None:
+            raise UsageError(
+                "--jobs sets the CPUs of a local Ray instance; a cluster at --address "
+                "plays on all of its CPUs"
+            )
+
+    def the_seed(self) -> int:
+        """``--seed``; when resuming without it, the log's; else a random seed."""
+        logged = self._logged_seed()
+        return choose_seed(self.seed) if logged is None else logged
+
+    def _logged_seed(self) -> int | None:
+        if self.seed is None and self.resume and self.log is not None:
+            return logged_seed(self.log)
+        return None
+
+    def seed_line(self, seed: int) -> str:
+        """How to repeat the run of :meth:`the_seed` ``seed``: given, from the log, or
+        random."""
+        source = None if self._logged_seed() is None or self.log is None else str(self.log)
+        return seed_line(seed, self.seed, source)
+
+    @property
+    def visibility(self) -> Visibility:
+        """What the players see: ``--open-world``, ``--full-information`` or neither."""
+        return "full" if self.full_information else self.open_world
+
+    def referee(self) -> Referee:
+        """Every fault forfeits, with ``--move-timeout`` as the move limit."""
+        return Referee(self.move_timeout)
+
+    def workers(self) -> int:
+        """``--jobs``, by default the number of cores."""
+        return self.jobs or os.cpu_count() or 1
+
+    def run(self, plans: list[MatchPlan]) -> Run:
+        """The run of ``plans`` with these settings (reads the log when resuming)."""
+        return Run(plans, log=self.log, resume=self.resume)
+
+    def open_backend(self) -> Backend:
+        """The backend of ``--backend``, ``--jobs`` and ``--address``, started or joined;
+        :class:`~durak.arena.runs.interface.BackendError` (a ``ValueError``) names a problem."""
+        return open_backend(self.backend.value, jobs=self.workers(), address=self.address)
+
+
+@option_group
+@attrs.frozen
+class ReportFiles:
+    """The ``--csv``, ``--json`` and ``--force`` options of ``match``, ``tournament`` and
+    ``grid``.
+
+    Attributes:
+      csv_file: ``--csv FILE``, ``-`` for standard output, or ``None``.
+      json_file: ``--json FILE``, ``-`` for standard output, or ``None``.
+      force: ``--force``: replace a regular file already there.
+
+    Invariant (a :class:`~durak.cli.options.UsageError` otherwise): the two files differ.
+    """
+
+    csv_file: CsvFile = None
+    json_file: JsonFile = None
+    force: Force = False
+
+    def __attrs_post_init__(self) -> None:
+        csv_file, json_file = self.csv_file, self.json_file
+        if csv_file is not None and json_file is not None and str(csv_file) == str(json_file):
+            raise UsageError("--csv and --json name the same file")
+
+    def open(self, resume: bool = False) -> Outputs:
+        """The outputs, both targets checked before any game;
+        :class:`~durak.files.FileError` names a path that cannot be written, or a file that
+        exists (without ``--force`` or ``resume``, the run it continues)."""
+        existing: Existing = "replace" if self.force or resume else "refuse"
+        for path in (self.csv_file, self.json_file):
+            if path is not None and str(path) != "-":
+                check_target(path, existing)
+        return Outputs(self.csv_file, self.json_file, existing)
