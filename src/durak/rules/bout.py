@@ -172,8 +172,8 @@ def end_bout(
     """The next bout's start, or the finished game, once the bout of ``s`` is over (with
     ``hands``, ``table`` and ``knowledge`` as they now are).  In phases:
 
-    1. clear or pick up (:func:`_clear_or_pick_up`): the table is discarded if every card
-       on it is beaten, else the defender takes it (a take always leaves one unbeaten);
+    1. clear or pick up (inlined): the table is discarded if every card on it is beaten,
+       else the defender takes it (a take always leaves one unbeaten);
     2. refill (:func:`_refill`): hands are drawn up from the talon in drawing order, and
        the knowledge is kept canonical (:func:`_settle_knowledge`);
     3. players out (:func:`_players_out`): once the talon is used up, players with no cards
@@ -184,7 +184,21 @@ def end_bout(
     """
     rules = s.rules
     n = rules.players
-    hands, discard, played, success = _clear_or_pick_up(s, hands, table)
+    # 1. Clear or pick up (inlined: every bout end passes here): the table is discarded if
+    # every card on it is beaten, else the defender takes it.
+    success = True
+    played = 0
+    for a, d in table:
+        if d is None:
+            success = False
+            played |= 1 << a.index
+        else:
+            played |= 1 << a.index | 1 << d.index
+    if success:
+        discard = cardset_unchecked(s.discard.mask | played)
+    else:
+        discard = s.discard
+        hands = with_hand(hands, s.defender, hands[s.defender] | played)
     talon = s.talon
     exposed = knowledge.exposed.mask
     kept = origins = raw_origins(knowledge)
@@ -224,26 +238,6 @@ def end_bout(
         rules, hands, talon, s.trump_suit, s.trump_card, (), discard, attacker, defender,
         attacker, False, cap if cap < held else held, out, knowledge, history,
     )  # fmt: skip
-
-
-def _clear_or_pick_up(
-    s: GameState, hands: tuple[int, ...], table: tuple[TablePair, ...]
-) -> tuple[tuple[int, ...], CardSet, int, bool]:
-    """``(hands, discard, played, success)`` once ``table``, the cards ``played`` in the
-    bout of ``s``, is cleared: discarded if every card on it is beaten (``success``), else
-    picked up by the defender."""
-    success = True
-    played = 0
-    for a, d in table:
-        if d is None:
-            success = False
-            played |= 1 << a.index
-        else:
-            played |= 1 << a.index | 1 << d.index
-    if success:
-        return hands, cardset_unchecked(s.discard.mask | played), played, True
-    defender = s.defender
-    return with_hand(hands, defender, hands[defender] | played), s.discard, played, False
 
 
 def _refill(
