@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 TORCH  := 2.13.0
 RAY    := 2.60.0
 # The browser tests drive Debian's Chromium through Playwright, whose own browser download
-# is not reachable here (tests/test_web_browser.py).
+# is not reachable here (tests/web/test_browser.py).
 CHROMIUM := /usr/bin/chromium
 
 .PHONY: demo test lint typecheck pytest bench thorough mutation mutation-extra clean docs-outputs cost-budget
@@ -49,7 +49,7 @@ $(CHROMIUM):
 thorough: $(STAMP)
 	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest
 
-# The call counts tests/test_cost.py holds the seeded workloads to (benchmarks/cost.py):
+# The call counts tests/project/test_cost.py holds the seeded workloads to (benchmarks/cost.py):
 # rerun after an intended increase and say why in the commit message.
 cost-budget: $(STAMP)
 	$(BIN)/python benchmarks/cost.py --write benchmarks/cost_budget.json
@@ -85,9 +85,9 @@ bench: $(STAMP)
 	$(BIN)/durak bench
 
 # Rewrite the sample outputs shown in README.md and docs/*.md (the blocks marked
-# `<!-- doctest: output of: COMMAND -->`) from fresh runs; tests/test_docs.py checks them.
+# `<!-- doctest: output of: COMMAND -->`) from fresh runs; tests/project/test_docs.py checks them.
 docs-outputs: $(STAMP)
-	$(BIN)/python tests/doc_blocks.py --write
+	$(BIN)/python tests/support/doc_blocks.py --write
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis mutants .mutants

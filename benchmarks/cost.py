@@ -2,10 +2,11 @@
 cProfile (issue 37).
 
 Wall-clock speed is never asserted in a test, so a slower engine used to pass unnoticed.
-Call counts are deterministic for a seeded workload on one Python version (the same calls
-in the same order, whatever the machine's load or the hash seed), so ``tests/test_cost.py``
-compares them with the committed budget ``benchmarks/cost_budget.json`` and fails when a
-workload's calls grow by more than 3%, naming the functions that grew.
+Call counts are deterministic for a seeded workload on one Python version (the same calls in
+the same order, whatever the machine's load or the hash seed), so
+``tests/project/test_cost.py`` compares them with the committed budget
+``benchmarks/cost_budget.json`` and fails when a workload's calls grow by more than 3%,
+naming the functions that grew.
 
     .venv/bin/python benchmarks/cost.py                   # print every workload's counts
     .venv/bin/python benchmarks/cost.py --write benchmarks/cost_budget.json   # make cost-budget

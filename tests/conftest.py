@@ -6,7 +6,7 @@
 * ``mutation``: 15 derandomized examples per property, for ``make mutation``.
 
 Select one with the environment variable ``HYPOTHESIS_PROFILE`` (default ``default``), e.g.
-``HYPOTHESIS_PROFILE=thorough .venv/bin/pytest tests/test_properties.py``.
+``HYPOTHESIS_PROFILE=thorough .venv/bin/pytest tests/rules/test_properties.py``.
 
 ``make mutation`` sets ``DURAK_MUTATION_MODULE`` (``rules`` or ``search``): each mutant is
 then judged by its own module's suites only (the search tests also drive the rules, and
@@ -16,6 +16,7 @@ would otherwise run, slowly, against every surviving rules mutant).
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -45,28 +46,20 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
-#: The test files of ``durak.search``'s mutation run; the rules run takes the others.
-SEARCH_SUITES = (
-    "test_search_toys_alphabeta.py",
-    "test_search_toys_maxn.py",
-    "test_search_toys_mcts.py",
-    "test_search_toys_reproducible.py",
-    "test_search_toys_imperfect.py",
-    "test_search_toys_puct.py",
-    "test_search_api.py",
-    "test_search_contract.py",
-    "test_search_reference.py",
-)
+#: The folder of ``durak.search``'s tests, its mutation run's suites; the rules run takes
+#: the others.
+TESTS = Path(__file__).resolve().parent
+SEARCH_SUITES = TESTS / "search"
 #: Left out of mutation runs: the largest cases of checks whose smaller cases stay (each
 #: takes 10-20 s, and a surviving mutant runs every test that reaches its function).
 HEAVY_CASES = frozenset(
     {
-        "test_exhaustive.py::test_every_reachable_state[2p-8c-h2-capped-transfer-seed1]",
-        "test_exhaustive.py::test_every_reachable_state[2p-8c-h2-transfer-seed1]",
-        "test_exhaustive.py::test_every_state_to_a_depth[2p-12c-h3-transfer-seed0-depth12]",
-        "test_rules_sampling.py::test_odds_equal_the_count_over_every_deck_order[rules6-6-6]",
-        "test_rules_sampling.py::test_odds_equal_the_count_over_every_deck_order[rules7-21-6]",
-        "test_rules_sampling.py::test_odds_equal_the_count_over_every_deck_order[rules8-23-6]",
+        "rules/test_exhaustive.py::test_every_reachable_state[2p-8c-h2-capped-transfer-seed1]",
+        "rules/test_exhaustive.py::test_every_reachable_state[2p-8c-h2-transfer-seed1]",
+        "rules/test_exhaustive.py::test_every_state_to_a_depth[2p-12c-h3-transfer-seed0-depth12]",
+        "rules/test_sampling.py::test_odds_equal_the_count_over_every_deck_order[rules6-6-6]",
+        "rules/test_sampling.py::test_odds_equal_the_count_over_every_deck_order[rules7-21-6]",
+        "rules/test_sampling.py::test_odds_equal_the_count_over_every_deck_order[rules8-23-6]",
     }
 )
 
@@ -82,8 +75,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     keep = [
         item
         for item in items
-        if (item.path.name in SEARCH_SUITES) == (module == "search")
-        and f"{item.path.name}::{item.name}" not in HEAVY_CASES
+        if (item.path.parent == SEARCH_SUITES) == (module == "search")
+        and _case(item) not in HEAVY_CASES
     ]
     config.hook.pytest_deselected(items=[item for item in items if item not in keep])
     items[:] = keep
+
+
+def _case(item: pytest.Item) -> str:
+    """``FOLDER/FILE::NAME`` of a test under ``tests/`` (any other item: its full path)."""
+    path = item.path.relative_to(TESTS) if item.path.is_relative_to(TESTS) else item.path
+    return f"{path.as_posix()}::{item.name}"

@@ -31,7 +31,7 @@ from durak.files import (
     read_source,
     write_atomic,
 )
-from special_files import device, fifo
+from tests.support.special_files import device, fifo
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 

@@ -28,7 +28,7 @@ from durak.agents.inference.inferring import GUIDED
 from durak.arena import play_game
 from durak.arena.play.referee import Referee
 from durak.rules import Rules
-from extras import require_extra
+from tests.support.extras import require_extra
 
 #: Agents left out, and why: neither can play here by design (nor can the test agents of
 #: ``faulty_agents``, registered when another test module imports it).
@@ -37,7 +37,10 @@ LEFT_OUT = {"human": "reads the terminal", "faulty": "forfeits on purpose"}
 
 def walked(name: str) -> bool:
     """Whether agent ``name`` is walked here."""
-    return name not in LEFT_OUT and registry()[name].factory.__module__ != "faulty_agents"
+    return (
+        name not in LEFT_OUT
+        and registry()[name].factory.__module__ != "tests.support.faulty_agents"
+    )
 
 
 #: Rules no shipped network fits (it is for 2 players and 36 cards), and the one it fits.

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from doc_blocks import ROOT, Block, blocks, commands, durak_script, environment, run
+from tests.support.doc_blocks import ROOT, Block, blocks, commands, durak_script, environment, run
 
 
 def _section_blocks() -> list[Block]:

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from doc_blocks import ROOT, durak_script, environment
 from durak.agents import base, make_agent, register, registry
 from durak.agents.base import SpecError
 from durak.agents.plugins import PluginError
+from tests.support.doc_blocks import ROOT, durak_script, environment
 
 IMPOSTOR = """
 from durak.agents import register

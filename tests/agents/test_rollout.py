@@ -7,7 +7,7 @@ import pytest
 from durak.agents.evals import greedy_rollout
 from durak.agents.simple import greedy_choice
 from durak.rules import Rules, legal_actions
-from strategies import random_game
+from tests.support.strategies import random_game
 
 VARIANTS = [
     Rules(),

@@ -59,7 +59,7 @@ from durak.rules import (
     step,
 )
 from durak.seeding import derive_seed
-from strategies import rules_strategy, seeds
+from tests.support.strategies import rules_strategy, seeds
 
 RULES = Rules(players=2)
 TRANSFER = Rules(players=2, transfer=True)

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 import pytest
 
-import faulty_agents  # noqa: F401  (registers the test agents)
+import tests.support.faulty_agents  # noqa: F401  (registers the test agents)
 from durak.arena.experiments.report import match_report
 from durak.arena.gamelog.entry import LogEntry, LogError, entry_for, parse_entry
 from durak.arena.gamelog.files import encode, logged_seed, read_log

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 import pytest
 
-import faulty_agents  # noqa: F401  (registers the test agents)
+import tests.support.faulty_agents  # noqa: F401  (registers the test agents)
 from durak.agents import GreedyAgent, Watcher, make_agent
 from durak.arena.play.game import play_game
 from durak.arena.play.match import MatchPlan, play_match_game

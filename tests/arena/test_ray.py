@@ -27,7 +27,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from cli_checks import one_error
 from durak.arena.gamelog.files import read_log
 from durak.arena.play.match import MatchPlan
 from durak.arena.play.referee import Referee
@@ -36,7 +35,8 @@ from durak.arena.runs.interface import MAX_BATCH, TASK_SECONDS, BackendError, Ba
 from durak.arena.runs.run import Run
 from durak.cli.app import app
 from durak.rules import Rules
-from extras import require_extra
+from tests.support.cli_checks import one_error
+from tests.support.extras import require_extra
 
 runner = CliRunner()
 DURAK = [sys.executable, "-c", "from durak.cli.app import main; main()"]

@@ -22,7 +22,13 @@ from durak.arena.play.referee import (
     time_limit,
 )
 from durak.rules import Action, IllegalActionError, Observation, Rules, is_terminal, legal_actions
-from faulty_agents import CrashAgent, HangAgent, HookCrashAgent, IllegalAgent, InterruptAgent
+from tests.support.faulty_agents import (
+    CrashAgent,
+    HangAgent,
+    HookCrashAgent,
+    IllegalAgent,
+    InterruptAgent,
+)
 
 RULES = Rules()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from doc_blocks import run
+from tests.support.doc_blocks import run
 
 UNGUARDED = """
 from durak.arena.runs.pool import LocalPool

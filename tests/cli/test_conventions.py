@@ -14,7 +14,7 @@ from typer.testing import CliRunner, Result
 
 from durak.cli.app import app
 from durak.cli.conventions import rewrite_arguments
-from test_docs import cli_commands
+from tests.project.test_docs import cli_commands
 
 runner = CliRunner()
 

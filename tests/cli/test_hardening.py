@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-import faulty_agents  # noqa: F401  (registers the test agents)
-from cli_checks import one_error
+import tests.support.faulty_agents  # noqa: F401  (registers the test agents)
 from durak.arena.gamelog.files import LogWriter, read_log
 from durak.arena.play.match import MatchPlan
 from durak.arena.runs.interface import IN_FLIGHT_PER_WORKER, MAX_BATCH
@@ -27,14 +26,15 @@ from durak.arena.runs.pool import play_parallel
 from durak.cli.app import app
 from durak.learn.qlearn.qtable import QTable
 from durak.rules import Rules
+from tests.support.cli_checks import one_error
 
 runner = CliRunner()
-TESTS = str(Path(__file__).parent)
+ROOT = str(Path(__file__).resolve().parents[2])
 # The CLI in a subprocess, with the test agents registered.
 DURAK = [
     sys.executable,
     "-c",
-    f"import sys; sys.path.insert(0, {TESTS!r}); import faulty_agents; "
+    f"import sys; sys.path.insert(0, {ROOT!r}); import tests.support.faulty_agents; "
     "from durak.cli.app import main; main()",
 ]
 

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-import faulty_agents  # noqa: F401  (registers the test agents)
-from cli_checks import one_error
+import tests.support.faulty_agents  # noqa: F401  (registers the test agents)
 from durak.arena.gamelog.files import read_log
 from durak.arena.gamelog.replay import replay_entry
 from durak.cli.app import app
-from extras import require_extra
+from tests.support.cli_checks import one_error
+from tests.support.extras import require_extra
 
 runner = CliRunner()
 SPECS = ["random", "greedy", "lowest"]

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
-from cli_checks import one_error
 from durak.agents import SpecError, make_agent
 from durak.cli.app import app
 from durak.cli.console import duration
+from tests.support.cli_checks import one_error
 
 runner = CliRunner()
 

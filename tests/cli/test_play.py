@@ -9,7 +9,7 @@ from threading import Event
 
 from typer.testing import CliRunner, Result
 
-import faulty_agents  # noqa: F401  (registers the test agents)
+import tests.support.faulty_agents  # noqa: F401  (registers the test agents)
 from durak.agents import GreedyAgent
 from durak.arena.gamelog.files import read_log
 from durak.arena.gamelog.replay import replay_entry

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-import faulty_agents  # noqa: F401  (registers the test agents)
+import tests.support.faulty_agents  # noqa: F401  (registers the test agents)
 from durak.agents import registry
 from durak.arena.gamelog.files import read_log
 from durak.cli.app import app

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from cli_checks import one_error
 from durak.cli.app import app
+from tests.support.cli_checks import one_error
 
 runner = CliRunner()
 SMALL = ["--lowest-rank", "10", "--seed", "1", "-j", "1"]

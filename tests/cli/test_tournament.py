@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-import faulty_agents  # noqa: F401  (registers the test agents)
+import tests.support.faulty_agents  # noqa: F401  (registers the test agents)
 from durak.arena.gamelog.files import read_log
 from durak.cli.app import app
-from faulty_agents import HangAgent
+from tests.support.faulty_agents import HangAgent
 
 runner = CliRunner()
 

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import durak.cli.commands.train.online
-import faulty_agents  # noqa: F401  (registers the test agents)
+import tests.support.faulty_agents  # noqa: F401  (registers the test agents)
 from durak.agents.base import make_agent
 from durak.cli.app import app
 from durak.cli.commands.train.output import draw_curve

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from extras import require_extra
-from special_files import device, fifo
+from tests.support.extras import require_extra
+from tests.support.special_files import device, fifo
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+SRC = str(Path(__file__).resolve().parents[2] / "src")
 SMALL = ["--lowest-rank", "10"]
 TINY_DMC = "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64"
 

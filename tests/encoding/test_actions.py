@@ -26,7 +26,7 @@ from durak.rules import (
     parse_action,
 )
 from durak.rules.cards import deck_cards
-from strategies import play_random_game, rules_strategy, seeds
+from tests.support.strategies import play_random_game, rules_strategy, seeds
 
 VARIANTS = [
     Rules(players=n, lowest_rank=low, hand_size=min(6, 4 * (15 - low) // n), transfer=t)

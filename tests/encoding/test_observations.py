@@ -26,7 +26,7 @@ from durak.rules import (
     step,
 )
 from durak.rules.cards import deck_cards
-from strategies import fill, hidden_slots, play_random_game, rules_strategy, seeds
+from tests.support.strategies import fill, hidden_slots, play_random_game, rules_strategy, seeds
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from extras import require_extra
+from tests.support.extras import require_extra
 
 require_extra("torch")
 sb3_contrib = require_extra("sb3_contrib")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from extras import require_extra
+from tests.support.extras import require_extra
 
 pyspiel = require_extra("pyspiel")
 

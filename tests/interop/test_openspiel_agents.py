@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from extras import require_extra
+from tests.support.extras import require_extra
 
 pyspiel = require_extra("pyspiel")
 

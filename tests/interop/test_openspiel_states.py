@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from extras import require_extra
+from tests.support.extras import require_extra
 
 pyspiel = require_extra("pyspiel")
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from extras import require_extra
+from tests.support.extras import require_extra
 
 torch = require_extra("torch")
 

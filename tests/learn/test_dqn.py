@@ -1,6 +1,6 @@
 """The DQN learner and the ``dqn`` agent (durak.learn.dqn); skipped without PyTorch.
 
-What happens without PyTorch is tested in ``test_learn_dqn_notorch.py``.
+What happens without PyTorch is tested in ``test_dqn_notorch.py``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from extras import require_extra
-from strategies import random_game_observations
+from tests.support.extras import require_extra
+from tests.support.strategies import random_game_observations
 
 torch = require_extra("torch")
 

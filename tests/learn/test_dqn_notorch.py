@@ -11,7 +11,7 @@ import pytest
 from durak.agents import SpecError, make_agent
 from durak.learn import make_learner
 from durak.rules import Rules
-from extras import require_extra
+from tests.support.extras import require_extra
 
 HINT = "dqn needs PyTorch: pip install 'durak-lab[dqn]'"
 DMC_HINT = "dmc needs PyTorch: pip install 'durak-lab[dmc]'"

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner, Result
 
-from cli_checks import one_error
-from extras import require_extra
+from tests.support.cli_checks import one_error
+from tests.support.extras import require_extra
 
 torch = require_extra("torch")
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "benchmarks" / "cost.py"
 BUDGET: dict[str, Any] = json.loads((ROOT / "benchmarks" / "cost_budget.json").read_text())
 COST = runpy.run_path(str(RUNNER))  # compare() and the workloads' names, without running them

@@ -1,6 +1,6 @@
 """Every ``console`` and ``python`` block of the README and the docs is run, and every
 output they show is compared with a fresh run (the markers are explained in
-tests/doc_blocks.py; ``make docs-outputs`` regenerates the outputs)."""
+tests/support/doc_blocks.py; ``make docs-outputs`` regenerates the outputs)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,13 @@ import pytest
 import typer.main
 from typer.core import TyperGroup
 
-from doc_blocks import (
+from durak.agents import registry
+from durak.agents.inference.inferring import Inferring
+from durak.agents.specs import params_of
+from durak.cli.app import app
+from durak.learn.registry import learners as registered_learners
+from durak.rules import Rules
+from tests.support.doc_blocks import (
     ROOT,
     RUN_LANGUAGES,
     Block,
@@ -28,12 +34,6 @@ from doc_blocks import (
     run_command,
     run_python,
 )
-from durak.agents import registry
-from durak.agents.inference.inferring import Inferring
-from durak.agents.specs import params_of
-from durak.cli.app import app
-from durak.learn.registry import learners as registered_learners
-from durak.rules import Rules
 
 BLOCKS = all_blocks()
 RUN = [b for b in BLOCKS if b.language in RUN_LANGUAGES]

@@ -1,7 +1,7 @@
 """Each extra installs everything its feature needs: the wheel is installed into a fresh venv
-with that extra alone (``tests/install_venvs.py``: cached, shared by suites side by side) and
-its feature's smallest command runs there.  A bare install plays, and every feature it lacks
-is one line naming the extra, exit 2.
+with that extra alone (``tests/support/install_venvs.py``: cached, shared by suites side by
+side) and its feature's smallest command runs there.  A bare install plays, and every feature
+it lacks is one line naming the extra, exit 2.
 
 The venvs are built from the package index (several GB with PyTorch, minutes the first
 time): these tests run under ``make test`` (``DURAK_REQUIRE_EXTRAS=1``) or with
@@ -21,7 +21,16 @@ from pathlib import Path
 
 import pytest
 
-from install_venvs import KEEP_DAYS, ROOT, Venv, build_wheel, cache_dir, locked, prune, requirements
+from tests.support.install_venvs import (
+    KEEP_DAYS,
+    ROOT,
+    Venv,
+    build_wheel,
+    cache_dir,
+    locked,
+    prune,
+    requirements,
+)
 
 EXTRAS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
     "optional-dependencies"

@@ -125,7 +125,7 @@ def test_applying_a_mutant_changes_only_its_node() -> None:
 
 
 def test_every_mutant_of_the_rules_changes_only_its_node() -> None:
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     every = package_mutants(root)
     assert len({m.id for m in every}) == len(every) > 500
     sources = {m.path: (root / m.path).read_text(encoding="utf-8") for m in every}
@@ -163,8 +163,8 @@ def test_a_change_to_a_function_changes_only_its_mutants_fingerprints() -> None:
 
 
 def test_the_suites_are_mutmuts_selection() -> None:
-    files = suites(Path(__file__).resolve().parents[1])
-    assert "tests/test_scenarios.py" in files and all(f.startswith("tests/") for f in files)
+    files = suites(Path(__file__).resolve().parents[2])
+    assert "tests/rules/test_scenarios.py" in files and all(f.startswith("tests/") for f in files)
 
 
 def test_code_run_at_import_is_told_from_code_run_when_called() -> None:
@@ -176,7 +176,7 @@ def test_code_run_at_import_is_told_from_code_run_when_called() -> None:
 def test_a_function_run_at_import_is_judged_by_every_test(tmp_path: Path) -> None:
     # The tests run after the import, so their trace never credits one with `_beaters`
     # (it builds BEATERS): its mutants were judged by no test and "survived" in 0 s.
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     runner = Runner(root, tmp_path)
     runner.durations = {"fast": 1.0, "slow": 2.0, "steps": 0.5}
     runner.reaching = {"durak.rules.engine:step": {"steps"}}

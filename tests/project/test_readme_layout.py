@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 #: A path the layout names: the first word of a line, or a ``docs/...`` word after it.
 _PATH = re.compile(r"(?:^|\s)((?:src|tests|docs|benchmarks|tools)/[\w./-]*)")

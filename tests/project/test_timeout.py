@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 #: The slowest test's time in a full run (``--durations``) on a two-core machine loaded by
-#: other runs (tests/test_arena_ray.py's interrupted Ray run resumed): the limit leaves it
+#: other runs (tests/arena/test_ray.py's interrupted Ray run resumed): the limit leaves it
 #: room several times over.
 SLOWEST = 130.0
 

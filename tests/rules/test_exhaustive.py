@@ -3,7 +3,7 @@
 From fixed deals and endgame positions, every reachable state is visited (depth-first, with
 a visited set keyed by the state itself: equal states are one state).  In every state the
 invariants of ``strategies.check_invariants`` hold; every legal action steps, to a different
-state; the transitions agree with the literal rules of ``reference.py`` (all of them for the
+state; the transitions agree with the literal rules of ``rules_reference.py`` (all of them for the
 first states, then a sample).  The graph of states is checked to be acyclic, which proves
 that every game from that start ends.
 
@@ -45,8 +45,8 @@ from durak.rules import (
     position,
     step,
 )
-from reference import check_step_matches_reference
-from strategies import check_invariants
+from tests.support.rules_reference import check_step_matches_reference
+from tests.support.strategies import check_invariants
 
 #: Compare the transitions of the first states, then of every this many-th state, with the
 #: reference model.

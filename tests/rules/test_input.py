@@ -47,7 +47,7 @@ from durak.rules import (
 from durak.rules.actions import PASS, TAKE
 from durak.rules.cards import deck_mask
 from durak.rules.history import History
-from strategies import random_game, rules_strategy, seeds
+from tests.support.strategies import random_game, rules_strategy, seeds
 
 
 def _midgame(seed: int = 5) -> Observation:

@@ -44,8 +44,8 @@ from durak.rules import (
     step_unchecked,
 )
 from durak.rules.cards import CARDS, deck_cards
-from reference import check_step_matches_reference
-from strategies import (
+from tests.support.rules_reference import check_step_matches_reference
+from tests.support.strategies import (
     check_invariants,
     check_observation_invariance,
     check_sampled_worlds,
@@ -114,7 +114,7 @@ def test_invariants_hold_in_every_state(rules: Rules, seed: int) -> None:
 
 @GAMES
 def test_steps_follow_the_rules(rules: Rules, seed: int) -> None:
-    """Differential test: every step agrees with the literal model of ``reference.py``."""
+    """Differential test: every step agrees with the literal model of ``rules_reference.py``."""
     states, actions = play_random_game(rules, seed)
     for s, a, t in zip(states[:-1], actions, states[1:], strict=True):
         check_step_matches_reference(s, a, t)

@@ -34,8 +34,8 @@ from durak.rules import (
     step_unchecked,
 )
 from durak.rules.cards import deck_cards
-from reference import check_step_matches_reference
-from strategies import (
+from tests.support.rules_reference import check_step_matches_reference
+from tests.support.strategies import (
     check_invariants,
     check_observation_invariance,
     check_sampled_worlds,

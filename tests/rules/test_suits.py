@@ -33,7 +33,7 @@ from durak.rules import (
     position,
     sample_world,
 )
-from strategies import (
+from tests.support.strategies import (
     check_invariants,
     check_observation_invariance,
     check_sampled_worlds,

@@ -43,7 +43,7 @@ from durak.search import (
 )
 from durak.search.protocol import A, S
 from durak.search.simulation import CHECK_EVERY, settled
-from toygames import (
+from tests.support.toygames import (
     CardObs,
     CardState,
     HiddenCardGame,

@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from bruteforce import BruteForce
 from durak.rules import (
     Action,
     DurakGame,
@@ -46,7 +45,8 @@ from durak.search import (
     pimc,
     solve,
 )
-from toygames import SpyGame
+from tests.support.bruteforce import BruteForce
+from tests.support.toygames import SpyGame
 
 TWO = Rules(lowest_rank=12)
 TWO_TRANSFER = Rules(lowest_rank=12, transfer=True)

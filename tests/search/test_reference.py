@@ -25,7 +25,7 @@ import pytest
 
 from durak.search import MCTS, Budget, SearchResult, TreeSettings, ismcts
 from durak.search.testing import check_game
-from toygames import HiddenCardGame, RandomTree, SecretGame, random_evaluator
+from tests.support.toygames import HiddenCardGame, RandomTree, SecretGame, random_evaluator
 
 Returns = Sequence[float]
 

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bruteforce import BruteForce, height
 from durak.search import (
     Budget,
     BudgetExhausted,
@@ -26,7 +25,8 @@ from durak.search import (
     alphabeta,
     solve,
 )
-from toygames import (
+from tests.support.bruteforce import BruteForce, height
+from tests.support.toygames import (
     Nim,
     NimState,
     RandomTree,
@@ -34,7 +34,7 @@ from toygames import (
     random_evaluator,
     shuffled_order,
 )
-from toysearch import (
+from tests.support.toysearch import (
     NIM_IDS,
     NIMS,
     TTT,

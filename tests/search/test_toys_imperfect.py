@@ -26,12 +26,12 @@ from durak.search import (
     mcts,
     pimc,
 )
-from toygames import (
+from tests.support.toygames import (
     CardObs,
     CardState,
     SpyGame,
 )
-from toysearch import (
+from tests.support.toysearch import (
     CARDS,
     card_positions,
     clear_best_positions,

@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bruteforce import BruteForce, height, reachable_states
 from durak.search import (
     Budget,
     Game,
@@ -25,7 +24,8 @@ from durak.search import (
     alphabeta,
     maxn,
 )
-from toygames import (
+from tests.support.bruteforce import BruteForce, height, reachable_states
+from tests.support.toygames import (
     Nim,
     NimState,
     RandomTree,
@@ -33,7 +33,7 @@ from toygames import (
     random_evaluator,
     shuffled_order,
 )
-from toysearch import (
+from tests.support.toysearch import (
     NIMS,
     TTT,
     A,

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from bruteforce import BruteForce, reachable_states
 from durak.search import (
     MCTS,
     Budget,
@@ -21,13 +20,14 @@ from durak.search import (
     ismcts,
     mcts,
 )
-from toygames import (
+from tests.support.bruteforce import BruteForce, reachable_states
+from tests.support.toygames import (
     Nim,
     NimState,
     RandomTree,
     RTState,
 )
-from toysearch import (
+from tests.support.toysearch import (
     CARDS,
     NIMS,
     TTT,

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from bruteforce import BruteForce
 from durak.search import (
     MCTS,
     Budget,
@@ -25,13 +24,14 @@ from durak.search import (
     mcts,
 )
 from durak.search.mcts import Node
-from toygames import (
+from tests.support.bruteforce import BruteForce
+from tests.support.toygames import (
     CardState,
     Nim,
     NimState,
     OneShot,
 )
-from toysearch import (
+from tests.support.toysearch import (
     CARDS,
     NIMS,
     TTT,

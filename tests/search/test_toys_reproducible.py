@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from bruteforce import reachable_states
 from durak.search import (
     MCTS,
     Budget,
@@ -28,14 +27,15 @@ from durak.search import (
     pimc,
     solve,
 )
-from toygames import (
+from tests.support.bruteforce import reachable_states
+from tests.support.toygames import (
     CardState,
     Nim,
     NimState,
     RandomTree,
     random_evaluator,
 )
-from toysearch import (
+from tests.support.toysearch import (
     CARDS,
     card_position,
     same,

@@ -1,6 +1,6 @@
 """The code blocks of ``README.md`` and ``docs/*.md``: found, run, and compared with the
-output the docs show (tests/test_docs.py runs them; ``make docs-outputs`` rewrites the
-shown outputs from fresh runs: ``python tests/doc_blocks.py --write``).
+output the docs show (tests/project/test_docs.py runs them; ``make docs-outputs`` rewrites the
+shown outputs from fresh runs: ``python tests/support/doc_blocks.py --write``).
 
 A block is steered by an HTML comment on the line just before it, invisible on GitHub:
 
@@ -29,7 +29,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
 RUN_LANGUAGES = ("console", "python")
 _MARKER = re.compile(r"^<!-- doctest: (?P<kind>skip|scale|output of): ?(?P<body>.*?) ?-->$")
@@ -256,6 +256,6 @@ if __name__ == "__main__":
     import tempfile
 
     if sys.argv[1:] != ["--write"]:
-        raise SystemExit("usage: python tests/doc_blocks.py --write")
+        raise SystemExit("usage: python tests/support/doc_blocks.py --write")
     with tempfile.TemporaryDirectory() as tmp:
         write_outputs(Path(tmp))

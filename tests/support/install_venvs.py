@@ -1,5 +1,5 @@
 """Fresh virtual environments holding the wheel of durak-lab with one extra (or none), for
-``tests/test_install_extras.py``: built once, cached, and shared by suites side by side.
+``tests/project/test_install_extras.py``: built once, cached, and shared by suites side by side.
 
 * **What a venv holds.**  ``pip install 'WHEEL[EXTRA]'`` into an empty venv, with the pins
   of the Makefile (``TORCH``, ``RAY``: a loose ``torch`` would pull a CUDA build of several
@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: Seconds allowed to build a venv (PyTorch is large) and to run one command.
 BUILD_SECONDS = 1800
 RUN_SECONDS = 600

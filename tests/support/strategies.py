@@ -41,7 +41,7 @@ from durak.rules import (
 )
 from durak.rules.cards import deck_cards, deck_mask
 from durak.rules.history import History
-from reference import beats, reference_legal_actions
+from tests.support.rules_reference import beats, reference_legal_actions
 
 #: The ranks a deck may start from (52, 36, 32, 24, 20 and 12 cards).
 LOWEST_RANKS: tuple[int, ...] = (2, 6, 7, 9, 10, 12)

@@ -1,4 +1,4 @@
-"""Shared pieces of the ``test_search_toys_*`` files: the toy games' instances, position
+"""Shared pieces of the ``tests/search/test_toys_*`` files: the toy games' instances, position
 generators and result checks (the games are in ``toygames.py``, brute force in
 ``bruteforce.py``)."""
 
@@ -11,12 +11,12 @@ from typing import Any, TypeVar
 import attrs
 from hypothesis import strategies as st
 
-from bruteforce import BruteForce, reachable_states
 from durak.search import (
     Game,
     SearchResult,
 )
-from toygames import (
+from tests.support.bruteforce import BruteForce, reachable_states
+from tests.support.toygames import (
     CardObs,
     CardState,
     HiddenCardGame,

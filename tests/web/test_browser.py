@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from extras import require_extra
+from tests.support.extras import require_extra
 
 require_extra("fastapi")
 require_extra("uvicorn")

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from extras import require_extra
+from tests.support.extras import require_extra
 
 require_extra("fastapi")
 require_extra("httpx2")
@@ -33,7 +33,6 @@ import uvicorn  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
-from cli_checks import one_error  # noqa: E402
 from durak.agents import GreedyAgent, RandomAgent  # noqa: E402
 from durak.agents.base import SpecError  # noqa: E402
 from durak.arena.gamelog.files import read_log  # noqa: E402
@@ -48,6 +47,7 @@ from durak.web.policy import AgentPolicy, Grant  # noqa: E402
 from durak.web.registry import Tables  # noqa: E402
 from durak.web.server import create_app  # noqa: E402
 from durak.web.settings import Limits  # noqa: E402
+from tests.support.cli_checks import one_error  # noqa: E402
 
 #: The longest any step may take before the test fails (reached only when something hangs).
 PATIENCE = 60.0

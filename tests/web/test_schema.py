@@ -6,7 +6,7 @@ sequences that start a game, poll it, act on it, rematch it and deal the next on
 
 The app runs in-process (schemathesis' ASGI transport, no network), examples are
 derandomized and bounded, and long polls return at once (``LONG_POLL`` is set low, as
-``tests/test_web_hardening.py`` sets it high).  The last tests pin the faults this run
+``tests/web/test_hardening.py`` sets it high).  The last tests pin the faults this run
 found, each against its fix."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 import pytest
 
-from extras import require_extra
+from tests.support.extras import require_extra
 
 require_extra("fastapi")
 require_extra("httpx2")
@@ -163,7 +163,7 @@ def written_as_integers(case: Any) -> None:
     """A fitting case with its integers written without a fraction (``5`` for ``5.0``).
 
     JSON Schema's ``integer`` admits ``5.0``, but the server reads numbers strictly and
-    refuses it with 422, as ``docs/web.md`` says (``tests/test_web_hardening.py`` checks
+    refuses it with 422, as ``docs/web.md`` says (``tests/web/test_hardening.py`` checks
     that); a schema cannot say so.  A breaking case is left as it is: its number may be the
     fault it was made with."""
     if case.meta is not None and case.meta.generation.mode is GenerationMode.POSITIVE:

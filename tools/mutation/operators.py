@@ -9,10 +9,10 @@ as in DeMillo, Lipton & Sayward, "Hints on Test Data Selection" (IEEE Computer, 
 operators are the classic "conditional operator replacement" and "statement deletion"
 kinds of Offutt et al. (ACM TOSEM 5(2), 1996).
 
-Invariants: a mutant replaces exactly one node of the tree (``tests/test_mutation_extra.py``
-checks it for every mutant of the rules); its id, ``module:scope:operator:n``, counts the
-mutants of one operator within one scope in source order, so it is stable while the
-scope's source keeps its order.
+Invariants: a mutant replaces exactly one node of the tree
+(``tests/project/test_mutation_extra.py`` checks it for every mutant of the rules); its id,
+``module:scope:operator:n``, counts the mutants of one operator within one scope in source
+order, so it is stable while the scope's source keeps its order.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 gives them, the mutator's scope names.
 
 Invariant: :func:`scope_name` names a code object as the mutator names the scope of its
-mutants (``tests/test_mutation_extra.py`` checks it for every function with mutants): a
+mutants (``tests/project/test_mutation_extra.py`` checks it for every function with mutants): a
 function named otherwise would be reached by no test in the run's eyes.
 """
 
