@@ -38,7 +38,7 @@ def test_strict_play_raises_the_agents_errors() -> None:
     with pytest.raises(IllegalActionError, match="agent 'test-illegal' in seat 1"):
         play_game(RULES, illegal, seed=1)
     crash: list[Agent] = [CrashAgent(), GreedyAgent()]
-    with pytest.raises(RuntimeError, match="boom"):
+    with pytest.raises(RuntimeError, match="faulty agent: the error"):
         play_game(RULES, crash, seed=1)
 
 
@@ -64,7 +64,7 @@ def test_an_agent_that_raises_forfeits() -> None:
     record = play_game(RULES, [GreedyAgent(), CrashAgent(p=0.2)], seed=3, referee=Referee())
     _check_forfeit(record, 1, "error")
     assert record.forfeit is not None
-    assert record.forfeit.message == "RuntimeError: boom [on purpose]"
+    assert record.forfeit.message == "RuntimeError: faulty agent: the error it was asked to raise"
     assert record.decisions[1] >= 1
 
 

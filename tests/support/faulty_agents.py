@@ -1,10 +1,20 @@
 """Test-only agents that misbehave on purpose, registered for ``make_agent`` on import.
 
-* ``test-crash:p=P`` raises ``RuntimeError`` at a decision with chance ``P`` (default 1),
-  else plays greedily; its randomness comes from the game's seeded generator.
-* ``test-hang:seconds=S`` spins in a Python loop for ``S`` seconds before answering; it
-  counts the loops that ran to the end in ``HangAgent.finished``.
-* ``test-illegal:p=P`` returns, with chance ``P``, an attack with a card it does not hold.
+The user-facing ``faulty`` agent (:mod:`durak.agents.faulty`) commits one of the three
+faults a referee judges at every decision once ``after`` cards are discarded.  The agents
+here are the faults a test needs and no user asks for; ``test-crash`` commits ``faulty``'s
+own ``error`` fault (:func:`~durak.agents.faulty.fail`), and the other two faults of
+``faulty`` differ here on purpose (see ``test-hang`` and ``test-illegal``).
+
+* ``test-crash:p=P`` commits the ``error`` fault at a decision with chance ``P`` (default
+  1), else plays greedily; its randomness comes from the game's seeded generator.
+* ``test-hang:seconds=S`` spins in a Python loop for ``S`` seconds before answering, a
+  loop the referee can interrupt on any thread (``faulty``'s sleep, a call into C, cannot
+  be interrupted off the main thread); it counts the loops that ran to the end in
+  ``HangAgent.finished``.
+* ``test-illegal:p=P`` returns, with chance ``P``, an attack with a card it does not hold:
+  an action legal in no state of its game (``faulty``'s ``Pass`` or ``Take`` is only
+  illegal where it is played), so a log's check finds it illegal wherever it is replayed.
 * ``test-interrupt:after=K`` raises ``KeyboardInterrupt`` at its K-th decision (as Ctrl-C).
 * ``test-hook-crash`` plays greedily but raises in ``action_taken`` (a faulty watcher).
 * ``test-exits`` calls ``sys.exit(3)`` at its first decision.
@@ -24,25 +34,30 @@ from typing import ClassVar
 
 import attrs
 
-from durak.agents.base import Param, register
+from durak.agents.base import register
+from durak.agents.faulty import fail
 from durak.agents.simple import greedy_action
+from durak.agents.specs import param
 from durak.rules import Action, Attack, Card, Observation
+
+#: Every parameter ``p``: the chance of the fault at each decision.
+_CHANCE = "chance of the fault per decision"
 
 
 @attrs.frozen
 class CrashAgent:
-    p: float = 1.0
+    p: float = param(1.0, _CHANCE, low=0, high=1)
     name: str = "test-crash"
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         if rng.random() < self.p:
-            raise RuntimeError("boom [on purpose]")
+            fail()
         return greedy_action(observation)
 
 
 @attrs.frozen
 class HangAgent:
-    seconds: float = 30.0
+    seconds: float = param(30.0, "seconds to spin", low=0, high=3600)
     name: str = "test-hang"
     finished: ClassVar[list[float]] = []
 
@@ -56,7 +71,7 @@ class HangAgent:
 
 @attrs.frozen
 class IllegalAgent:
-    p: float = 1.0
+    p: float = param(1.0, _CHANCE, low=0, high=1)
     name: str = "test-illegal"
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
@@ -75,7 +90,7 @@ def _deck(observation: Observation) -> list[Card]:
 
 @attrs.define
 class InterruptAgent:
-    after: int = 1
+    after: int = param(1, "decision that raises", low=1, high=10**9)
     name: str = "test-interrupt"
     calls: int = 0
 
@@ -128,21 +143,10 @@ class TextAgent:
         return str(observation.legal_actions[0])  # type: ignore[return-value]
 
 
-_P = Param("p", float, 1.0, "chance of the fault per decision", 0, 1)
-register("test-crash", CrashAgent, "raises at a decision (tests)", (_P,))
-register(
-    "test-hang",
-    HangAgent,
-    "spins before answering (tests)",
-    (Param("seconds", float, 30.0, "seconds to spin", 0, 3600),),
-)
-register("test-illegal", IllegalAgent, "returns an illegal action (tests)", (_P,))
-register(
-    "test-interrupt",
-    InterruptAgent,
-    "raises KeyboardInterrupt (tests)",
-    (Param("after", int, 1, "decision that raises", 1, 10**9),),
-)
+register("test-crash", CrashAgent, "raises at a decision (tests)")
+register("test-hang", HangAgent, "spins before answering (tests)")
+register("test-illegal", IllegalAgent, "returns an illegal action (tests)")
+register("test-interrupt", InterruptAgent, "raises KeyboardInterrupt (tests)")
 register("test-hook-crash", HookCrashAgent, "raises in action_taken (tests)")
 register("test-exits", ExitAgent, "calls sys.exit(3) (tests)")
 register("test-sigterm", SigtermAgent, "kills its own process with SIGTERM (tests)")

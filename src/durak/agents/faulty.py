@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import NoReturn
 
 import attrs
 
@@ -38,11 +39,17 @@ class FaultyAgent:
         if len(observation.discard) < self.after:
             return random_choice(legal, rng.random, 0.2)
         if self.fault == "error":
-            raise RuntimeError("faulty agent: the error it was asked to raise")
+            fail()
         if self.fault == "timeout":
             time.sleep(self.sleep)
             return legal[0]
         return Pass() if Take() in legal else Take()
+
+
+def fail() -> NoReturn:
+    """The ``error`` fault: raises ``RuntimeError`` (the test suite's ``test-crash`` agent,
+    ``tests/support/faulty_agents.py``, commits it at random decisions)."""
+    raise RuntimeError("faulty agent: the error it was asked to raise")
 
 
 register("faulty", FaultyAgent, "breaks on purpose (error, timeout, illegal), to test referees")
