@@ -5,7 +5,7 @@ costs").
 attrs' frozen ``__init__`` stores each field through ``object.__setattr__``.  A builder has
 the slots of the class it builds, writes them plainly, then becomes that class
 (``__class__`` assignment, allowed between classes of one slot layout): an ordinary frozen
-value, equal to the attrs constructor's from the same values (``tests/test_rules_state.py``).
+value, equal to the attrs constructor's from the same values (``tests/rules/test_state.py``).
 """
 
 from __future__ import annotations

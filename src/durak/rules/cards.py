@@ -340,7 +340,7 @@ _DECKS: Final = {key: tuple(CARDS[i] for i in _bits(mask)) for key, mask in _DEC
 
 
 def _beaters(trump: int | None) -> tuple[int, ...]:  # pragma: no mutate block
-    # Runs at import only, so mutants could not be switched on: tests/test_rules_tables.py
+    # Runs at import only, so mutants could not be switched on: tests/rules/test_tables.py
     # checks BEATERS against the rules text instead.
     table = []
     for card in CARDS:

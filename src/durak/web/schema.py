@@ -4,7 +4,7 @@ says the routes send.
 The models here describe what the routes of :mod:`durak.web.server` send: the table view
 of :func:`~durak.web.views.table_view`, the agent list, and the one-line error
 ``{"detail": "..."}`` of every 4xx and 503 answer.  They document the answers and are not
-used to build them, so ``tests/test_web_schema.py`` checks with schemathesis that every
+used to build them, so ``tests/web/test_schema.py`` checks with schemathesis that every
 answer fits its description, that every status a route can answer is declared, and follows
 the links declared here from a new game to its view, its actions, its rematch and its
 next deal.

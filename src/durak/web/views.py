@@ -3,7 +3,7 @@
 The table view is built from :func:`~durak.rules.observe` of the person's seat (closed
 world) and from public facts only: the actions everyone saw, the names of the seats,
 whether an agent is thinking and how the game ended.  It never reads the state, so a card
-the person cannot see cannot reach the browser (``tests/test_web.py`` permutes the hidden
+the person cannot see cannot reach the browser (``tests/web/test_server.py`` permutes the hidden
 cards and compares every payload).
 """
 
