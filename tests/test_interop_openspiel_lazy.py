@@ -97,3 +97,21 @@ def test_every_name_of_the_package_is_its_module_s() -> None:
         assert value.__module__.startswith("durak.interop.openspiel."), name
     assert bridge.bot is agent_bots.bot and bridge.game_string is parameters.game_string
     assert bridge.DurakOpenSpielGame is game.DurakOpenSpielGame
+
+
+def test_the_game_s_state_is_what_the_observers_read() -> None:
+    # The observers name a protocol, not the game module's state (no import cycle): the
+    # state must keep every member of it.  mypy cannot tell (the state's base, pyspiel's
+    # State, is untyped, so any member may come from it): this test does.
+    require_extra("pyspiel")
+    from durak.interop.openspiel.game import DurakOpenSpielGame  # noqa: PLC0415
+    from durak.interop.openspiel.observers import ObservedState  # noqa: PLC0415
+
+    state = DurakOpenSpielGame({"lowest_rank": 13, "suits": 2, "hand_size": 2}).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    seen: ObservedState = state
+    members = {name for name in vars(ObservedState) if not name.startswith("_")}
+    assert members == {"rules", "durak_state", "dealt_cards", "line"}
+    assert all(hasattr(seen, name) for name in members)
+    assert seen.durak_state is not None and len(seen.dealt_cards()) == 4
