@@ -19,7 +19,7 @@ import time
 
 import pyspiel
 
-import durak.interop.openspiel  # noqa: F401  # registers python_durak
+import durak.interop.openspiel.game  # noqa: F401  # registers python_durak
 from durak.rules import Rules, legal_actions, new_game, step
 
 

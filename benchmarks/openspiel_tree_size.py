@@ -27,7 +27,7 @@ import time
 
 import pyspiel
 
-import durak.interop.openspiel  # noqa: F401  # registers python_durak
+import durak.interop.openspiel.game  # noqa: F401  # registers python_durak
 from durak.interop.openspiel import game_string
 from durak.rules import Rules
 

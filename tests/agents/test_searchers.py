@@ -61,7 +61,7 @@ CHEAP = {
     "maxn-infer": "maxn:depth=2,samples=2,infer=greedy,candidates=6",
     "solver-infer": "solver:nodes=2000,fallback=ismcts:limit=10;infer=greedy;candidates=4",
 }
-# OpenSpiel's bots (durak.interop.openspiel_agents), with the extra that runs them.
+# OpenSpiel's bots (durak.interop.openspiel.agents), with the extra that runs them.
 if os.environ.get("DURAK_REQUIRE_EXTRAS") == "1" or importlib.util.find_spec("pyspiel"):
     CHEAP |= {
         "openspiel-ismcts": "openspiel-ismcts:simulations=20",

@@ -402,7 +402,7 @@ def test_the_python_ismcts_runs_on_the_game_without_a_crash() -> None:
     ISMCTS, with OpenSpiel's own default resampling, must run (in a child process, so that a
     crash cannot take pytest down)."""
     code = (
-        "import numpy as np, pyspiel, durak.interop.openspiel\n"
+        "import numpy as np, pyspiel, durak.interop.openspiel.game\n"
         "from open_spiel.python.algorithms import ismcts, mcts\n"
         "g = pyspiel.load_game('python_durak(lowest_rank=10,hand_size=4)')\n"
         "s = g.new_initial_state()\n"

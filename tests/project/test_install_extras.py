@@ -107,7 +107,7 @@ MISSING_IMPORTS = [
     ("durak.learn.dmc.net", "dmc needs numpy: pip install 'durak-lab[dmc]'"),
     ("durak.learn.dqn.net", "dqn needs numpy: pip install 'durak-lab[dqn]'"),
     (
-        "durak.interop.openspiel",
+        "durak.interop.openspiel.game",
         "durak.interop.openspiel needs open-spiel: pip install 'durak-lab[openspiel]'",
     ),
 ]
@@ -244,7 +244,7 @@ def test_web_serves_the_page(venv_of: VenvOf, tmp_path: Path) -> None:
 
 OPENSPIEL_CODE = """
 import pyspiel
-import durak.interop.openspiel
+import durak.interop.openspiel.game
 
 game = pyspiel.load_game("python_durak(players=3)")
 state = game.new_initial_state()

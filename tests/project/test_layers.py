@@ -7,14 +7,15 @@ them (``interop``'s agents reach the others through the agent registry's entry p
 ``seeding``, ``files`` and ``extras`` (the optional imports) are neutral.  Nothing imports
 ``cli``.  And no import cycle joins two modules, counting every import: at module level,
 inside functions and under ``TYPE_CHECKING`` (a function-level import only hides a cycle
-until the function runs).  An import that must stay in a cycle is named in
-:data:`CYCLE_ALLOWED` with the reason.
+until the function runs, a type-only one until a checker or a tool resolves the names), and
+an explicit import of the module's own package (whose ``__init__`` may import it back).
+None is allowed.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,15 +54,6 @@ ALLOWED: dict[str, frozenset[str]] = {
             "web",
             "extras",
         }
-    ),
-}
-
-
-#: Imports allowed to close a cycle, as (importer, imported module), with the reason.
-CYCLE_ALLOWED: dict[tuple[str, str], str] = {
-    ("durak.interop.openspiel.observers", "durak.interop.openspiel.game"): (
-        "type-only (under TYPE_CHECKING): the observer annotates the OpenSpiel state it "
-        "reads, and the game module builds its observers; never imported at run time"
     ),
 }
 
@@ -117,19 +109,18 @@ def test_every_import_follows_the_layers() -> None:
     assert not bad, "imports against the layers:\n" + "\n".join(bad)
 
 
-def import_graph(
-    root: Path = ROOT, allowed: Collection[tuple[str, str]] = frozenset(CYCLE_ALLOWED)
-) -> dict[str, set[str]]:
-    """The modules of ``root``'s package each module imports (every import, function-level
-    ones too), but the ``allowed`` ones."""
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """The modules of ``root``'s package each module imports: every import, function-level
+    and type-only ones too, its own package's included (the implicit import of a module's
+    packages, which Python runs first, is no edge: every package ``__init__`` would close a
+    cycle with any submodule it imports)."""
     known = modules(root)
     graph: dict[str, set[str]] = {m: set() for m in known}
     for name, path in known.items():
         for _, imported in imports(path, root):
             # ``from pkg import mod`` imports the module; ``from mod import name`` the module.
             target = imported if imported in known else imported.rpartition(".")[0]
-            inside = target in known and target != name and not name.startswith(target + ".")
-            if inside and (name, target) not in allowed:
+            if target in known and target != name:
                 graph[name].add(target)
     return graph
 
@@ -162,12 +153,6 @@ def test_no_import_cycle_joins_two_modules() -> None:
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
 
 
-def test_every_import_allowed_in_a_cycle_is_still_made() -> None:
-    graph = import_graph(allowed=())
-    stale = [edge for edge in CYCLE_ALLOWED if edge[1] not in graph.get(edge[0], set())]
-    assert not stale, f"remove from CYCLE_ALLOWED: {stale}"
-
-
 def test_the_cycle_check_sees_a_function_level_import(tmp_path: Path) -> None:
     package = tmp_path / "planted"
     package.mkdir()
@@ -181,6 +166,35 @@ def test_the_cycle_check_sees_a_function_level_import(tmp_path: Path) -> None:
     ]
     (package / "backend.py").write_text("Task = int\n", encoding="utf-8")
     assert find_cycles(import_graph(package)) == []
+
+
+def _plant(tmp_path: Path, files: dict[str, str]) -> dict[str, set[str]]:
+    """The import graph of the package ``planted`` made of ``files`` (path: source)."""
+    for name, source in {"planted/__init__.py": "", **files}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(source, encoding="utf-8")
+    return import_graph(tmp_path / "planted")
+
+
+def test_the_cycle_check_sees_a_type_only_import(tmp_path: Path) -> None:
+    # The game and its observers, before issue 49: the observer annotated the game's state.
+    observers = "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+    observers += "    from planted.game import State\n\n\ndef show(s: State) -> str:\n"
+    observers += "    return str(s)\n"
+    game = "from planted.observers import show\n\n\nclass State:\n    pass\n"
+    graph = _plant(tmp_path, {"planted/observers.py": observers, "planted/game.py": game})
+    assert find_cycles(graph) == [["planted.game", "planted.observers", "planted.game"]]
+
+
+def test_the_cycle_check_sees_an_import_of_the_own_package(tmp_path: Path) -> None:
+    init = "from planted.sub.game import Game\n"
+    files = {"planted/sub/__init__.py": init, "planted/sub/game.py": "Game = int\n"}
+    assert find_cycles(_plant(tmp_path, files)) == []  # a package that re-exports: no cycle
+    files["planted/sub/game.py"] = "from planted.sub import helper\n\nGame = int\n"
+    files["planted/sub/__init__.py"] = init + "\nhelper = 1\n"
+    assert find_cycles(_plant(tmp_path, files)) == [
+        ["planted.sub", "planted.sub.game", "planted.sub"]
+    ]
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,11 @@
 """Durak in OpenSpiel (``pip install durak-lab[openspiel]``; ``docs/openspiel.md``).
 
-Importing this package registers the game ``python_durak`` with ``pyspiel`` (Lanctot et al.,
-"OpenSpiel: A Framework for Reinforcement Learning in Games", arXiv:1908.09453):
+The bridge to OpenSpiel (Lanctot et al., "OpenSpiel: A Framework for Reinforcement Learning
+in Games", arXiv:1908.09453), one module per concept:
 
 * :mod:`~durak.interop.openspiel.parameters`: one game parameter per ``Rules`` field;
 * :mod:`~durak.interop.openspiel.game`: the game and state adapter (deal as chance nodes);
+  importing it registers the game ``python_durak`` with ``pyspiel``;
 * :mod:`~durak.interop.openspiel.observers`: observation and information-state views;
 * :mod:`~durak.interop.openspiel.serialization`: a state as data (the game and its
   history), read back by replaying it;
@@ -12,25 +13,21 @@ Importing this package registers the game ``python_durak`` with ``pyspiel`` (Lan
 * :mod:`~durak.interop.openspiel.agent_bots`: any durak agent as a ``pyspiel.Bot``
   (:func:`bot`);
 * :mod:`~durak.interop.openspiel.agent_policies`: any durak agent as an OpenSpiel
-  ``Policy``, for ``exploitability`` (imported on its own: it needs ``open_spiel.python``).
+  ``Policy``, for ``exploitability`` (it needs ``open_spiel.python``);
+* :mod:`~durak.interop.openspiel.agents`: OpenSpiel's MCTS and ISMCTS as durak agents, the
+  entry point the agent registry loads with every plugin.
 
-OpenSpiel's MCTS and ISMCTS as durak agents are in :mod:`durak.interop.openspiel_agents`,
-which loads without open-spiel (the agent registry loads every plugin).
+This ``__init__`` imports nothing, so that the agents' entry point loads without open-spiel
+(building one of its agents then says what to install).  The names below are imported from
+their modules on first use (PEP 562), which registers ``python_durak``: ``from
+durak.interop.openspiel import DurakOpenSpielGame`` does, a bare ``import
+durak.interop.openspiel`` does not (``import durak.interop.openspiel.game`` does).
 """
 
-from durak.extras import needs
+from __future__ import annotations
 
-# Every module of the package imports pyspiel or numpy, and runs this first.
-with needs("durak.interop.openspiel", "openspiel"):
-    from durak.interop.openspiel.agent_bots import AgentBot, bot
-    from durak.interop.openspiel.game import DurakOpenSpielGame, DurakOpenSpielState
-    from durak.interop.openspiel.parameters import (
-        ParameterError,
-        game_string,
-        params_of,
-        rules_of,
-    )
-    from durak.interop.openspiel.serialization import StateStringError
+import importlib
+from typing import TYPE_CHECKING
 
 __all__ = [
     "AgentBot",
@@ -43,3 +40,42 @@ __all__ = [
     "params_of",
     "rules_of",
 ]
+
+#: The module of each public name, imported when the name is first asked for.
+_HOMES = {
+    "AgentBot": "agent_bots",
+    "bot": "agent_bots",
+    "DurakOpenSpielGame": "game",
+    "DurakOpenSpielState": "game",
+    "ParameterError": "parameters",
+    "game_string": "parameters",
+    "params_of": "parameters",
+    "rules_of": "parameters",
+    "StateStringError": "serialization",
+}
+
+
+def _import_on_use(name: str) -> object:
+    """The public ``name``, imported from its module (and kept here); ``AttributeError``
+    for any other name, as for a module without it.  Without open-spiel, its module
+    raises :class:`~durak.extras.MissingExtraError` naming the extra."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value: object = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:  # what type checkers see; at run time each name is imported on first use
+    from durak.interop.openspiel.agent_bots import AgentBot, bot
+    from durak.interop.openspiel.game import DurakOpenSpielGame, DurakOpenSpielState
+    from durak.interop.openspiel.parameters import (
+        ParameterError,
+        game_string,
+        params_of,
+        rules_of,
+    )
+    from durak.interop.openspiel.serialization import StateStringError
+else:
+    __getattr__ = _import_on_use

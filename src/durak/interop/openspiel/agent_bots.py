@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import random
 
-import pyspiel
+from durak.extras import needs
+
+with needs("durak.interop.openspiel", "openspiel"):
+    import pyspiel
 
 from durak.agents import make_agent
 from durak.agents.base import Agent, Watcher

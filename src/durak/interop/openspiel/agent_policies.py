@@ -17,7 +17,10 @@ import hashlib
 import random
 from typing import Any
 
-from open_spiel.python import policy as os_policy
+from durak.extras import needs
+
+with needs("durak.interop.openspiel", "openspiel"):
+    from open_spiel.python import policy as os_policy
 
 from durak.agents import make_agent
 from durak.agents.base import Agent

@@ -26,7 +26,10 @@ import functools
 import random
 from typing import Any
 
-import pyspiel
+from durak.extras import needs
+
+with needs("durak.interop.openspiel", "openspiel"):
+    import pyspiel
 
 from durak.encoding import ActionSpace, action_space_size
 from durak.interop.openspiel.line import Line

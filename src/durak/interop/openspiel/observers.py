@@ -25,15 +25,20 @@ During the deal a player sees the cards dealt to it so far (and the trump card o
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-import numpy as np
-import pyspiel
-from numpy.typing import NDArray
+from durak.extras import needs
+
+with needs("durak.interop.openspiel", "openspiel"):
+    import numpy as np
+    import pyspiel
+    from numpy.typing import NDArray
 
 from durak.encoding import card_bits, encode_observation, observation_size
+from durak.interop.openspiel.line import Line
 from durak.rules import (
     Attack,
+    Card,
     CardSet,
     Defend,
     GameState,
@@ -43,18 +48,35 @@ from durak.rules import (
     observe,
 )
 
-if TYPE_CHECKING:
-    from durak.interop.openspiel.game import DurakOpenSpielState
-
 __all__ = [
     "InformationStateObserver",
     "ObservationObserver",
+    "ObservedState",
     "information_state_size",
     "make_observer",
     "observation_text",
     "played_masks",
     "recall_text",
 ]
+
+
+class ObservedState(Protocol):
+    """What an observer reads of a ``python_durak`` state: the game module's state has it,
+    and builds its observers, so they name only this (no import of the game module)."""
+
+    @property
+    def rules(self) -> Rules:
+        """The variant."""
+
+    @property
+    def durak_state(self) -> GameState | None:
+        """The durak state, or ``None`` while the deal is in progress."""
+
+    def dealt_cards(self) -> tuple[Card, ...]:
+        """The cards dealt so far, in deal order."""
+
+    def line(self) -> Line:
+        """The record of the game (the observers write only its ``recall`` memo)."""
 
 
 def describe(o: Observation) -> str:
@@ -79,7 +101,7 @@ def observation_text(state: GameState, player: int) -> str:
     return describe(observe(state, player))
 
 
-def _dealing_text(os_state: DurakOpenSpielState, player: int) -> str:
+def _dealing_text(os_state: ObservedState, player: int) -> str:
     rules = os_state.rules
     cards = os_state.dealt_cards()
     n, dealt = rules.players, rules.players * rules.hand_size
@@ -88,7 +110,7 @@ def _dealing_text(os_state: DurakOpenSpielState, player: int) -> str:
     return f"p{player} dealing [{mine}] trump {trump or '-'}"
 
 
-def recall_text(os_state: DurakOpenSpielState, player: int) -> str:
+def recall_text(os_state: ObservedState, player: int) -> str:
     """The information-state string of ``player`` (module doc); memoised in the state."""
     line = os_state.line()
     if not line.states:
@@ -110,7 +132,7 @@ def recall_text(os_state: DurakOpenSpielState, player: int) -> str:
     return " | ".join(tokens)
 
 
-def played_masks(os_state: DurakOpenSpielState) -> tuple[int, ...]:
+def played_masks(os_state: ObservedState) -> tuple[int, ...]:
     """Per player, the cards it has played (attack, defence or transfer) in this game."""
     line = os_state.line()
     played = list(line.played)
@@ -138,7 +160,7 @@ class ObservationObserver:
     def _size(self) -> int:
         return observation_size(self.rules)
 
-    def set_from(self, state: DurakOpenSpielState, player: int) -> None:
+    def set_from(self, state: ObservedState, player: int) -> None:
         """Writes ``player``'s observation of ``state`` into :attr:`tensor`."""
         self.tensor.fill(0.0)
         now = state.durak_state
@@ -152,7 +174,7 @@ class ObservationObserver:
             return
         self.tensor[: observation_size(self.rules)] = encode_observation(observe(now, player))
 
-    def string_from(self, state: DurakOpenSpielState, player: int) -> str:
+    def string_from(self, state: ObservedState, player: int) -> str:
         """``player``'s observation of ``state`` as one line."""
         now = state.durak_state
         if now is None:
@@ -166,7 +188,7 @@ class InformationStateObserver(ObservationObserver):
     def _size(self) -> int:
         return information_state_size(self.rules)
 
-    def set_from(self, state: DurakOpenSpielState, player: int) -> None:
+    def set_from(self, state: ObservedState, player: int) -> None:
         """Writes ``player``'s information-state tensor of ``state`` into :attr:`tensor`."""
         super().set_from(state, player)
         now = state.durak_state
@@ -183,7 +205,7 @@ class InformationStateObserver(ObservationObserver):
         for i, mask in enumerate(blocks):
             self.tensor[at + i * d : at + (i + 1) * d] = card_bits(mask, rules)
 
-    def string_from(self, state: DurakOpenSpielState, player: int) -> str:
+    def string_from(self, state: ObservedState, player: int) -> str:
         """``player``'s information state of ``state`` (module doc)."""
         return recall_text(state, player)
 

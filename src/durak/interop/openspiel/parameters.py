@@ -11,7 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import attrs
-import pyspiel
+
+from durak.extras import needs
+
+with needs("durak.interop.openspiel", "openspiel"):
+    import pyspiel
 
 from durak.rules import Rules, RulesError
 

@@ -19,7 +19,10 @@ import functools
 import random
 from typing import Any
 
-import numpy as np
+from durak.extras import needs
+
+with needs("durak.interop.openspiel", "openspiel"):
+    import numpy as np
 
 from durak.agents.inference.record import GameLog, PublicRecord
 from durak.interop.openspiel.line import Line

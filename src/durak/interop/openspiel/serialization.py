@@ -20,7 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-import pyspiel
+from durak.extras import needs
+
+with needs("durak.interop.openspiel", "openspiel"):
+    import pyspiel
 
 from durak.interop.openspiel.parameters import game_string
 from durak.rules import Rules, RulesError

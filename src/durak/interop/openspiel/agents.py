@@ -16,9 +16,9 @@ drawn from it (:meth:`DurakOpenSpielGame.sampled_state`), and ISMCTS redraws a w
 every simulation through ``resample_from_infostate`` (:func:`~durak.rules.sample_world`).
 Every random number comes from seeds drawn from the agent's ``rng``.
 
-This module loads without open-spiel (the agent registry loads every plugin), and builds a
-bot only when one is asked to act: without open-spiel, building the agent says what to
-install.
+This module is the entry point of both agents (the agent registry loads every plugin): it
+loads without open-spiel, as its package's ``__init__`` imports nothing, and builds a bot
+only when one is asked to act; without open-spiel, building the agent says what to install.
 """
 
 from __future__ import annotations
@@ -66,7 +66,8 @@ def _lib() -> SimpleNamespace:
         from open_spiel.python.algorithms import ismcts, mcts  # noqa: PLC0415
 
         from durak.encoding import ActionSpace  # noqa: PLC0415
-        from durak.interop.openspiel import DurakOpenSpielGame, params_of  # noqa: PLC0415
+        from durak.interop.openspiel.game import DurakOpenSpielGame  # noqa: PLC0415
+        from durak.interop.openspiel.parameters import params_of  # noqa: PLC0415
 
     return SimpleNamespace(
         np=numpy,
