@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from extras import require_extra
+from tests.support.extras import require_extra
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OPENSPIEL_AGENTS = ("openspiel-ismcts", "openspiel-mcts")
 
 HIDE_OPENSPIEL = "import sys\nsys.modules['pyspiel'] = sys.modules['open_spiel'] = None\n"
