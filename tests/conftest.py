@@ -11,15 +11,23 @@ Select one with the environment variable ``HYPOTHESIS_PROFILE`` (default ``defau
 ``make mutation`` sets ``DURAK_MUTATION_MODULE`` (``rules`` or ``search``): each mutant is
 then judged by its own module's suites only (the search tests also drive the rules, and
 would otherwise run, slowly, against every surviving rules mutant).
+
+A suite started in the background of a shell without job control (``make test &``, nohup)
+inherits SIGINT ignored, so Ctrl-C never reaches it; the tests of the stop path press
+Ctrl-C, so the suite takes Python's own handler back, as a terminal gives it.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 settings.register_profile(
     "default",
