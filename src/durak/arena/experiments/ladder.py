@@ -164,9 +164,11 @@ class Ladder:
     records: dict[tuple[str, str], PairRecord] = attrs.field(factory=dict)
 
     def matchups(self, specs: Sequence[str]) -> list[Matchup]:
-        """The games between ``specs``, one matchup per pair that played."""
+        """The games between ``specs``, one matchup per pair that played, in the pairs'
+        order however the games were added (the bootstrap draws pair by pair)."""
         chosen = set(specs)
-        return [r.matchup() for r in self.records.values() if set(r.agents) <= chosen and r.games]
+        records = [self.records[k] for k in sorted(self.records)]
+        return [r.matchup() for r in records if set(r.agents) <= chosen and r.games]
 
     def schedule(self, specs: Sequence[str], games: int) -> Schedule:
         """The games that take every pair of ``specs`` to ``games`` games (a multiple of

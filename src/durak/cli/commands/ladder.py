@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -117,7 +118,9 @@ def _save(file: Path | None) -> Any:
 def _rate(
     method: Method, ladder: Ladder, specs: list[str], anchor: str, resamples: int, conf: float
 ) -> list[Rating]:
-    """The ratings of ``specs`` from the ladder's games, best first."""
+    """The ratings of ``specs`` from the ladder's games, best first; the same whatever
+    the order of ``specs`` (they are rated in sorted order)."""
+    specs = sorted(specs)
     matchups = ladder.matchups(specs)
     seed = ladder.setup.seed
     if method is Method.alpharank:
@@ -259,8 +262,9 @@ def _play(
         backend,
         GameProgress(todo, 0, wanted(settings.quiet), out) as bar,
         stoppable((OSError, BackendError, FileError)) as stop,
+        closing(schedule.play(backend, _save(file))) as games,  # closed (and saved) on stop
     ):
-        for count in schedule.play(backend, _save(file)):
+        for count in games:
             bar.advance(count)
             played += count
     out.print(timing_line(time.perf_counter() - started, played, backend.capacity()))
