@@ -32,6 +32,7 @@ TAKEN = {
     "match": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
     "tournament": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
     "grid": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
+    "ladder": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
     "train": {"--games", "--jobs", "--seed", "--csv", "--force"},
     "play": {"--games", "--seed"},
     "bench": {"--games", "--seed"},

@@ -3,7 +3,8 @@
 * ``durak match``: :func:`match_table` and :func:`match_summary`, Zarlykov's (2023)
   statistics block;
 * ``durak tournament``: :func:`tournament_matrix` (row vs column) and :func:`ranking_table`;
-* ``durak grid``: :func:`grid_table`.
+* ``durak grid``: :func:`grid_table`;
+* ``durak ladder``: :func:`ladder_table`.
 
 Machine-dependent figures (thinking times) are always the last columns of a table, and the
 wall time a line of its own starting with ``time:``
@@ -14,12 +15,14 @@ runs.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from rich.table import Table
 
 from durak.arena.experiments.grid import GridResult
 from durak.arena.experiments.tournament import TournamentResult
 from durak.arena.play.referee import FaultKind
+from durak.arena.scores.ratings import Rating
 from durak.arena.scores.result import MatchResult
 
 
@@ -182,4 +185,23 @@ def grid_table(result: GridResult, confidence: float) -> Table:
             faults(m.forfeits(0)),
             f"{m.mean_think(0) * 1000:.2f}",
         )
+    return table
+
+
+def ladder_table(ratings: Sequence[Rating], confidence: float, alpharank: bool) -> Table:
+    """``durak ladder``: agent, rating (Elo, or α-Rank mass), its interval, games; in the
+    order given (best first)."""
+    table = Table(
+        "#",
+        "agent",
+        "α-Rank mass" if alpharank else "rating (Elo)",
+        f"{conf(confidence)} interval",
+        "games",
+    )
+    for k, r in enumerate(ratings, 1):
+        if alpharank:
+            cells = (f"{r.rating:.3f}", f"{r.low:.3f}–{r.high:.3f}")
+        else:
+            cells = (f"{r.rating:+.0f}", f"{r.low:+.0f} … {r.high:+.0f}")
+        table.add_row(str(k), r.agent, *cells, str(r.games))
     return table

@@ -2,7 +2,8 @@
 
 matplotlib is an optional dependency (``durak-lab[rl]``): it is imported only when a curve
 is drawn, and without it :func:`learning_curve` raises :class:`MatplotlibMissingError`.
-:func:`evaluation_curve` draws the periodic evaluations of ``durak train dmc``.  The
+:func:`evaluation_curve` draws the periodic evaluations of ``durak train dmc``,
+:func:`ratings_chart` the ratings of ``durak ladder``.  The
 figure is rendered by the Agg canvas directly, without ``pyplot``, so drawing a curve
 neither needs a display nor changes the backend of the calling program.  The PNG is
 written atomically, over a regular file only (:func:`durak.files.write_atomic`).
@@ -18,7 +19,13 @@ from durak.extras import MissingExtraError, missing_message, needs
 from durak.files import write_atomic
 from durak.learn.online import IntervalStats
 
-__all__ = ["MISSING_MATPLOTLIB", "MatplotlibMissingError", "evaluation_curve", "learning_curve"]
+__all__ = [
+    "MISSING_MATPLOTLIB",
+    "MatplotlibMissingError",
+    "evaluation_curve",
+    "learning_curve",
+    "ratings_chart",
+]
 
 MISSING_MATPLOTLIB = missing_message("the learning curve", "matplotlib", "rl")
 
@@ -27,15 +34,18 @@ class MatplotlibMissingError(MissingExtraError):
     """matplotlib is not installed; the message says how to install it."""
 
 
-def _figure() -> tuple[Any, Any]:
-    """A figure of two stacked panels, drawn by the Agg canvas."""
-    with needs("the learning curve", "rl", MatplotlibMissingError):
+def _figure(
+    panels: int = 2, feature: str = "the learning curve", extra: str = "rl"
+) -> tuple[Any, Any]:
+    """A figure of ``panels`` stacked panels, drawn by the Agg canvas; without matplotlib,
+    :class:`MatplotlibMissingError` naming ``feature`` and ``extra``."""
+    with needs(feature, extra, MatplotlibMissingError):
         import matplotlib  # noqa: F401, PLC0415  (the package first: its parts may be loaded)
         from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: PLC0415
         from matplotlib.figure import Figure  # noqa: PLC0415
-    fig = Figure(figsize=(8, 6), layout="constrained")
+    fig = Figure(figsize=(8, 3 * panels), layout="constrained")
     FigureCanvasAgg(fig)
-    return fig, fig.subplots(2, 1)
+    return fig, fig.subplots(panels, 1)
 
 
 def evaluation_curve(
@@ -91,5 +101,32 @@ def learning_curve(stats: Sequence[IntervalStats], path: Path, title: str) -> No
     bottom.set_ylabel("mean reward per game")
     bottom.set_xlabel("episodes")
     bottom.grid(alpha=0.3)
+    fig.suptitle(title)
+    write_atomic(path, lambda f: fig.savefig(f, format="png", dpi=100), "replace")
+
+
+def ratings_chart(
+    rows: Sequence[tuple[str, float, float, float]], path: Path, title: str, label: str
+) -> None:
+    """Draw ratings to the PNG file ``path``: one horizontal bar per ``(agent, rating,
+    low, high)`` of ``rows`` (top to bottom in their order), its interval as an error bar,
+    the axis labelled ``label``.
+
+    Raises ``ValueError`` if ``rows`` is empty, :class:`MatplotlibMissingError` (naming
+    the ``ladder`` extra) without matplotlib, and :class:`~durak.files.FileError` if the
+    file cannot be written.
+    """
+    if not rows:
+        raise ValueError("a ratings chart needs at least one agent")
+    fig, axis = _figure(1, "the ratings plot", "ladder")
+    fig.set_size_inches(8, 1.5 + 0.4 * len(rows))
+    ys = list(range(len(rows)))[::-1]
+    values = [r[1] for r in rows]
+    below = [r[1] - r[2] for r in rows]
+    above = [r[3] - r[1] for r in rows]
+    axis.errorbar(values, ys, xerr=[below, above], fmt="o", color="tab:blue", capsize=4)
+    axis.set_yticks(ys, [r[0] for r in rows])
+    axis.set_xlabel(label)
+    axis.grid(alpha=0.3, axis="x")
     fig.suptitle(title)
     write_atomic(path, lambda f: fig.savefig(f, format="png", dpi=100), "replace")
