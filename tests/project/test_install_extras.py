@@ -98,6 +98,10 @@ MISSING = [
         "--backend ray needs Ray: pip install 'durak-lab[ray]'",
     ),
     (["serve", "--port", "0"], "durak serve needs FastAPI: pip install 'durak-lab[web]'"),
+    (
+        ["ladder", "random", "greedy", "--games", "2"],
+        "durak ladder needs numpy: pip install 'durak-lab[ladder]'",
+    ),
 ]
 
 #: A library import of each optional module, and the last line of its error.
@@ -169,6 +173,14 @@ def test_dqn_trains_and_plays(venv_of: VenvOf, tmp_path: Path) -> None:
         "durak", "match", "dqn:path=d.pt", "random", "-n", "2", "-j", "1", cwd=tmp_path
     )
     assert played.returncode == 0, played.stderr
+
+
+@installs
+def test_ladder_rates_and_plots(venv_of: VenvOf, tmp_path: Path) -> None:
+    args = ["random", "greedy", "lowest", "--games", "4", "--seed", "1", "--plot", "r.png"]
+    done = venv_of("ladder").run("durak", "ladder", *args, "--lowest-rank", "10", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "greedy" in done.stdout and (tmp_path / "r.png").is_file()
 
 
 RL_CODE = """
@@ -280,7 +292,7 @@ def test_every_extra_the_docs_and_the_code_name_exists() -> None:
         for match in pattern.finditer(path.read_text(encoding="utf-8")):
             for extra in ",".join(g for g in match.groups() if g).split(","):
                 named.setdefault(extra, path.relative_to(ROOT))
-    assert {"dmc", "dqn", "rl", "ppo", "ray", "web", "openspiel"} <= set(named)
+    assert {"dmc", "dqn", "rl", "ppo", "ray", "web", "openspiel", "ladder"} <= set(named)
     assert not {e: str(p) for e, p in named.items() if e not in EXTRAS}
 
 

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import durak.arena.play.match as match_module
-from cli_checks import one_error
+from tests.support.cli_checks import one_error
 from durak.cli import progress
 from durak.cli.app import app
 
