@@ -15,9 +15,9 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import durak.arena.play.match as match_module
-from tests.support.cli_checks import one_error
 from durak.cli import progress
 from durak.cli.app import app
+from tests.support.cli_checks import one_error
 
 runner = CliRunner()
 #: The 5-card deck: games of a millisecond.
