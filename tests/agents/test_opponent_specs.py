@@ -18,7 +18,6 @@ import attrs
 import pytest
 from typer.testing import CliRunner
 
-from cli_checks import one_error
 from durak.agents import SpecError, make_agent
 from durak.agents import base as agents_base
 from durak.agents.base import Agent, replacements
@@ -43,8 +42,9 @@ from durak.rules import (
     step,
 )
 from durak.web.policy import AgentPolicy
-from extras import require_extra
-from strategies import fill, hidden_slots
+from tests.support.cli_checks import one_error
+from tests.support.extras import require_extra
+from tests.support.strategies import fill, hidden_slots
 
 #: A 20-card game: short, with a talon and hidden cards.
 SMALL = Rules(lowest_rank=10, hand_size=4)
