@@ -135,7 +135,7 @@ def train_online(request: TrainRequest, options: OnlineOptions) -> None:
         learner = make_learner(spec, rules)
         pilot = None if solve_endgame is None else ExactEndgame(solve_endgame)
         # A person may teach a learner at the terminal; a faulty agent would only crash it.
-        unfit = {FaultyAgent: UNFIT[FaultyAgent]}
+        unfit: dict[type, str] = {FaultyAgent: UNFIT[FaultyAgent]}
         agents = [training_opponent(v, rules, unfit) for v in opponents]
         table = SoloTable(rules, agents, autopilot=pilot)
         the_seed = choose_seed(seed)
