@@ -34,6 +34,7 @@ TAKEN = {
     "grid": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
     "ladder": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
     "train": {"--games", "--jobs", "--seed", "--csv", "--force"},
+    "exploit": {"--games", "--jobs", "--seed", "--json", "--force"},
     "play": {"--games", "--seed"},
     "bench": {"--games", "--seed"},
     "agents": {"--json", "--force"},
