@@ -33,6 +33,7 @@ TAKEN = {
     "tournament": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
     "grid": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
     "train": {"--games", "--jobs", "--seed", "--csv", "--force"},
+    "dataset": {"--games", "--jobs", "--seed", "--force"},
     "play": {"--games", "--seed"},
     "bench": {"--games", "--seed"},
     "agents": {"--json", "--force"},

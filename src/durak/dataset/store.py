@@ -100,6 +100,11 @@ def manifest_seed(folder: Path | str) -> int | None:
     return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
 
+def _write_bytes(path: Path, data: bytes) -> None:
+    """``data`` written atomically to ``path``, replacing what is there."""
+    write_atomic(path, lambda f: f.write(data), "replace")
+
+
 def _mismatch(theirs: dict[str, Any], mine: dict[str, Any]) -> str:
     """The first field where the manifest's run differs from the command's."""
     for key in sorted(set(theirs) | set(mine)):
@@ -130,8 +135,8 @@ class DatasetDir:
             self._lock_folder()
             found = _read_manifest(self.path)
             self._check_contents(found, mode)
-            resuming = found is not None and mode == "resume"
-            if resuming:
+            resuming = mode == "resume" and found is not None
+            if mode == "resume" and found is not None:
                 self._load(found)
             self._clear(temporary_only=resuming)
             self._write_manifest()  # first: a folder with anything of ours has a manifest
@@ -235,7 +240,7 @@ class DatasetDir:
             (self.path / name, files.decision_bytes),
             (self.path / GAMES / name, files.game_bytes),
         ):
-            write_atomic(path, lambda f, data=data: f.write(data), "replace")
+            _write_bytes(path, data)
         digests = (_digest(files.decision_bytes), _digest(files.game_bytes))
         shard = Shard(files.index, files.games, files.decisions, digests)
         self.done[files.index] = shard

@@ -56,6 +56,7 @@ from durak.rules import Visibility
 
 if TYPE_CHECKING:
     from durak.dataset import DatasetDir, DatasetPlan
+    from durak.dataset.store import Mode
 
 DatasetGames = Annotated[
     int, typer.Option("--games", "-n", min=1, help="Games to play and write.", rich_help_panel=RUN)
@@ -129,6 +130,11 @@ class DatasetSettings:
             raise UsageError("--address is for --backend ray (the cluster to join)")
 
     @property
+    def mode(self) -> Mode:
+        """How to open ``--out``: ``resume``, ``force`` or ``new``."""
+        return "resume" if self.resume else "force" if self.force else "new"
+
+    @property
     def visibility(self) -> Visibility:
         """What the players see."""
         return "full" if self.full_information else self.open_world
@@ -172,8 +178,7 @@ def dataset(
         logged = manifest_seed(settings.out) if resumed else None
         seed = choose_seed(settings.seed) if logged is None else logged
         plan = DatasetPlan(rules, specs, seed, settings.games, settings.shards, settings.visibility)
-        mode = "resume" if settings.resume else "force" if settings.force else "new"
-        store = DatasetDir(settings.out, plan.description(), mode)
+        store = DatasetDir(settings.out, plan.description(), settings.mode)
     source = None if logged is None else str(settings.out)
     with store:
         _write(plan, store, settings, seed_line(seed, settings.seed, source))
