@@ -35,6 +35,7 @@ TAKEN = {
     "ladder": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
     "train": {"--games", "--jobs", "--seed", "--csv", "--force"},
     "exploit": {"--games", "--jobs", "--seed", "--json", "--force"},
+    "dataset": {"--games", "--jobs", "--seed", "--force"},
     "play": {"--games", "--seed"},
     "bench": {"--games", "--seed"},
     "agents": {"--json", "--force"},

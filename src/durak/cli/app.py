@@ -1,9 +1,9 @@
 """The ``durak`` command line (typer, rich help), after Zarlykov's (2023) experiment CLI.
 
 Commands: ``match`` and ``tournament``, ``grid``, ``ladder``, ``play``, ``replay``, ``agents``,
-``bench``, ``serve``, ``train``, ``learners`` and ``exploit`` (:mod:`durak.cli.commands`).  Every
-usage error, bad option value included, is one line ``error: ...`` on standard error with exit
-code 2; Ctrl-C exits with 130.
+``bench``, ``serve``, ``train``, ``learners``, ``exploit`` and ``dataset``
+(:mod:`durak.cli.commands`).  Every usage error, bad option value included, is one line
+``error: ...`` on standard error with exit code 2; Ctrl-C exits with 130.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 
 from durak.cli.commands import (
     bench,
+    dataset,
     exploit,
     grid,
     ladder,
@@ -141,6 +142,7 @@ app.command()(train.train)
 app.command()(train.learners)
 app.command()(exploit.exploit)
 app.command()(serve.serve)
+app.command()(dataset.dataset)
 
 
 #: ASCII stand-ins for the characters the commands print, for streams that cannot encode
