@@ -12,7 +12,9 @@ Importing this package registers the game ``python_durak`` with ``pyspiel`` (Lan
 * :mod:`~durak.interop.openspiel.agent_bots`: any durak agent as a ``pyspiel.Bot``
   (:func:`bot`);
 * :mod:`~durak.interop.openspiel.agent_policies`: any durak agent as an OpenSpiel
-  ``Policy``, for ``exploitability`` (imported on its own: it needs ``open_spiel.python``).
+  ``Policy``, for ``exploitability`` (imported on its own: it needs ``open_spiel.python``);
+* :mod:`~durak.interop.openspiel.best_response`: an agent's exact best response and an
+  exploiter's exact value against it, on small decks (imported on its own, likewise).
 
 OpenSpiel's MCTS and ISMCTS as durak agents are in :mod:`durak.interop.openspiel_agents`,
 which loads without open-spiel (the agent registry loads every plugin).
