@@ -31,9 +31,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import attrs
-from open_spiel.python import policy as os_policy
-from open_spiel.python.algorithms import best_response as os_best_response
-from open_spiel.python.algorithms import expected_game_score
+
+from durak.extras import needs
+
+with needs("durak.interop.openspiel", "openspiel"):
+    from open_spiel.python import policy as os_policy
+    from open_spiel.python.algorithms import best_response as os_best_response
+    from open_spiel.python.algorithms import expected_game_score
 
 from durak.interop.openspiel.agent_policies import AgentPolicy
 from durak.interop.openspiel.game import DurakOpenSpielGame
