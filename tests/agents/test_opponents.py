@@ -94,7 +94,7 @@ def test_the_model_is_asked_only_where_another_player_moves(
     spec: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     spy = Spy()
-    monkeypatch.setattr(ismcts_agent.IsmctsAgent, "model", lambda self, kind, cache: spy)
+    monkeypatch.setattr(ismcts_agent.IsmctsAgent, "model", lambda self, kind, *_: spy)
     agent = make_agent(spec + ("" if "opponent" in spec else ",opponent=greedy"))
     for k, o in enumerate(CHOICES[:4]):
         agent.act(o, random.Random(k))

@@ -25,6 +25,7 @@ from durak.agents import SpecError, make_agent
 from durak.agents.base import AgentInfo, Param, registry
 from durak.agents.guides import guide_names
 from durak.agents.inference.inferring import GUIDED
+from durak.agents.inference.opponents import MODELS
 from durak.arena import play_game
 from durak.arena.play.referee import Referee
 from durak.rules import Rules
@@ -55,7 +56,7 @@ FITTED = {"36 cards": Rules()}
 #: Numeric options whose cost grows with their value: walked at their least values only.
 BUDGETS = frozenset(
     {"limit", "simulations", "samples", "candidates", "chain", "nodes", "endgame", "depth"}
-    | {"rollouts", "worlds", "seconds"}
+    | {"rollouts", "worlds", "seconds", "draws"}
 )
 
 #: A file made for ``rules`` in a folder, for an option naming a file.
@@ -102,6 +103,14 @@ FILES: dict[tuple[str, str], FileMaker] = {
 GUIDES = frozenset({("ismcts", "prior"), ("ismcts", "value")})
 #: Options naming another agent's spec (``;`` for ``,``).
 SPECS = frozenset({("solver", "fallback")})
+#: Options naming an opponent model, by their word for none: a model's name (of
+#: :data:`~durak.agents.inference.opponents.MODELS`) or an agent spec.
+MODEL_OPTIONS = {
+    ("ismcts", "opponent"): "self",
+    **{(name, "infer"): "none" for name in ("ismcts", "mcts", "minimax", "maxn")},
+}
+#: The agent specs a model option is walked with, and whether they name a network.
+MODEL_AGENTS = [("smart", False), ("random:stop_chance=0.5", False), ("dmc:", True)]
 
 
 def least(p: Param) -> float:
@@ -164,6 +173,9 @@ def variations(info: AgentInfo, folder: Path, rules: Rules) -> Iterator[tuple[st
             values = [(str(p.default), False), *((g, True) for g in guide_names())]
         elif key in SPECS:
             values = [(s.replace(",", ";"), n) for s, n in fallbacks(info.name, folder, rules)]
+        elif key in MODEL_OPTIONS:
+            words = [(w, w in networks()) for w in (MODEL_OPTIONS[key], *MODELS)]
+            values = [*words, *MODEL_AGENTS]
         elif p.kind is str:
             assert p.choices, f"{info.name}: walk the free-text option {p.name!r} here"
             values = [(c, c in networks()) for c in p.choices]

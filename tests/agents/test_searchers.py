@@ -60,6 +60,11 @@ CHEAP = {
     "minimax-infer": "minimax:depth=1,samples=2,infer=greedy,candidates=6,epsilon=0",
     "maxn-infer": "maxn:depth=2,samples=2,infer=greedy,candidates=6",
     "solver-infer": "solver:nodes=2000,fallback=ismcts:limit=10;infer=greedy;candidates=4",
+    # ISMCTS-BR (issue 49): the target as the opponent model and the inference's.
+    "ismcts-br-smart": "ismcts:limit=30,opponent=smart,infer=smart,candidates=6",
+    "ismcts-br-random": "ismcts:limit=30,opponent=random,infer=random,candidates=6",
+    "mcts-infer-lowest": "mcts:limit=20,samples=2,infer=lowest,candidates=6",
+    "ismcts-br-search": "ismcts:limit=20,opponent=mcts:limit=5;samples=1,candidates=4,draws=2",
 }
 # OpenSpiel's bots (durak.interop.openspiel.agents), with the extra that runs them.
 if os.environ.get("DURAK_REQUIRE_EXTRAS") == "1" or importlib.util.find_spec("pyspiel"):

@@ -34,6 +34,8 @@ TAKEN = {
     "grid": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
     "ladder": {"--games", "--jobs", "--seed", "--json", "--csv", "--force"},
     "train": {"--games", "--jobs", "--seed", "--csv", "--force"},
+    "exploit": {"--games", "--jobs", "--seed", "--json", "--force"},
+    "dataset": {"--games", "--jobs", "--seed", "--force"},
     "play": {"--games", "--seed"},
     "bench": {"--games", "--seed"},
     "agents": {"--json", "--force"},

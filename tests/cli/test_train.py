@@ -386,9 +386,9 @@ def test_the_end_of_a_human_opponents_input_saves_what_was_learned(tmp_path: Pat
 def test_sigterm_saves_what_was_learned_as_ctrl_c_does(tmp_path: Path) -> None:
     # A subprocess: without the stop path, SIGTERM would end the test run itself.
     out = tmp_path / "q.json"
-    tests = str(Path(__file__).parent)
+    root = str(Path(__file__).resolve().parents[2])
     code = (
-        f"import sys; sys.path.insert(0, {tests!r}); import faulty_agents; "
+        f"import sys; sys.path.insert(0, {root!r}); import tests.support.faulty_agents; "
         "from durak.cli.app import main; main()"
     )
     args = ["train", "qlearn", "--vs", "test-sigterm", "--games", "50", "--out", str(out)]

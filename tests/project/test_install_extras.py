@@ -102,6 +102,10 @@ MISSING = [
         ["ladder", "random", "greedy", "--games", "2"],
         "durak ladder needs numpy: pip install 'durak-lab[ladder]'",
     ),
+    (
+        ["dataset", "random", "greedy", "-n", "2", "--out", "d"],
+        "durak dataset needs numpy: pip install 'durak-lab[dataset]'",
+    ),
 ]
 
 #: A library import of each optional module, and the last line of its error.
@@ -110,6 +114,7 @@ MISSING_IMPORTS = [
     ("durak.envs.aec", "the PettingZoo environment needs Gymnasium: pip install 'durak-lab[rl]'"),
     ("durak.learn.dmc.net", "dmc needs numpy: pip install 'durak-lab[dmc]'"),
     ("durak.learn.dqn.net", "dqn needs numpy: pip install 'durak-lab[dqn]'"),
+    ("durak.dataset", "durak dataset needs numpy: pip install 'durak-lab[dataset]'"),
     (
         "durak.interop.openspiel.game",
         "durak.interop.openspiel needs open-spiel: pip install 'durak-lab[openspiel]'",
@@ -237,6 +242,22 @@ def test_ray_plays_a_match(venv_of: VenvOf, tmp_path: Path) -> None:
     done = venv_of("ray").run("durak", *args, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "runs on: local Ray" in done.stdout and "games 2 · draws" in done.stdout
+
+
+DATASET_CODE = """
+import pyarrow.parquet as pq
+actions = pq.read_table("d/_games").column("actions").to_pylist()
+print(pq.read_table("d").num_rows == sum(len(a) for a in actions))
+"""
+
+
+@installs
+def test_dataset_writes_parquet_that_pyarrow_reads(venv_of: VenvOf, tmp_path: Path) -> None:
+    venv = venv_of("dataset")
+    args = ["dataset", "random", "greedy", "-n", "3", "--seed", "1", "--out", "d", "-j", "1"]
+    written = venv.run("durak", *args, cwd=tmp_path)
+    assert written.returncode == 0, written.stderr
+    assert venv.run("python", "-c", DATASET_CODE, cwd=tmp_path).stdout == "True\n"
 
 
 @installs

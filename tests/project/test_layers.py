@@ -40,6 +40,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     ),
     "interop": frozenset({"rules", "search", "agents", "encoding", "extras"}),
     "web": frozenset({"rules", "agents", "arena", "seeding", "extras"}),
+    "dataset": frozenset({"rules", "agents", "arena", "encoding", "seeding", "files", "extras"}),
     "cli": frozenset(
         {
             "rules",
@@ -49,6 +50,7 @@ ALLOWED: dict[str, frozenset[str]] = {
             "encoding",
             "envs",
             "learn",
+            "dataset",
             "seeding",
             "files",
             "web",

@@ -45,8 +45,8 @@ from durak.rules import (
     position,
     step,
 )
+from tests.support.invariants import check_invariants
 from tests.support.rules_reference import check_step_matches_reference
-from tests.support.strategies import check_invariants
 
 #: Compare the transitions of the first states, then of every this many-th state, with the
 #: reference model.

@@ -44,9 +44,9 @@ from durak.rules import (
     step_unchecked,
 )
 from durak.rules.cards import CARDS, deck_cards
+from tests.support.invariants import check_invariants
 from tests.support.rules_reference import check_step_matches_reference
 from tests.support.strategies import (
-    check_invariants,
     check_observation_invariance,
     check_sampled_worlds,
     fill,

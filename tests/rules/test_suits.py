@@ -33,8 +33,8 @@ from durak.rules import (
     position,
     sample_world,
 )
+from tests.support.invariants import check_invariants
 from tests.support.strategies import (
-    check_invariants,
     check_observation_invariance,
     check_sampled_worlds,
     play_random_game,

@@ -43,14 +43,11 @@ from durak.search import (
 )
 from durak.search.protocol import A, S
 from durak.search.simulation import CHECK_EVERY, settled
+from tests.support.imperfect_games import CardObs, CardState, HiddenCardGame, OneShot
 from tests.support.toygames import (
-    CardObs,
-    CardState,
-    HiddenCardGame,
     Nim,
     NimAction,
     NimState,
-    OneShot,
     RandomTree,
     RTState,
     TicTacToe,

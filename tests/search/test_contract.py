@@ -16,7 +16,8 @@ import pytest
 from durak.rules import DurakGame, Rules, new_game
 from durak.search.arguments import SearchError
 from durak.search.testing import GameContractError, check_game
-from tests.support.toygames import CardState, HiddenCardGame, Nim, RandomTree, TicTacToe
+from tests.support.imperfect_games import CardState, HiddenCardGame
+from tests.support.toygames import Nim, RandomTree, TicTacToe
 
 VARIANTS = [
     Rules(),

@@ -46,7 +46,7 @@ from durak.search import (
     solve,
 )
 from tests.support.bruteforce import BruteForce
-from tests.support.toygames import SpyGame
+from tests.support.leak_spy import SpyGame
 
 TWO = Rules(lowest_rank=12)
 TWO_TRANSFER = Rules(lowest_rank=12, transfer=True)

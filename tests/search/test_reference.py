@@ -25,7 +25,8 @@ import pytest
 
 from durak.search import MCTS, Budget, SearchResult, TreeSettings, ismcts
 from durak.search.testing import check_game
-from tests.support.toygames import HiddenCardGame, RandomTree, SecretGame, random_evaluator
+from tests.support.imperfect_games import HiddenCardGame, SecretGame
+from tests.support.toygames import RandomTree, random_evaluator
 
 Returns = Sequence[float]
 

@@ -1,8 +1,8 @@
 """Alpha-beta: exact values, a value range, depth limits, every root value.
 
 Part of the correctness tests of :mod:`durak.search` on small games, against plain brute
-force: the games are in ``toygames.py``, the reference solvers in ``bruteforce.py`` and
-the shared positions and checks in ``toysearch.py``.
+force: the games are in ``toygames.py`` and ``imperfect_games.py``, the reference solvers in
+``bruteforce.py`` and the shared positions and checks in ``toysearch.py``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """PIMC and ISMCTS on the hidden-card game: they see only the observation.
 
 Part of the correctness tests of :mod:`durak.search` on small games, against plain brute
-force: the games are in ``toygames.py``, the reference solvers in ``bruteforce.py`` and
-the shared positions and checks in ``toysearch.py``.
+force: the games are in ``toygames.py`` and ``imperfect_games.py``, the reference solvers in
+``bruteforce.py`` and the shared positions and checks in ``toysearch.py``.
 """
 
 from __future__ import annotations
@@ -26,11 +26,8 @@ from durak.search import (
     mcts,
     pimc,
 )
-from tests.support.toygames import (
-    CardObs,
-    CardState,
-    SpyGame,
-)
+from tests.support.imperfect_games import CardObs, CardState
+from tests.support.leak_spy import SpyGame
 from tests.support.toysearch import (
     CARDS,
     card_positions,

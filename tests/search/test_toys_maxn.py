@@ -1,8 +1,8 @@
 """Max^n with Korf's shallow pruning: the unpruned result, and pruning that prunes.
 
 Part of the correctness tests of :mod:`durak.search` on small games, against plain brute
-force: the games are in ``toygames.py``, the reference solvers in ``bruteforce.py`` and
-the shared positions and checks in ``toysearch.py``.
+force: the games are in ``toygames.py`` and ``imperfect_games.py``, the reference solvers in
+``bruteforce.py`` and the shared positions and checks in ``toysearch.py``.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """MCTS: unique best moves, progressive bias, value functions, tree reuse.
 
 Part of the correctness tests of :mod:`durak.search` on small games, against plain brute
-force: the games are in ``toygames.py``, the reference solvers in ``bruteforce.py`` and
-the shared positions and checks in ``toysearch.py``.
+force: the games are in ``toygames.py`` and ``imperfect_games.py``, the reference solvers in
+``bruteforce.py`` and the shared positions and checks in ``toysearch.py``.
 """
 
 from __future__ import annotations
@@ -21,12 +21,7 @@ from durak.search import (
     mcts,
 )
 from tests.support.bruteforce import BruteForce, reachable_states
-from tests.support.toygames import (
-    Nim,
-    NimState,
-    RandomTree,
-    RTState,
-)
+from tests.support.toygames import Nim, NimState, RandomTree, RTState
 from tests.support.toysearch import (
     CARDS,
     NIMS,

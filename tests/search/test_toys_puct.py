@@ -1,8 +1,8 @@
 """PUCT: a policy prior (and a value function) guiding MCTS and ISMCTS.
 
 Part of the correctness tests of :mod:`durak.search` on small games, against plain brute
-force: the games are in ``toygames.py``, the reference solvers in ``bruteforce.py`` and
-the shared positions and checks in ``toysearch.py``.
+force: the games are in ``toygames.py`` and ``imperfect_games.py``, the reference solvers in
+``bruteforce.py`` and the shared positions and checks in ``toysearch.py``.
 """
 
 from __future__ import annotations
@@ -25,12 +25,8 @@ from durak.search import (
 )
 from durak.search.mcts import Node
 from tests.support.bruteforce import BruteForce
-from tests.support.toygames import (
-    CardState,
-    Nim,
-    NimState,
-    OneShot,
-)
+from tests.support.imperfect_games import CardState, OneShot
+from tests.support.toygames import Nim, NimState
 from tests.support.toysearch import (
     CARDS,
     NIMS,

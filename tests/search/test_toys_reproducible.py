@@ -1,8 +1,8 @@
 """Every search reproducible from its seed, and every refusal of a bad setting.
 
 Part of the correctness tests of :mod:`durak.search` on small games, against plain brute
-force: the games are in ``toygames.py``, the reference solvers in ``bruteforce.py`` and
-the shared positions and checks in ``toysearch.py``.
+force: the games are in ``toygames.py`` and ``imperfect_games.py``, the reference solvers in
+``bruteforce.py`` and the shared positions and checks in ``toysearch.py``.
 """
 
 from __future__ import annotations
@@ -28,13 +28,8 @@ from durak.search import (
     solve,
 )
 from tests.support.bruteforce import reachable_states
-from tests.support.toygames import (
-    CardState,
-    Nim,
-    NimState,
-    RandomTree,
-    random_evaluator,
-)
+from tests.support.imperfect_games import CardState
+from tests.support.toygames import Nim, NimState, RandomTree, random_evaluator
 from tests.support.toysearch import (
     CARDS,
     card_position,

@@ -8,11 +8,7 @@ beyond the data types.
 The repetition record (``history``) is not modelled: its key format is the engine's own
 business.  The property tests check the record and the repetition draw separately.
 
-``Knowledge.origins`` is restated as a Bayesian posterior rather than the engine's counts:
-for each player, the chance that ``j`` of its unknown cards came from the talon.  Playing one
-of ``u`` unknown cards came from the talon with chance ``j / u`` (a trump known to have been
-in the talon: certainly), and the posterior is renormalised; the engine's weights, divided
-by their sum, must equal it.
+``Knowledge.origins`` is restated as a Bayesian posterior (:mod:`tests.support.origins_reference`).
 """
 
 from __future__ import annotations
@@ -35,6 +31,7 @@ from durak.rules import (
     Transfer,
 )
 from durak.rules.cards import Suit
+from tests.support.origins_reference import Posterior, after_unknown_play, origins_of
 
 
 def beats(card: Card, target: Card, trump: Suit | None) -> bool:
@@ -127,42 +124,6 @@ class Expected:
     from_talon: CardSet
     origins: tuple[tuple[Fraction, ...], ...]
     repeatable: bool = False
-
-
-Posterior = tuple[Fraction, ...]
-
-
-def posterior(weights: Sequence[int]) -> Posterior:
-    """Engine weights as chances (trailing zeros dropped)."""
-    total = sum(weights)
-    chances = [Fraction(w, total) for w in weights]
-    while len(chances) > 1 and not chances[-1]:
-        chances.pop()
-    return tuple(chances)
-
-
-def origins_of(s: GameState) -> tuple[Posterior, ...]:
-    return tuple(posterior(w) for w in s.knowledge.origins)
-
-
-def after_unknown_play(chances: Posterior, unknown: int, from_talon: bool) -> Posterior:
-    """Bayes: the played card was one of the ``unknown`` cards, from the talon with chance
-    ``j / unknown`` (or, for a trump known to have been in the talon, certainly)."""
-    joint = [Fraction(0)] * len(chances)
-    for j, x in enumerate(chances):
-        if j:
-            joint[j - 1] += x * Fraction(j, unknown)  # it came from the talon
-        if not from_talon:
-            joint[j] += x * Fraction(unknown - j, unknown)  # it came from the deal
-    return posterior_of_chances(joint)
-
-
-def posterior_of_chances(joint: Sequence[Fraction]) -> Posterior:
-    total = sum(joint)
-    chances = [x / total for x in joint]
-    while len(chances) > 1 and not chances[-1]:
-        chances.pop()
-    return tuple(chances)
 
 
 def _play(
@@ -273,44 +234,14 @@ def end_of_bout(
     success: bool,
     origins: tuple[Posterior, ...],
 ) -> Expected:
-    """Discard or pick up, draw, leave, end the game or set up the next bout."""
-    rules = s.rules
-    n = rules.players
-    cards = CardSet.from_cards([a for a, _ in table] + [d for _, d in table if d is not None])
-    discard = s.discard
-    if success:
-        discard = discard | cards
-    else:
-        hands[s.defender] = hands[s.defender] | cards
-        known[s.defender] = known[s.defender] | cards
-
-    talon = list(s.talon)
-    posteriors = list(origins)
-    out = s.players_out
-    draw_order = [s.attacker]
-    q = next_active(s.attacker, n, out)
-    while q != s.attacker:
-        if q != s.defender:
-            draw_order.append(q)
-        q = next_active(q, n, out)
-    draw_order.append(s.defender)
-    for p in draw_order:
-        while talon and len(hands[p]) < rules.hand_size:
-            card = talon.pop(0)
-            hands[p] = hands[p].add(card)
-            if not talon and card == s.trump_card:
-                known[p] = known[p].add(card)  # the face-up trump, seen by all
-            elif posteriors:
-                posteriors[p] = (Fraction(0), *posteriors[p])  # one more unknown from the talon
-
-    if not talon:
-        out = out | {p for p in range(n) if not hands[p]}
-    # Trumps known to have been in the talon stay listed only until they are seen.
-    seen = discard
-    for p in range(n):
-        seen = seen | known[p]
-    from_talon = s.knowledge.from_talon - seen
-    final = tuple(posteriors) if from_talon else ()
+    """Discard or pick up, draw, leave, end the game or set up the next bout: the phases of
+    the engine's ``end_bout`` (clear or pick up, refill, players out, next roles,
+    repetition), each restated below."""
+    n = s.rules.players
+    discard = _clear_or_pick_up(s, hands, known, table, success)
+    talon, posteriors = _refill(s, hands, known, origins)
+    out = _players_out(s, hands, talon)
+    from_talon, final = _talon_facts(s, discard, known, posteriors)
     if not talon and n - len(out) <= 1:
         return Expected(
             tuple(hands),
@@ -327,13 +258,8 @@ def end_of_bout(
             from_talon,
             final,
         )
-    if success:
-        attacker = s.defender if s.defender not in out else next_active(s.defender, n, out)
-    else:
-        attacker = next_active(s.defender, n, out)
-    defender = next_active(attacker, n, out)
-    cap = min(base_cap(rules, discard), len(hands[defender]))
-    repeatable = not success and len(talon) == len(s.talon) and out == s.players_out
+    attacker, defender = _next_roles(s, success, out)
+    cap = min(base_cap(s.rules, discard), len(hands[defender]))
     return Expected(
         tuple(hands),
         tuple(talon),
@@ -348,8 +274,89 @@ def end_of_bout(
         tuple(known),
         from_talon,
         final,
-        repeatable,
+        _repeatable(s, success, talon, out),
     )
+
+
+def _clear_or_pick_up(
+    s: GameState,
+    hands: list[CardSet],
+    known: list[CardSet],
+    table: tuple[tuple[Card, Card | None], ...],
+    success: bool,
+) -> CardSet:
+    """The discard pile after the bout: the table goes to it after a successful defence,
+    else into the defender's hand (``hands`` and ``known`` are updated), seen by all."""
+    cards = CardSet.from_cards([a for a, _ in table] + [d for _, d in table if d is not None])
+    if success:
+        return s.discard | cards
+    hands[s.defender] = hands[s.defender] | cards
+    known[s.defender] = known[s.defender] | cards
+    return s.discard
+
+
+def _refill(
+    s: GameState, hands: list[CardSet], known: list[CardSet], origins: tuple[Posterior, ...]
+) -> tuple[list[Card], list[Posterior]]:
+    """The talon left and the posteriors after the hands are drawn up to ``hand_size``
+    (``hands`` and ``known`` are updated): the attacker first, then clockwise, the defender
+    last."""
+    n = s.rules.players
+    talon = list(s.talon)
+    posteriors = list(origins)
+    out = s.players_out
+    draw_order = [s.attacker]
+    q = next_active(s.attacker, n, out)
+    while q != s.attacker:
+        if q != s.defender:
+            draw_order.append(q)
+        q = next_active(q, n, out)
+    draw_order.append(s.defender)
+    for p in draw_order:
+        while talon and len(hands[p]) < s.rules.hand_size:
+            card = talon.pop(0)
+            hands[p] = hands[p].add(card)
+            if not talon and card == s.trump_card:
+                known[p] = known[p].add(card)  # the face-up trump, seen by all
+            elif posteriors:
+                posteriors[p] = (Fraction(0), *posteriors[p])  # one more unknown from the talon
+    return talon, posteriors
+
+
+def _players_out(s: GameState, hands: list[CardSet], talon: list[Card]) -> frozenset[int]:
+    """The players out: once the talon is used up, every player with no cards leaves."""
+    if talon:
+        return s.players_out
+    return s.players_out | {p for p in range(s.rules.players) if not hands[p]}
+
+
+def _talon_facts(
+    s: GameState, discard: CardSet, known: list[CardSet], posteriors: list[Posterior]
+) -> tuple[CardSet, tuple[Posterior, ...]]:
+    """``from_talon`` and the origins after the bout: trumps known to have been in the
+    talon stay listed only until they are seen, and origins only while one is listed."""
+    seen = discard
+    for p in range(s.rules.players):
+        seen = seen | known[p]
+    from_talon = s.knowledge.from_talon - seen
+    return from_talon, tuple(posteriors) if from_talon else ()
+
+
+def _next_roles(s: GameState, success: bool, out: frozenset[int]) -> tuple[int, int]:
+    """The next attacker and defender: after a defence the defender attacks (or the next
+    player in, if it left), after a take the player after the defender; the defender is the
+    next player in after the attacker."""
+    n = s.rules.players
+    if success:
+        attacker = s.defender if s.defender not in out else next_active(s.defender, n, out)
+    else:
+        attacker = next_active(s.defender, n, out)
+    return attacker, next_active(attacker, n, out)
+
+
+def _repeatable(s: GameState, success: bool, talon: list[Card], out: frozenset[int]) -> bool:
+    """Whether nothing irreversible happened: a take with no card drawn and nobody out."""
+    return not success and len(talon) == len(s.talon) and out == s.players_out
 
 
 def check_step_matches_reference(s: GameState, action: Action, t: GameState) -> None:

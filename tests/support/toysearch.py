@@ -1,6 +1,6 @@
 """Shared pieces of the ``tests/search/test_toys_*`` files: the toy games' instances, position
-generators and result checks (the games are in ``toygames.py``, brute force in
-``bruteforce.py``)."""
+generators and result checks (the games are in ``toygames.py`` and ``imperfect_games.py``,
+brute force in ``bruteforce.py``)."""
 
 from __future__ import annotations
 
@@ -16,15 +16,8 @@ from durak.search import (
     SearchResult,
 )
 from tests.support.bruteforce import BruteForce, reachable_states
-from tests.support.toygames import (
-    CardObs,
-    CardState,
-    HiddenCardGame,
-    Nim,
-    RandomTree,
-    TicTacToe,
-    shuffled_order,
-)
+from tests.support.imperfect_games import CardObs, CardState, HiddenCardGame
+from tests.support.toygames import Nim, RandomTree, TicTacToe, shuffled_order
 
 S = TypeVar("S", bound=Hashable)
 

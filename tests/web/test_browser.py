@@ -24,6 +24,7 @@ require_extra("uvicorn")
 require_extra("playwright")
 
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
 
 from durak.arena.gamelog.files import read_log  # noqa: E402
 from durak.arena.gamelog.replay import replay_entry  # noqa: E402
@@ -98,7 +99,14 @@ def play_to_the_end(page: Page, prefer: str | None = None) -> list[str]:
         ]
         choice = next((a for a in actions if prefer and a.startswith(prefer)), actions[0])
         version = page.evaluate("view.version")
-        page.locator(f'#actions button[data-action="{choice}"]').click()
+        try:
+            page.locator(f'#actions button[data-action="{choice}"]').click(timeout=PATIENCE_MS)
+        except PlaywrightTimeoutError:
+            # The view changed between reading the buttons and clicking (the button was
+            # replaced): read the new ones; a view that did not change is a real failure.
+            if page.evaluate("view.version") == version:
+                raise
+            continue
         clicked.append(choice)
         # The click was answered: the page shows a newer view (or the result).
         page.wait_for_function(f"view.version > {version} || view.over", timeout=PATIENCE_MS)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from durak.agents.base import register
+from durak.agents.policies import one_hot
 from durak.agents.specs import param
 from durak.agents.tactics import lowest_play
 from durak.rules import Action, Observation, Pass, Suit, Take
@@ -39,6 +40,15 @@ def random_choice(legal: Sequence[Action], rand: Callable[[], float], stop_chanc
     return legal[int(rand() * k)]
 
 
+def random_policy(legal: Sequence[Action], stop_chance: float) -> list[float]:
+    """The distribution of :func:`random_choice` over ``legal`` for a uniform ``rand``."""
+    k = len(legal)
+    last = legal[-1]
+    if k > 1 and (type(last) is Pass or type(last) is Take):
+        return [(1 - stop_chance) / (k - 1)] * (k - 1) + [stop_chance]
+    return [1 / k] * k
+
+
 @attrs.frozen
 class RandomAgent:
     """Random play with a ``stop_chance`` (default 0.2) of passing or taking early."""
@@ -51,6 +61,10 @@ class RandomAgent:
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """A random legal action (see :func:`random_choice`)."""
         return random_choice(observation.legal_actions, rng.random, self.stop_chance)
+
+    def policy(self, observation: Observation) -> list[float]:
+        """The exact distribution of :meth:`act` (see :func:`random_policy`)."""
+        return random_policy(observation.legal_actions, self.stop_chance)
 
 
 register(
@@ -107,6 +121,10 @@ class GreedyAgent:
         """The greedy action (see :func:`greedy_action`)."""
         return greedy_action(observation)
 
+    def policy(self, observation: Observation) -> list[float]:
+        """One-hot on the greedy action."""
+        return one_hot(observation.legal_actions, greedy_action(observation))
+
 
 def lowest_action(observation: Observation) -> Action:
     """The lowest-power legal card action, else Take or Pass (see :class:`LowestAgent`)."""
@@ -132,6 +150,10 @@ class LowestAgent:
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The lowest-power card action (see :func:`lowest_action`)."""
         return lowest_action(observation)
+
+    def policy(self, observation: Observation) -> list[float]:
+        """One-hot on the lowest-power card action."""
+        return one_hot(observation.legal_actions, lowest_action(observation))
 
 
 register(

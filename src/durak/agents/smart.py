@@ -12,6 +12,7 @@ import random
 import attrs
 
 from durak.agents.base import register
+from durak.agents.policies import one_hot
 from durak.agents.simple import greedy_action
 from durak.agents.tactics import (
     attackers_of,
@@ -105,6 +106,10 @@ class SmartAgent:
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The smart action (see :func:`smart_action`)."""
         return smart_action(observation)
+
+    def policy(self, observation: Observation) -> list[float]:
+        """One-hot on the smart action."""
+        return one_hot(observation.legal_actions, smart_action(observation))
 
 
 register(

@@ -1,9 +1,9 @@
 """The ``durak`` command line (typer, rich help), after Zarlykov's (2023) experiment CLI.
 
 Commands: ``match`` and ``tournament``, ``grid``, ``ladder``, ``play``, ``replay``, ``agents``,
-``bench``, ``serve``, ``train`` and ``learners`` (:mod:`durak.cli.commands`).  Every usage
-error, bad option value included, is one line ``error: ...`` on standard error with exit
-code 2; Ctrl-C exits with 130.
+``bench``, ``serve``, ``train``, ``learners``, ``exploit`` and ``dataset``
+(:mod:`durak.cli.commands`).  Every usage error, bad option value included, is one line
+``error: ...`` on standard error with exit code 2; Ctrl-C exits with 130.
 """
 
 from __future__ import annotations
@@ -18,7 +18,19 @@ from typing import Annotated, Any, TextIO
 import typer
 from typer.core import TyperGroup
 
-from durak.cli.commands import bench, grid, ladder, listing, matches, play, replay, serve, train
+from durak.cli.commands import (
+    bench,
+    dataset,
+    exploit,
+    grid,
+    ladder,
+    listing,
+    matches,
+    play,
+    replay,
+    serve,
+    train,
+)
 from durak.cli.conventions import rewrite_arguments, tidy_help
 from durak.cli.errors import INTERRUPTED, USAGE, error
 from durak.cli.plugins import VERBOSE, load_agents, verbose_asked
@@ -128,7 +140,9 @@ app.command()(listing.agents)
 app.command()(bench.bench)
 app.command()(train.train)
 app.command()(train.learners)
+app.command()(exploit.exploit)
 app.command()(serve.serve)
+app.command()(dataset.dataset)
 
 
 #: ASCII stand-ins for the characters the commands print, for streams that cannot encode

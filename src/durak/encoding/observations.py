@@ -94,10 +94,6 @@ def encode_observation(observation: Observation) -> NDArray[np.float32]:
     rules = o.rules
     d, n = rules.deck_size, rules.players
     me = o.player
-
-    def seat(p: int) -> int:
-        return (p - me) % n
-
     attacks = defences = undefended = 0
     for a, b in o.table:
         attacks |= 1 << a.index
@@ -108,17 +104,20 @@ def encode_observation(observation: Observation) -> NDArray[np.float32]:
     face_up = 0 if o.face_up_trump is None else 1 << o.face_up_trump.index
     masks = [o.hand.mask, attacks, undefended, defences, o.discard.mask, face_up]
     masks += [o.known_cards((me + s) % n).mask for s in range(1, n)]
-    cards = [card_bits(m, rules) for m in masks]
+    # Every card block at once: one unpacking of all the masks' bytes (card_bits for each).
+    raw = np.frombuffer(b"".join(m.to_bytes(7, "little") for m in masks), dtype=np.uint8)
+    bits = np.unpackbits(raw, bitorder="little").reshape(len(masks), 56)
+    cards = bits[:, _deck_indices(rules.lowest_rank, rules.suits)].reshape(-1)
+    return np.concatenate([cards.astype(np.float32), _tail(o, d, n)])
 
-    sizes = np.zeros(n, dtype=np.float32)
-    out_seats = np.zeros(n, dtype=np.float32)
-    for p in range(n):
-        sizes[seat(p)] = o.hand_sizes[p] / d
-        out_seats[seat(p)] = p in o.players_out
-    trump = np.zeros(_TRUMP_WIDTH, dtype=np.float32)
+
+def _tail(o: Observation, d: int, n: int) -> NDArray[np.float32]:
+    """The blocks after the card blocks, from hand sizes to the bout cap (the layout)."""
+    me, rules, over = o.player, o.rules, o.is_terminal
+    by_seat = [(me + s) % n for s in range(n)]  # seat s relative to the observer
+    trump = [0.0] * _TRUMP_WIDTH
     trump[4 if o.trump_suit is None else int(o.trump_suit)] = 1.0
-    role = np.zeros(_ROLE_WIDTH, dtype=np.float32)
-    over = o.is_terminal
+    role = [0.0] * _ROLE_WIDTH
     if over or me in o.players_out:
         role[_ROLE_OUT] = 1.0
     elif me == o.attacker:
@@ -127,15 +126,11 @@ def encode_observation(observation: Observation) -> NDArray[np.float32]:
         role[_ROLE_DEFENDER] = 1.0
     else:
         role[_ROLE_THROWER] = 1.0
-    attacker_seat = np.zeros(n, dtype=np.float32)
-    defender_seat = np.zeros(n, dtype=np.float32)
-    if not over:
-        attacker_seat[seat(o.attacker)] = 1.0
-        defender_seat[seat(o.defender)] = 1.0
+    attacker = [float(not over and p == o.attacker) for p in by_seat]
+    defender = [float(not over and p == o.defender) for p in by_seat]
     cap_scale = max(rules.bout_cap, rules.first_bout_cap or 1)
-    talon = np.array([o.talon_size / d], dtype=np.float32)
-    flags = np.array([o.turn == me, o.taking], dtype=np.float32)
-    cap = np.array([0.0 if over else o.cap / cap_scale], dtype=np.float32)
-    return np.concatenate(
-        [*cards, sizes, talon, trump, role, flags, attacker_seat, defender_seat, out_seats, cap]
-    )
+    tail = [o.hand_sizes[p] / d for p in by_seat]
+    tail += [o.talon_size / d, *trump, *role, float(o.turn == me), float(o.taking)]
+    tail += [*attacker, *defender, *(float(p in o.players_out) for p in by_seat)]
+    tail.append(0.0 if over else o.cap / cap_scale)
+    return np.array(tail, dtype=np.float32)

@@ -7,8 +7,10 @@ Web clients choose agents, never files.  An :class:`AgentPolicy` allows
   everywhere, even by the operator) and ``faulty`` (a testing agent);
 * their numeric, true/false and multiple-choice parameters;
 * the free-text parameters whose meaning the server knows: agent specs
-  (``solver:fallback=``, ``;`` for ``,``; checked in turn) and guide names
-  (``ismcts:prior=``, ``value=``: a registered guide or the parameter's default).
+  (``solver:fallback=``, ``;`` for ``,``; checked in turn), opponent models
+  (``ismcts:opponent=``, ``infer=``: a model's name, or an agent spec checked in turn)
+  and guide names (``ismcts:prior=``, ``value=``: a registered guide or the parameter's
+  default).
 
 Every other free-text parameter is refused, ``path=`` of the learned agents among them, so
 no request can make the server open a file, and no answer can tell which paths exist.  The
@@ -25,11 +27,18 @@ import attrs
 
 from durak.agents.base import AgentInfo, SpecError, parse_spec, registry
 from durak.agents.guides import guide_names
+from durak.agents.inference.inferring import is_agent_spec
 
 __all__ = ["QUOTE", "AgentPolicy", "Grant", "cut", "short"]
 
 #: Parameters whose value is an agent spec with ``;`` for ``,`` (as the agent builds it).
 SPEC_PARAMS = frozenset({("solver", "fallback")})
+#: Parameters naming an opponent model, by their word for "no model": a model's name or
+#: an agent spec with ``;`` for ``,``.
+MODEL_PARAMS = {
+    **{(name, "infer"): "none" for name in ("ismcts", "mcts", "minimax", "maxn")},
+    ("ismcts", "opponent"): "self",
+}
 #: Parameters whose value is a guide's name or the parameter's default (no guide).
 GUIDE_PARAMS = frozenset({("ismcts", "prior"), ("ismcts", "value")})
 #: Never allowed: ``human`` asks at the server's terminal.
@@ -81,13 +90,19 @@ class Grant:
         return name == self.name and self.params <= raw.items()
 
 
+def _names_spec(name: str, key: str, value: str) -> bool:
+    """Whether parameter ``key`` of agent ``name`` holds an agent spec in ``value``."""
+    off = MODEL_PARAMS.get((name, key))
+    return (name, key) in SPEC_PARAMS or (off is not None and is_agent_spec(value, off))
+
+
 def _grantable(name: str, raw: dict[str, str], depth: int) -> None:
     """:class:`SpecError` if agent ``name`` with parameters ``raw``, or a spec nested in
     them, is one no grant may allow."""
     if name in NEVER:
         raise SpecError(f"{name} asks at the server's terminal: it cannot be allowed")
     for key, value in raw.items():
-        if (name, key) in SPEC_PARAMS:
+        if _names_spec(name, key, value):
             if depth >= MAX_DEPTH:
                 raise SpecError(f"agent specs nest more than {MAX_DEPTH} deep")
             _grantable(*parse_spec(value.replace(";", ",")), depth + 1)
@@ -140,8 +155,10 @@ class AgentPolicy:
         param = next((p for p in info.params if p.name == key), None)
         if param is None:
             raise SpecError(f"{info.name}: unknown parameter {short(key)}")
-        if (info.name, key) in SPEC_PARAMS:
+        if _names_spec(info.name, key, value):
             self._check(value.replace(";", ","), depth + 1)
+        elif (info.name, key) in MODEL_PARAMS:
+            pass  # a model's name, or the word for none
         elif (info.name, key) in GUIDE_PARAMS:
             if value != param.default and value not in guide_names():
                 raise SpecError(f"{info.name}: {key} must be {param.default} or a guide's name")

@@ -5,7 +5,8 @@ agents ``mcts``, ``minimax`` and ``maxn``).  It hears the game through the
 :class:`~durak.agents.Watcher` hooks, one :class:`~durak.agents.inference.record.GameLog` per seat
 it plays, and with ``infer`` set it weighs the worlds of each decision by the opponents'
 moves (:mod:`durak.agents.inference`, after Rebstock et al., CoG 2019) under the model
-named (:mod:`durak.agents.inference.opponents`).
+named (:mod:`durak.agents.inference.opponents`), or under any agent given by its spec
+(:mod:`durak.agents.inference.agent_model`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from collections.abc import Sequence
 
 import attrs
 
-from durak.agents.base import check_bound
+from durak.agents.base import Agent, SpecError, check_bound
 from durak.agents.guides import Guidance, Guide, make_guide
+from durak.agents.inference.agent_model import AgentModel, model_agent
 from durak.agents.inference.belief import Belief, is_weighable, weigh_worlds
 from durak.agents.inference.opponents import (
     MODELS,
@@ -27,14 +29,29 @@ from durak.agents.inference.opponents import (
 )
 from durak.agents.inference.record import GameLog
 from durak.agents.specs import Param, param, params_of
-from durak.rules import Action, Observation, Rules
+from durak.rules import Action, Observation, Rules, Visibility
 
-__all__ = ["GUIDED", "Inferring", "inference_last", "opponent_model"]
+__all__ = [
+    "GUIDED",
+    "MODEL_HELP",
+    "Inferring",
+    "inference_last",
+    "is_agent_spec",
+    "opponent_model",
+]
 
 #: The models that need the ``dmc`` guide.
 GUIDED = ("dmc", "mix")
 #: A guide's scores by observation, cached for one decision.
 Scores = dict[Observation, Sequence[float]]
+#: What an option naming an opponent model takes, after its word for "no model".
+MODEL_HELP = f"{', '.join(MODELS[:-1])}, {MODELS[-1]} or any agent spec (';' for ',')"
+
+
+def is_agent_spec(value: str, off: str) -> bool:
+    """Whether a model option's ``value`` is an agent spec: neither ``off`` (its word for
+    no model) nor a model's name (:data:`~durak.agents.inference.opponents.MODELS`)."""
+    return value != off and value not in MODELS
 
 
 def opponent_model(
@@ -64,8 +81,8 @@ class Inferring:
 
     infer: str = param(
         "none",
-        "opponent model weighing the sampled worlds by the opponents' moves so far",
-        choices=("none", *MODELS),
+        "opponent model weighing the sampled worlds by the opponents' moves so far: none, "
+        + MODEL_HELP,
     )
     candidates: int = param(64, "worlds weighed per decision with infer", low=1, high=10**4)
     chain: int = param(
@@ -74,31 +91,67 @@ class Inferring:
         low=0,
         high=10**5,
     )
-    epsilon: float = param(0.1, "error rate of the greedy opponent model", low=0, high=1)
+    epsilon: float = param(
+        0.1, "error rate of the greedy and agent-spec opponent models", low=0, high=1
+    )
     model_temperature: float = param(
         1.0, "softmax temperature of the dmc opponent model", low=1e-3, high=100
     )
     mix: float = param(0.5, "weight of dmc in the mix opponent model", low=0, high=1)
+    draws: int = param(
+        8,
+        "act calls estimating an agent-spec model's policy if it has no explicit one",
+        low=1,
+        high=10**4,
+    )
     logs: dict[int, GameLog] = attrs.field(init=False, eq=False, repr=False, factory=dict)
     guides: dict[str, Guide] = attrs.field(init=False, eq=False, repr=False, factory=dict)
+    #: The agents of the agent-spec models, by spec (built once: options naming one spec
+    #: share its agent).
+    agents: dict[str, Agent] = attrs.field(init=False, eq=False, repr=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
         for name in sorted(self.guide_names()):
             self.guides[name] = make_guide(name)
+        for option, spec in self.model_options().items():
+            if spec not in self.agents:
+                try:
+                    self.agents[spec] = model_agent(spec)
+                except SpecError as e:
+                    raise SpecError(f"{self._name()}: {option}: {e}") from None
+
+    def _name(self) -> str:
+        return str(getattr(self, "name", type(self).__name__))
 
     def guide_names(self) -> set[str]:
         """The guides the options need."""
         return {"dmc"} if self.infer in GUIDED else set()
 
+    def model_options(self) -> dict[str, str]:
+        """The options whose value is an agent spec (:func:`is_agent_spec`), by name."""
+        return {"infer": self.infer} if is_agent_spec(self.infer, "none") else {}
+
     def check_rules(self, rules: Rules) -> None:
         """:class:`~durak.agents.SpecError`, prefixed with the agent's name, unless every
-        guide can score ``rules``' games (a network is made for one variant)."""
+        guide and every model's agent can play ``rules``' games (a network is made for
+        one variant)."""
         for guide in self.guides.values():
-            check_bound(guide, rules, getattr(self, "name", type(self).__name__))
+            check_bound(guide, rules, self._name())
+        for option, spec in self.model_options().items():
+            check_bound(self.agents[spec], rules, f"{self._name()}: {option}")
 
-    def model(self, kind: str, cache: Scores) -> OpponentModel:
-        """The opponent model ``kind`` with this agent's settings; its guide's scores go in
-        ``cache`` (one per decision, shared with the search's own guidance)."""
+    def model(
+        self, kind: str, cache: Scores, rng: random.Random, visibility: Visibility = False
+    ) -> OpponentModel:
+        """The opponent model ``kind`` (a model's name or an agent spec) with this agent's
+        settings; its guide's scores go in ``cache`` (one per decision, shared with the
+        search's own guidance).  An agent-spec model seeds its draws from ``rng`` (the
+        named models leave it untouched) and reads the observations of ``visibility``."""
+        if kind in self.agents:
+            seed = rng.getrandbits(64)
+            return AgentModel(
+                self.agents[kind], self.epsilon, self.draws, random.Random(seed), visibility
+            )
         guide = self.guides.get("dmc")
         guidance = None if guide is None else Guidance(guide, self.model_temperature, cache)
         return opponent_model(kind, self.epsilon, self.mix, guidance)
@@ -111,7 +164,7 @@ class Inferring:
         log = self.logs.get(observation.player)
         if log is None or not is_weighable(log, observation):
             return None
-        model = self.model(self.infer, cache)
+        model = self.model(self.infer, cache, rng, observation.visibility)
         return weigh_worlds(log, model, self.candidates, rng, steps=self.chain)
 
     def game_started(self, observation: Observation) -> None:

@@ -19,7 +19,9 @@ They are thin wrappers over :mod:`durak.search` (which never sees these agents):
 * ``infer=...`` (every agent above) weighs the sampled worlds by the
   opponents' moves so far under an opponent model (:mod:`durak.agents.inference`), and
   ``ismcts:opponent=...`` models the other players by such a model at their nodes
-  (:mod:`durak.agents.inference.opponents`).
+  (:mod:`durak.agents.inference.opponents`), or by any agent given by its spec
+  (:mod:`durak.agents.inference.agent_model`); with the same agent as both, ``ismcts``
+  is ISMCTS-BR, an approximate best response to it (:mod:`~durak.agents.searchers.exploiter`).
 
 Every agent sees only the :class:`~durak.rules.Observation`, answers a forced decision (one
 legal action) at once, ends a tree search as soon as its decision is settled, draws

@@ -2,7 +2,9 @@
 2012), with a progressive bias (Chaslot et al., 2008) toward the greedy move, or guided by
 a network (``prior=``, ``value=``, after AlphaZero), an exact endgame (``endgame=N``: the
 move of :mod:`durak.agents.solver` once every card is known) and a model of the other
-players at their nodes (``opponent=...``, :mod:`durak.agents.inference.opponents`).
+players at their nodes (``opponent=...``, :mod:`durak.agents.inference.opponents`, or any
+agent by its spec, :mod:`durak.agents.inference.agent_model`: ISMCTS-BR,
+:mod:`durak.agents.searchers.exploiter`).
 """
 
 from __future__ import annotations
@@ -17,8 +19,15 @@ from durak.agents import evals
 from durak.agents.base import SpecError, register
 from durak.agents.guides import Guidance
 from durak.agents.inference.belief import InferredGame
-from durak.agents.inference.inferring import GUIDED, Inferring, Scores, inference_last
-from durak.agents.inference.opponents import MODELS, by_mover, most_likely
+from durak.agents.inference.inferring import (
+    GUIDED,
+    MODEL_HELP,
+    Inferring,
+    Scores,
+    inference_last,
+    is_agent_spec,
+)
+from durak.agents.inference.opponents import by_mover, most_likely
 from durak.agents.searchers.options import (
     BIAS_HELP,
     C_HELP,
@@ -82,8 +91,8 @@ class IsmctsAgent(Inferring):
     seconds: float | None = param(None, SECONDS_HELP, low=0.001, high=3600)
     opponent: str = param(
         "self",
-        "model of the other players: the prior (or biased move) and rollout at their nodes",
-        choices=("self", *MODELS),
+        "model of the other players, the prior (or biased move) and rollout at their nodes: "
+        "self, " + MODEL_HELP,
     )
     name: str = "ismcts"
 
@@ -121,6 +130,11 @@ class IsmctsAgent(Inferring):
         wanted = super().guide_names() | ({self.prior, self.value} - {"none", "rollout"})
         return wanted | ({"dmc"} if self.opponent in GUIDED else set())
 
+    def model_options(self) -> dict[str, str]:
+        """The options whose value is an agent spec: ``opponent`` and ``infer``."""
+        own = {"opponent": self.opponent} if is_agent_spec(self.opponent, "self") else {}
+        return {**own, **super().model_options()}
+
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The most visited root action (or the solved one in a known endgame)."""
         legal = observation.legal_actions
@@ -144,7 +158,7 @@ class IsmctsAgent(Inferring):
         rollout = None if value is not None else ROLLOUTS[self.simulation]
         heuristic: Heuristic[GameState, Action] = evals.greedy_heuristic
         if self.opponent != "self":
-            model = self.model(self.opponent, caches.get("dmc", {}))
+            model = self.model(self.opponent, caches.get("dmc", {}), rng, observation.visibility)
             me = observation.player
             if prior is not None:
                 prior = by_mover(me, prior, model.policy)

@@ -16,6 +16,8 @@ in Games", arXiv:1908.09453), one module per concept:
   ``Policy``, for ``exploitability`` (it needs ``open_spiel.python``);
 * :mod:`~durak.interop.openspiel.agents`: OpenSpiel's MCTS and ISMCTS as durak agents, the
   entry point the agent registry loads with every plugin.
+* :mod:`~durak.interop.openspiel.best_response`: an agent's exact best response and an
+  exploiter's exact value against it, on small decks (it needs ``open_spiel.python``).
 
 This ``__init__`` imports nothing, so that the agents' entry point loads without open-spiel
 (building one of its agents then says what to install).  The names below are imported from

@@ -8,13 +8,17 @@ generator; its distribution at an information state is estimated here from ``sam
 decisions, each with a generator seeded from ``seed`` and the information-state string (so
 the policy depends on the information state only, and the same seed gives the same policy).
 A deterministic agent (``lowest``, ``greedy``, ``smart``) gives its one action probability 1
-whatever ``samples`` is.
+whatever ``samples`` is.  An agent that states its distribution, a ``policy(observation)``
+method giving the probability of each of ``observation.legal_actions`` in order (the
+optional protocol of issue 49), gives that distribution exactly, with no sampling.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from durak.extras import needs
@@ -26,7 +30,7 @@ from durak.agents import make_agent
 from durak.agents.base import Agent
 from durak.encoding import ActionSpace
 from durak.interop.openspiel.game import DurakOpenSpielGame, DurakOpenSpielState
-from durak.rules import RulesError, observe
+from durak.rules import Observation, RulesError, observe
 
 __all__ = ["AgentPolicy"]
 
@@ -69,10 +73,32 @@ class AgentPolicy(os_policy.Policy):  # type: ignore[misc]  # open_spiel is unty
         if cached is not None:
             return cached
         observation = observe(now, player)
-        rng = random.Random(_seed(self.seed, key))
-        counts = dict.fromkeys(state.legal_actions(player), 0)
-        for _ in range(self.samples):
-            counts[self._space.encode(self._agent.act(observation, rng))] += 1
-        probs = {a: c / self.samples for a, c in counts.items()}
+        stated = getattr(self._agent, "policy", None)
+        if callable(stated):
+            probs = self._stated(observation, stated(observation))
+        else:
+            rng = random.Random(_seed(self.seed, key))
+            counts = dict.fromkeys(state.legal_actions(player), 0)
+            for _ in range(self.samples):
+                counts[self._space.encode(self._agent.act(observation, rng))] += 1
+            probs = {a: c / self.samples for a, c in counts.items()}
         self._cache[key] = probs
         return probs
+
+    @property
+    def exact(self) -> bool:
+        """Whether the agent states its distribution (else it is estimated from samples)."""
+        return callable(getattr(self._agent, "policy", None))
+
+    def _stated(self, observation: Observation, probs: Sequence[float]) -> dict[int, float]:
+        """The distribution the agent states, by action id; :class:`RulesError` unless it
+        is one probability per legal action, summing to 1."""
+        legal = observation.legal_actions
+        if len(probs) != len(legal) or any(not 0 <= p <= 1 for p in probs):
+            raise RulesError(
+                f"{self.spec}: policy() must give one probability per legal action "
+                f"({len(legal)}), got {list(probs)!r}"
+            )
+        if not math.isclose(sum(probs), 1.0, abs_tol=1e-9):
+            raise RulesError(f"{self.spec}: policy() must sum to 1, got {sum(probs)!r}")
+        return {self._space.encode(a): float(p) for a, p in zip(legal, probs, strict=True)}

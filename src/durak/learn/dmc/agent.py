@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from durak.agents.policies import one_hot
 from durak.extras import needs
 
 with needs("dmc", "dmc"):
@@ -48,6 +49,11 @@ class DmcAgent:
             return legal[0]
         values = scores(self.model.net, decision_rows(observation, legal))
         return legal[int(np.argmax(values))]
+
+    def policy(self, observation: Observation) -> list[float]:
+        """One-hot on :meth:`act`'s action (it ignores ``rng``): an explicit
+        :class:`~durak.agents.policies.PolicyAgent` policy."""
+        return one_hot(observation.legal_actions, self.act(observation, random.Random(0)))
 
 
 @attrs.frozen(eq=False)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import attrs
 import typer
+from rich.console import Console
 
 from durak.agents import parse_spec
 from durak.agents.specs import params_of, typed_params
@@ -112,8 +113,32 @@ def dmc_settings(spec: str) -> DmcSettings:
     return settings
 
 
+@attrs.frozen
+class DmcRun:
+    """A DMC training run that reached its goal: its master ``seed`` (given, drawn or read
+    from the checkpoint), ``rules``, the model file ``out`` and the ``episodes`` trained."""
+
+    seed: int
+    rules: Rules
+    out: Path
+    episodes: int
+
+
 def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
-    """Train (or resume) the DMC run of ``request``; see the module doc."""
+    """Train (or resume) the DMC run of ``request``, then print the ``durak match``
+    command that evaluates the model; see the module doc."""
+    console = stdout_console()
+    run = run_dmc(request, options, console)
+    others = ["greedy"] * (run.rules.players - 1)
+    words = ["durak", "match", f"dmc:path={run.out}", *others, "--games", "1000"]
+    words += ["--seed", str(run.seed + 1), *rules_flags(run.rules)]
+    console.print(f"evaluate: {shlex.join(words)}")
+
+
+def run_dmc(request: TrainRequest, options: DmcOptions, console: Console) -> DmcRun:
+    """Train (or resume) the DMC run of ``request`` with ``options``, printing on
+    ``console``, until its goal; a bad option is one line, exit 2, and a stop (Ctrl-C,
+    SIGTERM, an error the run survives) saves the run and exits with its code."""
     with user_errors():
         require_extra("dmc")  # before the modules that import numpy and torch
     from durak.learn.dmc.learner import DmcTrainer, checkpoint_seed  # noqa: PLC0415 - torch
@@ -136,7 +161,6 @@ def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
 
     meta = {"command": _command(request.spec, opponents, plan, rules, the_seed)}
     schedule = DmcSchedule(trainer, plan, match, meta)
-    console = stdout_console()
     console.print(
         f"train: {request.spec} vs {','.join(opponents)} · {_goal(plan)} · "
         f"{seed_line(the_seed, seed, None if logged is None else plan.checkpoint.name)} · "
@@ -176,10 +200,7 @@ def train_dmc(request: TrainRequest, options: DmcOptions) -> None:
             f"saved after {trainer.episodes:,} episodes; run the same command with --resume "
             "to continue"
         )
-    others = ["greedy"] * (rules.players - 1)
-    words = ["durak", "match", f"dmc:path={plan.out}", *others, "--games", "1000"]
-    words += ["--seed", str(the_seed + 1), *rules_flags(rules)]
-    console.print(f"evaluate: {shlex.join(words)}")
+    return DmcRun(the_seed, rules, plan.out, trainer.episodes)
 
 
 def _checked(

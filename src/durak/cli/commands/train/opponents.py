@@ -4,6 +4,8 @@ table (``--vs``, repeated, or one filling every seat), or DMC's list of opponent
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import attrs
 
 from durak.agents import Agent, make_agent
@@ -61,15 +63,21 @@ UNFIT: dict[type, str] = {
 }
 
 
-def training_opponent(spec: str, rules: Rules, unfit: tuple[type, ...] = tuple(UNFIT)) -> Agent:
+def training_opponent(
+    spec: str,
+    rules: Rules,
+    unfit: Mapping[type, str] = UNFIT,
+    label: str = "--vs",
+) -> Agent:
     """The agent of an opponent spec for training under ``rules``: ``SpecError`` for a bad
-    spec, :class:`UsageError` for an agent of a class in ``unfit`` (see :data:`UNFIT`),
-    also as another agent's part (``solver:fallback=human``)."""
+    spec, :class:`UsageError` (``LABEL SPEC: why``) for an agent of a class in ``unfit``
+    (a class -> why, see :data:`UNFIT`), also as another agent's part
+    (``solver:fallback=human``)."""
     agent = make_agent(spec, rules)
     for part in _parts(agent):
-        for kind in unfit:
+        for kind, why in unfit.items():
             if isinstance(part, kind):
-                raise UsageError(f"--vs {spec}: {UNFIT[kind]}")
+                raise UsageError(f"{label} {spec}: {why}")
     return agent
 
 

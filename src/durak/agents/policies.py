@@ -1,0 +1,34 @@
+"""Agents' explicit policies: the optional ``policy(observation)`` of an agent.
+
+An agent's choice is a distribution over the legal actions: a deterministic agent's is
+one-hot, a randomized agent's is the law of ``act`` over its generator.  An agent that can
+state that distribution exactly implements :class:`PolicyAgent`; a model of it
+(:class:`~durak.agents.inference.agent_model.AgentModel`) then reads the distribution
+instead of estimating it from seeded draws of ``act``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from durak.rules import Action, Observation
+
+__all__ = ["PolicyAgent", "one_hot"]
+
+
+@runtime_checkable
+class PolicyAgent(Protocol):
+    """An agent whose choice has an explicit distribution."""
+
+    def policy(self, observation: Observation) -> Sequence[float]:
+        """The probability that ``act(observation, rng)`` returns each of
+        ``observation.legal_actions`` (in that order) over a uniformly random ``rng``;
+        the probabilities sum to 1."""
+        ...
+
+
+def one_hot(legal: Sequence[Action], chosen: Action) -> list[float]:
+    """Probability 1 on ``chosen`` (one of ``legal``), 0 elsewhere: a deterministic
+    agent's policy."""
+    return [1.0 if a == chosen else 0.0 for a in legal]

@@ -1,0 +1,232 @@
+"""``durak dataset``: play games and write every decision as a row of Parquet, for
+imitation learning and offline RL (:mod:`durak.dataset`; the ``dataset`` extra).
+
+The games are those of ``durak match`` with the same specs, rules and seed; they are
+written in files of ``--shards`` games, each file atomically, so Ctrl-C keeps every
+finished file and ``--resume`` writes the rest, to the bytes one uninterrupted run writes.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from contextlib import nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import attrs
+import typer
+
+from durak.arena.play.match import build_agents
+from durak.arena.runs.backends import open_backend
+from durak.arena.runs.interface import Backend, BackendError
+from durak.cli.console import (
+    duration,
+    seed_line,
+    stderr_console,
+    stdout_console,
+    visibility_label,
+)
+from durak.cli.errors import user_errors
+from durak.cli.option_groups import expand, option_group
+from durak.cli.options import (
+    OUTPUT,
+    RUN,
+    Address,
+    BackendName,
+    BackendOption,
+    Force,
+    FullInformation,
+    Jobs,
+    OpenWorld,
+    Players,
+    Quiet,
+    RulesOptions,
+    Seed,
+    Specs,
+    UsageError,
+    choose_seed,
+    describe_rules,
+)
+from durak.cli.progress import GameProgress, wanted
+from durak.cli.stopping import stoppable
+from durak.extras import check_installed
+from durak.files import FileError
+from durak.rules import Visibility
+
+if TYPE_CHECKING:
+    from durak.dataset import DatasetDir, DatasetPlan
+    from durak.dataset.store import Mode
+
+DatasetGames = Annotated[
+    int, typer.Option("--games", "-n", min=1, help="Games to play and write.", rich_help_panel=RUN)
+]
+Out = Annotated[
+    Path,
+    typer.Option(
+        "--out",
+        help="The dataset's folder: part-00000.parquet, ... (the decisions), _games/ (each "
+        "game's public record), _manifest.json.",
+        rich_help_panel=OUTPUT,
+        show_default=False,
+    ),
+]
+Shards = Annotated[
+    int,
+    typer.Option(
+        "--shards",
+        min=1,
+        help="Games per file: part-00000.parquet holds games 0 to K-1, and so on.",
+        rich_help_panel=OUTPUT,
+    ),
+]
+ResumeDataset = Annotated[
+    bool,
+    typer.Option(
+        "--resume",
+        help="Continue the dataset in --out: its finished files are kept, the rest written.",
+        rich_help_panel=RUN,
+    ),
+]
+
+
+@option_group
+@attrs.frozen
+class DatasetSettings:
+    """The options of ``durak dataset`` besides the specs and the rules.
+
+    Attributes:
+      games: ``--games``; out: ``--out``, the folder; shards: ``--shards``, games per file.
+      seed: ``--seed``; ``None``: the dataset's when resuming, else a random one.
+      jobs, backend, address: where the games are played, as in ``durak match``.
+      open_world, full_information: what the players see (and the rows encode).
+      resume: ``--resume``; force: ``--force``, replace a dataset in ``out``.
+      quiet: ``--quiet``: no progress bar.
+
+    Invariants (a :class:`~durak.cli.options.UsageError` otherwise): not both ``--resume``
+    and ``--force``, nor ``--open-world`` and ``--full-information``; ``--address`` only
+    with ``--backend ray``.
+    """
+
+    games: DatasetGames
+    out: Out
+    shards: Shards = 1000
+    seed: Seed = None
+    jobs: Jobs = None
+    backend: BackendOption = BackendName.local
+    address: Address = None
+    open_world: OpenWorld = False
+    full_information: FullInformation = False
+    resume: ResumeDataset = False
+    force: Force = False
+    quiet: Quiet = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.resume and self.force:
+            raise UsageError("--resume continues the dataset in --out, --force replaces it")
+        if self.open_world and self.full_information:
+            raise UsageError("--full-information shows every hand already; drop --open-world")
+        if self.address is not None and self.backend is not BackendName.ray:
+            raise UsageError("--address is for --backend ray (the cluster to join)")
+
+    @property
+    def mode(self) -> Mode:
+        """How to open ``--out``: ``resume``, ``force`` or ``new``."""
+        return "resume" if self.resume else "force" if self.force else "new"
+
+    @property
+    def visibility(self) -> Visibility:
+        """What the players see."""
+        return "full" if self.full_information else self.open_world
+
+    def backend_or_none(self) -> Backend | None:
+        """``None`` (this process) for one local job, else the backend, started."""
+        if self.backend is BackendName.local and self.jobs == 1:
+            return None
+        jobs = self.jobs or os.cpu_count() or 1
+        return open_backend(self.backend.value, jobs=jobs, address=self.address)
+
+
+@expand
+def dataset(
+    specs: Specs,
+    players: Players = None,
+    *,
+    rules_options: RulesOptions,
+    settings: DatasetSettings,
+) -> None:
+    """Play games and write every decision as a row of Parquet (imitation learning, offline RL).
+
+    One spec per seat; the games are those of durak match with the same specs, rules and
+    seed.  Each row: game, seed (the deal's), step, player, agent, observation (the
+    durak.encoding vector), legal_mask, action (its index) and return; _games/ holds each
+    game's public record.  pandas.read_parquet(OUT) reads the decisions.  Needs pip install
+    'durak-lab\\[dataset]'.
+    """
+    with user_errors():
+        check_installed("durak dataset", "dataset", "numpy", "pyarrow")
+        # numpy and pyarrow: imported only now, so a bare install lists this command
+        from durak.dataset import DatasetDir, DatasetPlan, manifest_seed  # noqa: PLC0415
+
+        if len(specs) < 2:
+            raise UsageError(
+                f"a game needs at least two agents, one spec per seat; got {len(specs)}"
+            )
+        rules = rules_options.rules(len(specs), players)
+        build_agents(specs, rules)  # a bad spec fails before any file is written
+        resumed = settings.resume and settings.seed is None
+        logged = manifest_seed(settings.out) if resumed else None
+        seed = choose_seed(settings.seed) if logged is None else logged
+        plan = DatasetPlan(rules, specs, seed, settings.games, settings.shards, settings.visibility)
+        store = DatasetDir(settings.out, plan.description(), settings.mode)
+    source = None if logged is None else str(settings.out)
+    with store:
+        _write(plan, store, settings, seed_line(seed, settings.seed, source))
+
+
+def _write(plan: DatasetPlan, store: DatasetDir, settings: DatasetSettings, seed_text: str) -> None:
+    """Write the shards ``store`` lacks, with a progress bar; the summary, and after a
+    stop, what was kept and how to finish."""
+    from durak.dataset import write_shards  # noqa: PLC0415
+
+    out, err = stdout_console(), stderr_console()
+    count = plan.shard_count
+    out.print(
+        f"dataset: {' vs '.join(plan.specs)} · {seed_text} · {plan.games} games in {count} "
+        f"file{'s' * (count != 1)} of {plan.shard_games} · {store.path}"
+    )
+    out.print(f"rules: {describe_rules(plan.rules)}" + visibility_label(plan.open_world))
+    for note in store.notes:
+        err.print(f"note: {note}")
+    resumed = len(store.done)
+    done_games = sum(s.games for s in store.done.values())
+    if resumed:
+        err.print(f"resuming: {resumed} of {count} files already in {store.path}")
+    with user_errors():
+        backend = settings.backend_or_none()
+    where = "this process" if backend is None else backend.where
+    out.print(f"runs on: {where}")
+    started = time.perf_counter()
+    games = decisions = 0
+    with (
+        backend if backend is not None else nullcontext(),
+        GameProgress(plan.games, done_games, wanted(settings.quiet), out) as bar,
+        stoppable((OSError, BackendError, FileError)) as stop,
+    ):
+        for shard in write_shards(plan, store, backend):
+            games += shard.games
+            decisions += shard.decisions
+            bar.advance(shard.games)
+    wall = time.perf_counter() - started
+    kept = store.done.values()
+    out.print(
+        f"wrote: {len(kept)} of {count} files, {sum(s.games for s in kept):,} games, "
+        f"{sum(s.decisions for s in kept):,} decisions ({resumed} files resumed)"
+    )
+    rate = f" · {decisions / wall:,.0f} decisions/s" if wall > 0 and decisions else ""
+    out.print(f"time: {duration(wall)} wall{rate}")
+    if stop.stopped is not None:
+        raise stop.stopped.exit(
+            f"{len(store.done)} of {count} files written to {store.path}; run the same "
+            "command with --resume to finish"
+        )
