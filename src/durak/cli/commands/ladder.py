@@ -197,19 +197,11 @@ def ladder(
     agent plays only its pairings, and a stopped run continues where it stopped.
     """
     with user_errors():
-        check_installed("durak ladder", EXTRA, "numpy", "choix")
-        if method is Method.alpharank:
-            check_openspiel()
-        if plot is not None:
-            check_installed("the ratings plot", EXTRA, "matplotlib")
+        _check_extras(method, plot)
         rules = rules_options.rules(2)
         check_specs(specs, rules)
         the_anchor = _default_anchor(specs, anchor)
-        from_file = None if file is None else file_seed(file)
-        if settings.seed is None and from_file is not None:
-            seed = from_file
-        else:
-            seed = choose_seed(settings.seed)
+        seed = _seed(settings.seed, file)
         setup = LadderSetup(rules, seed, settings.move_timeout)
         if file is not None:
             check_target(file, "replace")
@@ -225,6 +217,21 @@ def ladder(
     out.print(ladder_table(rated, settings.confidence, method is Method.alpharank))
     with user_errors():
         _report(outputs, rated, method, the_anchor, setup, file, plot)
+
+
+def _check_extras(method: Method, plot: Path | None) -> None:
+    """One line naming the extra that the fit, ``--method alpharank`` or ``--plot`` lacks."""
+    check_installed("durak ladder", EXTRA, "numpy", "choix")
+    if method is Method.alpharank:
+        check_openspiel()
+    if plot is not None:
+        check_installed("the ratings plot", EXTRA, "matplotlib")
+
+
+def _seed(given: int | None, file: Path | None) -> int:
+    """``--seed``; without it the ladder file's seed, or else a random one."""
+    from_file = None if file is None else file_seed(file)
+    return from_file if given is None and from_file is not None else choose_seed(given)
 
 
 def _play(
