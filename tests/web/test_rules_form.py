@@ -78,7 +78,7 @@ def play_out(client: TestClient, view: dict[str, Any]) -> dict[str, Any]:
 def test_each_bad_rule_gets_one_short_line(
     client: tuple[TestClient, Tables, Path], fields: dict[str, Any], status: int, words: str
 ) -> None:
-    c, tables, log = client
+    c, tables, _ = client
     response = c.post("/api/games", json={"opponents": ["random"], **fields})
     assert response.status_code == status, response.text
     detail = response.json()["detail"]
