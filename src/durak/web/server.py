@@ -68,14 +68,17 @@ _STRICT = ConfigDict(strict=True, extra="forbid")
 
 class GameRequest(BaseModel):
     """A new game: the opponents' agent specs (one per other seat, in seat order), the
-    person's seat, the variant and deck, and an optional seed."""
+    person's seat, the rules (each option of ``durak match`` a table can use; the deck as
+    ``lowest_rank`` and ``suits``, or as its card count ``deck``), and an optional seed."""
 
     model_config = _STRICT
 
     opponents: list[Annotated[str, Field(max_length=MAX_SPEC)]] = Field(min_length=1, max_length=5)
     seat: int = Field(0, ge=0, le=5)
     variant: Literal["podkidnoy", "perevodnoy"] = "podkidnoy"
-    deck: int = Field(36, ge=8, le=52)
+    deck: int = Field(36, ge=1, le=52)
+    suits: int = Field(4, ge=1, le=4)
+    lowest_rank: int | None = Field(None, ge=2, le=14)
     hand_size: int = Field(6, ge=1, le=12)
     throw_in: Literal["all", "neighbours"] = "all"
     bout_cap: int = Field(6, ge=1, le=12)
@@ -85,12 +88,11 @@ class GameRequest(BaseModel):
 
     def settings(self) -> GameSettings:
         """The game's settings; :class:`RequestError` for rules that cannot be played."""
-        if self.deck % 4:
-            raise RequestError(400, f"a deck holds 4 cards of each rank; {self.deck} is not")
         try:
             rules = Rules(
                 players=len(self.opponents) + 1,
-                lowest_rank=15 - self.deck // 4,
+                lowest_rank=self._lowest_rank(),
+                suits=self.suits,
                 hand_size=self.hand_size,
                 bout_cap=self.bout_cap,
                 first_bout_cap=self.first_bout_cap,
@@ -102,6 +104,32 @@ class GameRequest(BaseModel):
             raise RequestError(400, str(e)) from None
         seed = secrets.randbelow(2**32) if self.seed is None else self.seed
         return GameSettings(rules, self.seat, tuple(self.opponents), seed)
+
+    def _lowest_rank(self) -> int:
+        """The deck's lowest rank: ``lowest_rank`` if given (a ``deck`` given with it must
+        count its cards), else the one that gives ``deck`` cards in ``suits`` suits (the
+        36-card deck's 6 when neither is given)."""
+        deck_given = "deck" in self.model_fields_set
+        if self.lowest_rank is not None:
+            cards = self.suits * (15 - self.lowest_rank)
+            if deck_given and self.deck != cards:
+                raise RequestError(
+                    400,
+                    f"deck {self.deck} does not match lowest_rank {self.lowest_rank} "
+                    f"in {self.suits} suits ({cards} cards)",
+                )
+            return self.lowest_rank
+        if not deck_given:
+            return 6
+        if self.deck % self.suits:
+            raise RequestError(
+                400, f"a deck holds {self.suits} cards of each rank; {self.deck} is not"
+            )
+        if self.deck > self.suits * 13:
+            raise RequestError(
+                400, f"a deck of {self.suits} suits holds at most {self.suits * 13} cards"
+            )
+        return 15 - self.deck // self.suits
 
 
 class ActionRequest(BaseModel):

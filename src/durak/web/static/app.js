@@ -1,5 +1,6 @@
-// The durak table: vanilla JavaScript over the server's JSON API (durak/web/server.py).
-// The page keeps the game's id in sessionStorage, so a reload reconnects to its game.
+// The durak table: vanilla JavaScript over the server's JSON API (durak/web/server.py);
+// cards.js draws the cards and table.js the table.  The page keeps the game's id in
+// sessionStorage, so a reload reconnects to its game.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -17,18 +18,6 @@ async function api(method, path, body) {
   const data = await response.json().catch(() => ({ detail: response.statusText }));
   if (!response.ok) throw new Error(data.detail || response.statusText);
   return data;
-}
-
-function cardElement(text, trump) {
-  const span = document.createElement("span");
-  span.className = "card" + (/[♥♦]/.test(text) ? " red" : "") + (trump ? " trump" : "");
-  span.textContent = text;
-  span.dataset.card = text;
-  return span;
-}
-
-function isTrump(text) {
-  return view && view.trump.suit !== null && text.endsWith(view.trump.suit);
 }
 
 // --- set-up ---------------------------------------------------------------------------
@@ -71,7 +60,10 @@ async function startGame(event) {
     opponents: Array.from(document.querySelectorAll(".opponent")).map((i) => i.value.trim()),
     seat: Number($("seat").value),
     variant: $("variant").value,
-    deck: Number($("deck").value),
+    suits: Number($("suits").value),
+    lowest_rank: Number($("lowest_rank").value),
+    hand_size: Number($("hand_size").value),
+    trumps: $("trumps").checked,
     throw_in: $("throw_in").value,
     bout_cap: Number($("bout_cap").value),
     first_bout_cap: numberOrNull("first_bout_cap"),
@@ -87,6 +79,7 @@ async function startGame(event) {
 // --- the table ------------------------------------------------------------------------
 
 function show(next) {
+  if (!view || next.game !== view.game || next.version !== view.version) selected = null;
   view = next;
   sessionStorage.setItem("durak-game", view.game);
   $("setup").hidden = true;
@@ -96,73 +89,23 @@ function show(next) {
   if (view.over) stopPolling(); else startPolling();
 }
 
-function drawTable() {
-  const v = view;
-  $("seats").replaceChildren(...v.seats.map((s) => {
-    const div = document.createElement("div");
-    div.className = "seat" + (s.seat === v.turn ? " turn" : "") + (s.you ? " you" : "");
-    div.dataset.seat = String(s.seat);
-    const who = s.you ? "you" : s.name;
-    const role = s.role ? ` · ${s.role}` : "";
-    const thinking = !s.you && s.seat === v.turn && v.thinking ? " · thinking…" : "";
-    div.append(`${who} (seat ${s.seat}) · ${s.cards} cards${s.out ? " · out" : ""}${role}${thinking}`);
-    if (s.known.length) {
-      const known = document.createElement("div");
-      known.append("known: ", ...s.known.map((c) => cardElement(c, isTrump(c))));
-      div.append(known);
-    }
-    return div;
-  }));
-  $("trump").textContent = v.trump.card ? `trump ${v.trump.card}` : v.trump.suit ? `trump ${v.trump.suit}` : "no trumps";
-  $("talon").textContent = `talon ${v.talon}`;
-  $("discard").textContent = `discard ${v.discard}`;
-  $("table").replaceChildren(...v.table.map((p) => {
-    const div = document.createElement("div");
-    div.className = "pair";
-    div.append(cardElement(p.attack, isTrump(p.attack)));
-    if (p.defence) div.append(cardElement(p.defence, isTrump(p.defence)));
-    return div;
-  }));
-  $("hand").replaceChildren(...v.hand.map((h) => {
-    const el = cardElement(h.card, h.trump);
-    const uses = v.actions.filter((a) => a.cards.includes(h.card));
-    if (uses.length) el.classList.add("playable");
-    el.addEventListener("click", () => { if (uses.length === 1) act(uses[0].text); });
-    return el;
-  }));
-  $("actions").replaceChildren(...v.actions.map((a) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.dataset.action = a.text;
-    b.textContent = `${a.key <= 9 ? a.key + ". " : ""}${a.text}`;
-    b.addEventListener("click", () => act(a.text));
-    return b;
-  }));
-  $("history").replaceChildren(...v.history.slice().reverse().map((m) => {
-    const li = document.createElement("li");
-    li.textContent = `${m.seat === v.you ? "you" : m.name + " (seat " + m.seat + ")"}: ${m.action}`;
-    return li;
-  }));
-  const status = v.over ? "game over" : v.thinking ? `seat ${v.turn} is thinking…` : "your turn";
-  $("status").textContent = status;
-  $("result").hidden = !v.over;
-  if (v.over && v.result) {
-    const r = v.result;
-    const text = r.draw ? "A draw: nobody is the durak." :
-      r.durak === v.you ? "You are the durak." : `The durak is seat ${r.durak} (${v.seats[r.durak].name}).`;
-    $("result-text").textContent = `${text}${r.forfeit ? " (" + r.forfeit + ")" : ""} Seed ${r.seed}.`;
-    $("result").dataset.durak = r.draw ? "draw" : String(r.durak);
-  }
-}
+// While an action is on its way, polled views are not shown: the table changes its
+// version as it accepts the action, and that view still lists the actions just used up.
+// The action's answer, once it is played, is the next view.
+let acting = false;
 
 async function act(text) {
-  if (!view || view.over) return;
+  if (!view || view.over || acting) return;
+  acting = true;
+  let next = null;
   try {
-    show(await api("POST", `/api/games/${view.game}/actions`, { action: text, version: view.version }));
+    next = await api("POST", `/api/games/${view.game}/actions`, { action: text, version: view.version });
   } catch (e) {
     $("game-error").textContent = e.message;
-    await refresh();
+  } finally {
+    acting = false;
   }
+  if (next) show(next); else await refresh();
 }
 
 async function refresh() {
@@ -171,7 +114,9 @@ async function refresh() {
   try {
     const after = view && view.game === id ? `?after=${view.version}` : "";
     const next = await api("GET", `/api/games/${id}${after}`);
-    if (!view || next.version !== view.version || next.game !== view.game) show(next);
+    // Versions only grow: an answer overtaken by the action's own is not shown.
+    if (acting) return;
+    if (!view || next.game !== view.game || next.version > view.version) show(next);
   } catch (e) {
     stopPolling();
     sessionStorage.removeItem("durak-game");
@@ -198,6 +143,7 @@ async function newTable(path) {
 
 document.addEventListener("keydown", (event) => {
   if (!view || view.over || event.target.tagName === "INPUT") return;
+  if (event.key === "Escape") { cancelChoice(); return; }
   const key = Number(event.key);
   const action = view.actions.find((a) => a.key === key);
   if (action) act(action.text);
