@@ -17,8 +17,8 @@ import pytest
 
 from durak.agents import make_agent
 from durak.agents.base import Agent
-from durak.agents.inference.inferring import Inferring
 from durak.agents.inference.posterior import CANDIDATES, PosteriorModel
+from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.arena.play.game import play_game
 from durak.rules import GameState, Rules, legal_actions, new_game, observe, step
 
@@ -26,9 +26,9 @@ from durak.rules import GameState, Rules, legal_actions, new_game, observe, step
 AUTO = "ismcts:opponent=auto,limit=20"
 
 
-def auto_agent(spec: str = AUTO) -> Inferring:
+def auto_agent(spec: str = AUTO) -> IsmctsAgent:
     agent = make_agent(spec)
-    assert isinstance(agent, Inferring)
+    assert isinstance(agent, IsmctsAgent)
     return agent
 
 
@@ -97,7 +97,8 @@ def test_each_opponent_has_its_own_posterior_with_three_players() -> None:
 
 
 def _some_states(seed: int, count: int) -> list[GameState]:
-    rng, state, states = random.Random(seed), new_game(Rules(), seed), []
+    rng, state = random.Random(seed), new_game(Rules(), seed)
+    states: list[GameState] = []
     while len(states) < count:
         legal = legal_actions(state)
         if len(legal) > 1:
