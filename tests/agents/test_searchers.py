@@ -65,6 +65,10 @@ CHEAP = {
     "ismcts-br-random": "ismcts:limit=30,opponent=random,infer=random,candidates=6",
     "mcts-infer-lowest": "mcts:limit=20,samples=2,infer=lowest,candidates=6",
     "ismcts-br-search": "ismcts:limit=20,opponent=mcts:limit=5;samples=1,candidates=4,draws=2",
+    # The posterior over candidate agents (issue 50), in search and in inference.
+    "ismcts-auto": "ismcts:limit=30,opponent=auto",
+    "ismcts-auto-infer": "ismcts:limit=20,opponent=auto,infer=auto,candidates=4,carry=true",
+    "mcts-infer-auto": "mcts:limit=10,samples=2,infer=auto,candidates=4",
 }
 # OpenSpiel's bots (durak.interop.openspiel.agents), with the extra that runs them.
 if os.environ.get("DURAK_REQUIRE_EXTRAS") == "1" or importlib.util.find_spec("pyspiel"):
@@ -74,7 +78,9 @@ if os.environ.get("DURAK_REQUIRE_EXTRAS") == "1" or importlib.util.find_spec("py
         "openspiel-mcts": "openspiel-mcts:simulations=20",
     }
 #: The specs that infer from the opponents' moves (they need the game's hooks).
-INFERRING = sorted(name for name, spec in CHEAP.items() if "infer=" in spec)
+INFERRING = sorted(
+    name for name, spec in CHEAP.items() if "infer=" in spec or "opponent=auto" in spec
+)
 
 
 def _play(rules: Rules, specs: list[str], seed: int, open_world: bool, max_steps: int) -> None:

@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 import tests.support.faulty_agents  # noqa: F401  (registers the test agents)
+from durak.agents.strongest import GUIDED, MORE_PLAYERS, TWO_PLAYERS
 from durak.arena.gamelog.files import read_log
 from durak.arena.gamelog.replay import replay_entry
 from durak.cli.app import app
@@ -333,3 +334,15 @@ def test_a_training_opponent_that_can_only_forfeit_is_refused_before_the_header(
     result = runner.invoke(app, args)
     one_error(result, "mcts: dmc: this model was trained for", "lowest_rank=10")
     assert result.stdout == "" and not out.exists()
+
+
+def test_strongest_is_listed_with_its_specs_and_plays_a_match() -> None:
+    """Issue 50: one name for the best agent; four games against greedy, seed 1."""
+    listing = invoke("agents", "strongest", "--json")
+    assert listing.exit_code == 0, listing.output
+    (entry,) = json.loads(listing.stdout)
+    assert all(spec in entry["description"] for spec in (GUIDED, TWO_PLAYERS, MORE_PLAYERS))
+    result = invoke("match", "strongest", "greedy", "-n", "4", "--seed", "1", "--json")
+    assert result.exit_code == 0, result.output
+    data = report(result)
+    assert data["games"] == 4 and data["specs"] == ["strongest", "greedy"]

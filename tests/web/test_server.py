@@ -167,6 +167,15 @@ def test_static_files_only_from_the_package(server: Any) -> None:
         assert client.get(sneaky).status_code == 404, sneaky
 
 
+def test_strongest_is_offered_and_is_the_pages_default_opponent(server: Any) -> None:
+    """Issue 50: the page proposes ``strongest`` (resolved per rules: the network-guided
+    search where the network fits), and the allow-list accepts it."""
+    client, tables, _, _ = server
+    assert "strongest" in {a["name"] for a in client.get("/api/agents").json()}
+    assert 'old[i] || "strongest"' in client.get("/static/app.js").text
+    tables.policy.check("strongest")  # raises a SpecError for a spec clients may not use
+
+
 def test_games_are_isolated_and_a_page_reconnects(server: Any) -> None:
     client, _, _, _ = server
     a = my_turn(client, start(client, seed=1))

@@ -5,10 +5,11 @@ Importing this package registers the built-in agents for :func:`make_agent`: ``r
 ``human`` (:mod:`durak.agents.human`), ``faulty`` (:mod:`durak.agents.faulty`, which
 breaks on purpose to test referees), the search agents ``minimax``, ``mcts``,
 ``maxn`` and ``ismcts`` (:mod:`durak.agents.searchers`) and the exact endgame ``solver``
-(:mod:`durak.agents.solver`).
+(:mod:`durak.agents.solver`), and ``strongest``, the best measured agent within 100 ms per
+decision for the game's rules (:mod:`durak.agents.strongest`).
 """
 
-from durak.agents import evals, faulty, human, searchers, simple, smart, solver
+from durak.agents import evals, faulty, human, searchers, simple, smart, solver, strongest
 from durak.agents.base import (
     Agent,
     SpecError,
@@ -44,4 +45,5 @@ __all__ = [
     "simple",
     "smart",
     "solver",
+    "strongest",
 ]

@@ -5,8 +5,10 @@ agents ``mcts``, ``minimax`` and ``maxn``).  It hears the game through the
 :class:`~durak.agents.Watcher` hooks, one :class:`~durak.agents.inference.record.GameLog` per seat
 it plays, and with ``infer`` set it weighs the worlds of each decision by the opponents'
 moves (:mod:`durak.agents.inference`, after Rebstock et al., CoG 2019) under the model
-named (:mod:`durak.agents.inference.opponents`), or under any agent given by its spec
-(:mod:`durak.agents.inference.agent_model`).
+named (:mod:`durak.agents.inference.opponents`), under any agent given by its spec
+(:mod:`durak.agents.inference.agent_model`), or under ``auto``: the mixture of candidate
+agents weighted by their posterior given each opponent's moves so far
+(:mod:`durak.agents.inference.posterior`).
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from durak.agents.base import Agent, SpecError, check_bound
-from durak.agents.guides import Guidance, Guide, make_guide
+from durak.agents.base import Agent, SpecError, check_bound, make_agent
+from durak.agents.guides import Guidance, Guide, guide_names, make_guide
 from durak.agents.inference.agent_model import AgentModel, model_agent
 from durak.agents.inference.belief import Belief, is_weighable, weigh_worlds
 from durak.agents.inference.opponents import (
@@ -27,7 +29,14 @@ from durak.agents.inference.opponents import (
     MixModel,
     OpponentModel,
 )
+from durak.agents.inference.posterior import (
+    CANDIDATES,
+    ArgmaxGuideModel,
+    Posterior,
+    PosteriorModel,
+)
 from durak.agents.inference.record import GameLog
+from durak.agents.optional import MissingAgentExtraError
 from durak.agents.specs import Param, param, params_of
 from durak.rules import Action, Observation, Rules, Visibility
 
@@ -104,15 +113,29 @@ class Inferring:
         low=1,
         high=10**4,
     )
+    carry: bool = param(
+        False, "with auto: carry each opponent's posterior to the next game (else the prior)"
+    )
     logs: dict[int, GameLog] = attrs.field(init=False, eq=False, repr=False, factory=dict)
     guides: dict[str, Guide] = attrs.field(init=False, eq=False, repr=False, factory=dict)
     #: The agents of the agent-spec models, by spec (built once: options naming one spec
     #: share its agent).
     agents: dict[str, Agent] = attrs.field(init=False, eq=False, repr=False, factory=dict)
+    #: With ``auto``: the posteriors of each seat it plays (this game), the candidates'
+    #: agents, the network's guide if it can be built, and what each opponent's posterior
+    #: was at the end of the last game, by seat offset (kept with ``carry``).
+    posteriors: dict[int, Posterior] = attrs.field(init=False, eq=False, repr=False, factory=dict)
+    candidates_built: dict[str, Agent] = attrs.field(init=False, eq=False, repr=False, factory=dict)
+    auto_guide: list[Guide] = attrs.field(init=False, eq=False, repr=False, factory=list)
+    carried: dict[int, dict[str, float]] = attrs.field(
+        init=False, eq=False, repr=False, factory=dict
+    )
 
     def __attrs_post_init__(self) -> None:
         for name in sorted(self.guide_names()):
             self.guides[name] = make_guide(name)
+        if self.auto():
+            self._build_candidates()
         for option, spec in self.model_options().items():
             if spec not in self.agents:
                 try:
@@ -122,6 +145,59 @@ class Inferring:
 
     def _name(self) -> str:
         return str(getattr(self, "name", type(self).__name__))
+
+    def auto(self) -> bool:
+        """Whether an option names the ``auto`` model."""
+        return self.infer == "auto"
+
+    def _build_candidates(self) -> None:
+        """The candidates' agents, and the ``dmc`` guide where the network's extra is
+        installed (whether it fits the rules is asked per game)."""
+        for name in CANDIDATES:
+            self.candidates_built[name] = make_agent(name)
+        guide = self.guides.get("dmc")
+        if guide is None and "dmc" in guide_names():
+            try:
+                guide = make_guide("dmc")
+            except MissingAgentExtraError:
+                guide = None
+        if guide is not None:
+            self.auto_guide.append(guide)
+
+    def candidate_names(self, observation: Observation) -> tuple[str, ...]:
+        """The ``auto`` candidates for ``observation``'s game: ``dmc`` too where its
+        network was built and fits the rules."""
+        for guide in self.auto_guide:
+            try:
+                check_bound(guide, observation.rules, "auto")
+            except SpecError:
+                break
+            return (*CANDIDATES, "dmc")
+        return CANDIDATES
+
+    def auto_model(
+        self, observation: Observation, cache: Scores, rng: random.Random
+    ) -> PosteriorModel:
+        """The mixture of the softened candidates by the posterior of each opponent, its
+        moves in this seat's log counted first (the prior without a log ending at
+        ``observation``)."""
+        names = self.candidate_names(observation)
+        models: list[OpponentModel] = []
+        for name in names:
+            if name == "dmc":
+                guidance = Guidance(self.auto_guide[0], self.model_temperature, cache)
+                models.append(ArgmaxGuideModel(guidance, self.epsilon))
+            else:
+                agent = self.candidates_built[name]
+                visibility = observation.visibility
+                models.append(AgentModel(agent, self.epsilon, self.draws, rng, visibility))
+        seat = observation.player
+        log, posterior = self.logs.get(seat), self.posteriors.get(seat)
+        weights = {}
+        if log is not None and posterior is not None and log.latest == observation:
+            posterior.update(log, models, rng)
+            weights = {q: posterior.weights(q) for q in posterior.loglik}
+        return PosteriorModel(tuple(models), weights)
 
     def guide_names(self) -> set[str]:
         """The guides the options need."""
@@ -141,12 +217,16 @@ class Inferring:
             check_bound(self.agents[spec], rules, f"{self._name()}: {option}")
 
     def model(
-        self, kind: str, cache: Scores, rng: random.Random, visibility: Visibility = False
+        self, kind: str, cache: Scores, rng: random.Random, observation: Observation
     ) -> OpponentModel:
         """The opponent model ``kind`` (a model's name or an agent spec) with this agent's
-        settings; its guide's scores go in ``cache`` (one per decision, shared with the
-        search's own guidance).  An agent-spec model seeds its draws from ``rng`` (the
-        named models leave it untouched) and reads the observations of ``visibility``."""
+        settings, for the decision at ``observation``; its guide's scores go in ``cache``
+        (one per decision, shared with the search's own guidance).  An agent-spec model
+        seeds its draws from ``rng`` (the named models but ``auto`` leave it untouched)
+        and reads the observations of the observation's visibility."""
+        visibility: Visibility = observation.visibility
+        if kind == "auto":
+            return self.auto_model(observation, cache, rng)
         if kind in self.agents:
             seed = rng.getrandbits(64)
             return AgentModel(
@@ -164,13 +244,18 @@ class Inferring:
         log = self.logs.get(observation.player)
         if log is None or not is_weighable(log, observation):
             return None
-        model = self.model(self.infer, cache, rng, observation.visibility)
+        model = self.model(self.infer, cache, rng, observation)
         return weigh_worlds(log, model, self.candidates, rng, steps=self.chain)
 
     def game_started(self, observation: Observation) -> None:
-        """Start this seat's log (only with ``infer``)."""
-        if self.infer != "none":
+        """Start this seat's log (only with ``infer`` or ``auto``) and, with ``auto``, its
+        posteriors (from the prior, or those carried from the last game)."""
+        if self.infer != "none" or self.auto():
             self.logs[observation.player] = GameLog(observation)
+        if self.auto():
+            names = self.candidate_names(observation)
+            carried = self.carried if self.carry else {}
+            self.posteriors[observation.player] = Posterior.start(names, observation, carried)
 
     def action_taken(self, player: int, action: Action, observation: Observation) -> None:
         """Add the action to this seat's log."""
@@ -179,8 +264,12 @@ class Inferring:
             log.moves.append((player, action, observation))
 
     def game_ended(self, observation: Observation, loser: int | None) -> None:
-        """Drop this seat's log."""
+        """Drop this seat's log and posteriors, keeping the latter with ``carry``."""
         self.logs.pop(observation.player, None)
+        posterior = self.posteriors.pop(observation.player, None)
+        if posterior is not None and self.carry:
+            me, n = observation.player, observation.rules.players
+            self.carried.update(posterior.by_offset(me, n))
 
 
 def inference_last(cls: type) -> tuple[Param, ...]:

@@ -19,7 +19,9 @@ Models:
   move greedy would not make is unlikely rather than impossible);
 * :class:`GuideModel`: ``softmax(Q / temperature)`` of a guide's action values (the ``dmc``
   network), :meth:`durak.agents.guides.Guidance.prior`;
-* :class:`MixModel`: a weighted mixture of two models.
+* :class:`MixModel`: a weighted mixture of two models;
+* ``auto`` (:class:`~durak.agents.inference.posterior.PosteriorModel`): the mixture of
+  candidate agents weighted by their posterior given each opponent's moves so far.
 """
 
 from __future__ import annotations
@@ -44,8 +46,9 @@ __all__ = [
     "most_likely",
 ]
 
-#: The model names of the ``opponent=`` and ``infer=`` options.
-MODELS: tuple[str, ...] = ("greedy", "dmc", "mix")
+#: The model names of the ``opponent=`` and ``infer=`` options (``auto``:
+#: :mod:`durak.agents.inference.posterior`).
+MODELS: tuple[str, ...] = ("greedy", "dmc", "mix", "auto")
 
 
 class OpponentModel(Protocol):

@@ -130,6 +130,10 @@ class IsmctsAgent(Inferring):
         wanted = super().guide_names() | ({self.prior, self.value} - {"none", "rollout"})
         return wanted | ({"dmc"} if self.opponent in GUIDED else set())
 
+    def auto(self) -> bool:
+        """Whether ``opponent`` or ``infer`` names the ``auto`` model."""
+        return self.opponent == "auto" or super().auto()
+
     def model_options(self) -> dict[str, str]:
         """The options whose value is an agent spec: ``opponent`` and ``infer``."""
         own = {"opponent": self.opponent} if is_agent_spec(self.opponent, "self") else {}
@@ -158,7 +162,7 @@ class IsmctsAgent(Inferring):
         rollout = None if value is not None else ROLLOUTS[self.simulation]
         heuristic: Heuristic[GameState, Action] = evals.greedy_heuristic
         if self.opponent != "self":
-            model = self.model(self.opponent, caches.get("dmc", {}), rng, observation.visibility)
+            model = self.model(self.opponent, caches.get("dmc", {}), rng, observation)
             me = observation.player
             if prior is not None:
                 prior = by_mover(me, prior, model.policy)

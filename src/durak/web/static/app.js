@@ -38,7 +38,7 @@ function drawSetup() {
     input.name = "opponent";
     input.className = "opponent";
     input.setAttribute("list", "agent-names");
-    input.value = old[i] || "greedy";
+    input.value = old[i] || "strongest";  // the network-guided search where it fits the rules
     input.required = true;
     label.append(input);
     box.append(label);

@@ -1,0 +1,128 @@
+"""``strongest``: one name for the best agent measured within 100 ms mean per decision.
+
+It is a preset: an agent that resolves, per game's rules, to the spec of the strongest
+agent measured in ``docs/agents.md`` within 100 ms mean per decision, builds that agent
+for those rules and plays it (hooks included):
+
+* :data:`GUIDED`, the network-guided search with a model of ``greedy`` at the opponent's
+  nodes, where the shipped ``dmc`` network fits the rules (2 players, 36 cards, the
+  default rules) and its extra (PyTorch) is installed;
+* otherwise, without the network: :data:`TWO_PLAYERS` for two players (plain ISMCTS at
+  the budget measured within 100 ms) and :data:`MORE_PLAYERS` for three or more (the
+  4-player row of issue 41's table).
+
+:meth:`StrongestAgent.spec` gives the spec it plays under given rules, and every spec is
+in its description (``durak agents``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+from durak.agents.base import Agent, SpecError, Watcher, check_bound, make_agent, register
+from durak.agents.guides import guide_names, make_guide
+from durak.agents.optional import MissingAgentExtraError
+from durak.rules import Action, Observation, Rules
+
+__all__ = [
+    "GUIDED",
+    "MORE_PLAYERS",
+    "TWO_PLAYERS",
+    "StrongestAgent",
+    "network_fits",
+    "strongest_spec",
+]
+
+#: Where the shipped network fits: 85.0% against ``greedy`` at 73 ms mean (issue 41).
+GUIDED = "ismcts:prior=dmc,value=dmc,limit=200,opponent=greedy"
+#: Two players without the network: 82.0% against ``greedy`` at 100 ms (issue 22's
+#: engine; the engine has been faster since).
+TWO_PLAYERS = "ismcts:limit=600"
+#: Three or more players: the durak in 4.0% of 400 games against three ``greedy``, at
+#: 67.5 ms mean (issue 41).
+MORE_PLAYERS = "ismcts:limit=300,opponent=greedy"
+
+
+def network_fits(rules: Rules) -> bool:
+    """Whether the shipped ``dmc`` network can guide a search of ``rules``' games: its
+    guide is registered, its extra installed, and it was trained for these rules."""
+    if "dmc" not in guide_names():
+        return False
+    try:
+        guide = make_guide("dmc")
+    except MissingAgentExtraError:
+        return False
+    try:
+        check_bound(guide, rules, "strongest")
+    except SpecError:
+        return False
+    return True
+
+
+def strongest_spec(rules: Rules) -> str:
+    """The spec ``strongest`` plays under ``rules`` (see the module docstring)."""
+    if network_fits(rules):
+        return GUIDED
+    return TWO_PLAYERS if rules.players == 2 else MORE_PLAYERS
+
+
+@attrs.define(eq=False)
+class StrongestAgent:
+    """The agent of :func:`strongest_spec` for each game's rules, built once per rules
+    (with the watcher among it, if it watches the game)."""
+
+    built: dict[Rules, tuple[str, Agent, Watcher | None]] = attrs.field(factory=dict, repr=False)
+    name: str = "strongest"
+
+    def _resolved(self, rules: Rules) -> tuple[str, Agent, Watcher | None]:
+        if rules not in self.built:
+            spec = strongest_spec(rules)
+            agent = make_agent(spec, rules)
+            self.built[rules] = (spec, agent, agent if isinstance(agent, Watcher) else None)
+        return self.built[rules]
+
+    def spec(self, rules: Rules) -> str:
+        """The spec it plays under ``rules``."""
+        return self._resolved(rules)[0]
+
+    def resolve(self, rules: Rules) -> Agent:
+        """The agent for ``rules``, built (and checked against them) on first use."""
+        return self._resolved(rules)[1]
+
+    def check_rules(self, rules: Rules) -> None:
+        """Resolve and build the agent for ``rules`` (:class:`SpecError` if it cannot)."""
+        self._resolved(rules)
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The resolved agent's action."""
+        return self.resolve(observation.rules).act(observation, rng)
+
+    def game_started(self, observation: Observation) -> None:
+        """Passed on to the resolved agent if it watches the game."""
+        watcher = self._resolved(observation.rules)[2]
+        if watcher is not None:
+            watcher.game_started(observation)
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        """Passed on to the resolved agent if it watches the game."""
+        watcher = self._resolved(observation.rules)[2]
+        if watcher is not None:
+            watcher.action_taken(player, action, observation)
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        """Passed on to the resolved agent if it watches the game."""
+        watcher = self._resolved(observation.rules)[2]
+        if watcher is not None:
+            watcher.game_ended(observation, loser)
+
+
+register(
+    "strongest",
+    StrongestAgent,
+    f"the strongest agent measured within 100 ms per decision: {GUIDED} where the shipped "
+    f"dmc network fits the rules (2 players, 36 cards; needs the dmc extra), else "
+    f"{TWO_PLAYERS} (2 players) or {MORE_PLAYERS} (3+)",
+    (),
+)
