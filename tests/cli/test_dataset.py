@@ -154,11 +154,12 @@ def test_pandas_reads_the_folder_without_code_of_ours(tmp_path: Path) -> None:
     assert pd.read_parquet(out / "_games")["game"].tolist() == [0, 1, 2, 3, 4]
 
 
-def test_hugging_face_datasets_loads_it_when_installed(tmp_path: Path) -> None:
-    datasets = pytest.importorskip("datasets")  # not a dependency: only if present
+def test_hugging_face_datasets_loads_it(tmp_path: Path) -> None:
+    datasets = require_extra("datasets")  # a test dependency (dev), not the extra's
     out = tmp_path / "data"
     write(out, "random", "random", "-n", 3, "--seed", 2, "-j", 1)
-    loaded = datasets.load_dataset("parquet", data_files=str(out / "part-*.parquet"))
+    files_ = str(out / "part-*.parquet")
+    loaded = datasets.load_dataset("parquet", data_files=files_, cache_dir=str(tmp_path / "hf"))
     assert loaded["train"].num_rows == len(pd.read_parquet(out))
 
 
