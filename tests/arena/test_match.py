@@ -14,9 +14,10 @@ import attrs
 import pytest
 
 import tests.support.faulty_agents  # noqa: F401  (registers the test agents)
-from durak.agents import GreedyAgent, Watcher, make_agent
+from durak.agents import GreedyAgent, Watcher, base, make_agent
 from durak.arena.play.game import play_game
 from durak.arena.play.match import MatchPlan, play_match_game
+from durak.arena.runs.interface import BackendError
 from durak.arena.runs.pool import LocalPool, WorkerLostError
 from durak.arena.runs.run import run_match
 from durak.arena.scores.wilson import wilson
@@ -52,6 +53,22 @@ def test_a_match_is_the_same_in_one_process_or_two() -> None:
     low, high = one.win_interval(0)
     assert low <= one.win_rate(0) <= high
     assert one.mean_think(0) >= 0 and one.max_think(0) >= one.mean_think(0)
+
+
+def test_an_agent_registered_with_a_lambda_is_named_when_workers_cannot_receive_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The pool sends the registry pickled; a lambda factory cannot go (a PicklingError
+    # traceback from inside multiprocessing before): one line naming the agent instead.
+    def local_factory() -> GreedyAgent:  # defined in a function: pickle cannot name it
+        return GreedyAgent()
+
+    info = base.AgentInfo("test-lambda", "test only", (), local_factory)
+    monkeypatch.setitem(base._REGISTRY, "test-lambda", info)
+    with pytest.raises(BackendError, match=r"^agent 'test-lambda' cannot be sent to worker"):
+        run_match(Rules(), ["random", "random"], games=2, seed=0, backend=LocalPool(2))
+    one = run_match(Rules(), ["random", "test-lambda"], games=2, seed=0)  # one job: plays
+    assert one.wins(0) + one.wins(1) + one.draws == 2
 
 
 def test_run_match_checks_its_input() -> None:

@@ -24,6 +24,7 @@ import multiprocessing.connection
 import multiprocessing.forkserver
 import multiprocessing.pool
 import os
+import pickle
 import queue
 import signal
 import threading
@@ -33,7 +34,7 @@ from typing import Any
 
 import attrs
 
-from durak.agents.base import Agent, adopt_registry, registry_snapshot
+from durak.agents.base import Agent, adopt_registry, registry, registry_snapshot
 from durak.arena.play.match import MatchPlan, play_task
 from durak.arena.runs.interface import (
     A,
@@ -149,7 +150,25 @@ def _pool(jobs: int, plans: tuple[MatchPlan, ...]) -> Any:
     forked from the parent, which loads the models to check the specs."""
     context = multiprocessing.get_context("forkserver")
     _start_fork_server()
-    return context.Pool(jobs, _start_worker, (plans, registry_snapshot()))
+    return context.Pool(jobs, _start_worker, (plans, _sendable_registry()))
+
+
+def _sendable_registry() -> bytes:
+    """The registry snapshot the workers adopt; :class:`BackendError` naming the agent
+    whose factory pickle cannot send (a lambda or a function defined in a function)."""
+    try:
+        return registry_snapshot()
+    except (pickle.PicklingError, AttributeError, TypeError):
+        for name, info in registry().items():
+            try:
+                pickle.dumps(info.factory)
+            except (pickle.PicklingError, AttributeError, TypeError):
+                raise BackendError(
+                    f"agent {name!r} cannot be sent to worker processes: register a "
+                    "module-level function or class as its factory, not a lambda or a local "
+                    "function (or play with one job)"
+                ) from None
+        raise
 
 
 def _start_fork_server() -> None:
