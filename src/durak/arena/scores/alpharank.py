@@ -28,6 +28,7 @@ from durak.arena.scores.ratings import (
     RatingError,
     bootstrap_scores,
     score_matrix,
+    with_intervals,
 )
 from durak.extras import check_installed, require
 
@@ -77,10 +78,4 @@ def alpharank_ratings(
     point = alpharank_masses(score_matrix(agents, matchups))
     resampled = bootstrap_scores(agents, matchups, resamples, seed)
     samples = np.array([alpharank_masses(w) for w in resampled])
-    tail = (1 - confidence) / 2
-    low, high = np.quantile(samples, [tail, 1 - tail], axis=0)
-    games = [sum(m.games for m in matchups if name in (m.first, m.second)) for name in agents]
-    return [
-        Rating(name, float(point[i]), float(low[i]), float(high[i]), games[i])
-        for i, name in enumerate(agents)
-    ]
+    return with_intervals(agents, matchups, point, samples, confidence)

@@ -236,6 +236,16 @@ def elo_ratings(
     )
     point -= point[a]
     samples -= samples[:, [a]]
+    return with_intervals(agents, matchups, point, samples, confidence)
+
+
+def with_intervals(
+    agents: Sequence[str], matchups: Sequence[Matchup], point: Any, samples: Any, confidence: float
+) -> list[Rating]:
+    """Each agent's :class:`Rating`: its ``point`` value, the percentile interval at
+    ``confidence`` of its column of the bootstrap ``samples`` (one row per resample), and
+    the games it played in ``matchups``; in the order of ``agents``."""
+    np = _numpy()
     tail = (1 - confidence) / 2
     low, high = np.quantile(samples, [tail, 1 - tail], axis=0)
     games = [sum(m.games for m in matchups if name in (m.first, m.second)) for name in agents]
