@@ -10,7 +10,8 @@ both callables of :mod:`durak.search`:
 
 * the prior ``softmax(Q / temperature)`` over the legal actions;
 * the value ``max Q`` for the player to move, the others sharing its negation equally
-  (the returns of Durak sum to zero).
+  (the returns of Durak sum to zero), also for many states in one call (the batch
+  evaluator of :class:`~durak.search.LeafBatch`).
 
 A guide made for one rules variant (a network) is also a
 :class:`~durak.agents.base.RulesBound`: the search agent that uses it checks it when
@@ -116,6 +117,13 @@ class Guidance:
         else:
             for v in views:
                 self.cache[v] = self.guide.action_values(v)
+
+    def values(self, states: Sequence[GameState]) -> list[tuple[float, ...]]:
+        """:meth:`value` of each of ``states``, their views scored in one call
+        (:meth:`prime`): the batch evaluator of a leaf-parallel search, whose later priors
+        at the same views are then cached too."""
+        self.prime(states)
+        return [self.value(s) for s in states]
 
     def prior(self, state: GameState, legal: Sequence[Action]) -> list[float]:
         """``softmax(Q / temperature)`` over ``legal`` (the legal actions of ``state``)."""

@@ -16,6 +16,7 @@ from durak.search.mcts import MCTS, mcts, playout
 from durak.search.minimax import TranspositionTable, alphabeta, solve
 from durak.search.pimc import Combine, WorldSearch, pimc
 from durak.search.protocol import (
+    BatchEvaluator,
     Evaluator,
     Game,
     Heuristic,
@@ -25,12 +26,13 @@ from durak.search.protocol import (
     RolloutPolicy,
 )
 from durak.search.result import SearchResult, SearchStats
-from durak.search.settings import SQRT2, TreeSettings
+from durak.search.settings import SQRT2, LeafBatch, TreeSettings
 
 __all__ = [
     "MCTS",
     "NO_LIMIT",
     "SQRT2",
+    "BatchEvaluator",
     "Budget",
     "BudgetExhausted",
     "Combine",
@@ -38,6 +40,7 @@ __all__ = [
     "Game",
     "Heuristic",
     "ImperfectGame",
+    "LeafBatch",
     "MoveOrder",
     "Prior",
     "RolloutPolicy",

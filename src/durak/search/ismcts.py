@@ -24,6 +24,13 @@ Optional *PUCT* (Silver et al., Science 2018), as in :mod:`durak.search.mcts`: w
 ``mean + c * P(a) * sqrt(N) / (1 + n(a))``, where ``P`` is the prior in this
 determinization and ``N`` the visits of the actions available in it; an untried action's
 mean is the mover's mean over the tried ones (0 before any).
+
+Optional *leaf batches* (:class:`~durak.search.settings.LeafBatch`, the leaf-parallel
+scheme of AlphaGo Zero and Leela Zero with the virtual loss of Chaslot, Winands & van den
+Herik, CG 2008): several determinized descents in a row, each with a virtual loss on its
+path and stopping at an information set made earlier in the batch, then one call values
+all their leaves and every path is backed up with its own returns.  Without one, each
+simulation is run and backed up alone, as above.
 """
 
 from __future__ import annotations
@@ -31,7 +38,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from typing import Generic
+from functools import partial
+from typing import Generic, TypeAlias
 
 from durak.search.arguments import SearchError, as_rng
 from durak.search.budget import Budget, now
@@ -52,6 +60,10 @@ class _Edge:
         self.visits = 0
         self.value = 0.0
         self.available = 0
+
+
+#: One descent of a batch: its path, its leaf state and the leaf's returns if terminal.
+_Descent: TypeAlias = tuple[list[_Edge], S, Sequence[float] | None]
 
 
 class _Search(Generic[S, A, O]):
@@ -124,6 +136,94 @@ class _Search(Generic[S, A, O]):
         self.backup(path, payoff)
         return payoff, len(path) + 1 + steps, len(path)
 
+    def iterate_batch(
+        self, root: O, rng: random.Random, k: int
+    ) -> list[tuple[Sequence[float], int, int]]:
+        """``k`` determinized simulations whose new leaves are valued in one call (the
+        settings' :class:`LeafBatch`); the returns, states visited and depth of each."""
+        batch = self.settings.batch
+        assert batch is not None
+        made: set[int] = set()  # the nodes this batch made: leaves until it is backed up
+        descents = [self.descend(root, rng, made, batch.virtual_loss) for _ in range(k)]
+        leaves = [state for _, state, payoff in descents if payoff is None]
+        values = list(batch.evaluate(leaves)) if leaves else []
+        if len(values) != len(leaves):
+            raise SearchError(
+                f"a batch evaluator must give one returns vector per state: {len(leaves)} "
+                f"states, got {len(values)}"
+            )
+        valued = iter(values)
+        out = []
+        for path, _, payoff in descents:
+            returns = next(valued) if payoff is None else payoff
+            for edge in path:  # the real payoff in place of the virtual loss
+                edge.value += returns[edge.mover] - batch.virtual_loss
+            out.append((returns, len(path) + 1, len(path)))
+        return out
+
+    def descend(self, root: O, rng: random.Random, made: set[int], loss: float) -> _Descent[S]:
+        """One descent of a batch from a new determinization of ``root``: as
+        :meth:`iterate`'s, but each edge taken counts a visit scoring ``loss`` at once, and
+        it also stops at a node of ``made`` (it adds the node it makes there)."""
+        game, prior = self.game, self.settings.prior
+        state = game.sample_world(root, rng)
+        edges = self.nodes[root]
+        on_path = {id(edges)}
+        path: list[_Edge] = []
+        while True:
+            actions = game.legal_actions(state)
+            if not actions:
+                return path, state, game.returns(state)
+            if prior is not None:
+                action, edge, new = self.choose_puct(state, actions, edges)
+            else:
+                action, edge, new = self.choose_uct(state, actions, edges, rng)
+            edge.visits += 1
+            edge.value += loss
+            path.append(edge)
+            state = game.step(state, action)
+            key = game.observe(state, self.player)
+            child = self.nodes.get(key)
+            if child is None:
+                child = self.nodes[key] = {}
+                made.add(id(child))
+                break
+            if new or id(child) in on_path or id(child) in made:
+                break
+            on_path.add(id(child))
+            edges = child
+        return path, state, game.returns(state) if game.is_terminal(state) else None
+
+    def choose_uct(
+        self, state: S, actions: Sequence[A], edges: dict[A, _Edge], rng: random.Random
+    ) -> tuple[A, _Edge, bool]:
+        """The UCB choice with availability counts and the progressive bias, as
+        :meth:`iterate` makes it inline (kept there so one simulation costs no call)."""
+        c, bias, heuristic = self.settings.c, self.settings.bias, self.heuristic
+        untried = [a for a in actions if a not in edges]
+        preferred = None if heuristic is None else heuristic(state, actions)
+        if untried:
+            if preferred is not None and preferred in untried:
+                action = preferred
+            else:
+                action = untried[rng.randrange(len(untried))]
+            edge = edges[action] = _Edge(self.game.current_player(state))
+            for a in actions:
+                if a in edges:
+                    edges[a].available += 1
+            return action, edge, True
+        best_score = -math.inf
+        edge, action = edges[actions[0]], actions[0]
+        for a in actions:
+            e = edges[a]
+            e.available += 1
+            score = e.value / e.visits + c * math.sqrt(math.log(e.available) / e.visits)
+            if preferred is not None and a == preferred:
+                score += bias / (e.visits + 1)
+            if score > best_score:
+                best_score, edge, action = score, e, a
+        return action, edge, False
+
     def choose_puct(
         self, state: S, actions: Sequence[A], edges: dict[A, _Edge]
     ) -> tuple[A, _Edge, bool]:
@@ -190,7 +290,9 @@ def ismcts(
     * ``settings`` (:class:`~durak.search.settings.TreeSettings`): the exploration
       constant, the simulation, the progressive bias (toward the action the heuristic
       prefers in each determinization), the prior (called at every tree step with the
-      determinization and its legal actions) and the early stop.
+      determinization and its legal actions), the early stop and the leaf batch
+      (:class:`~durak.search.settings.LeafBatch`: its size of simulations valued in one
+      call, each one iteration).
 
     Returns the most visited root action; ``visits`` per legal action, the mean value of
     each tried root action for ``player``, and ``vector``, the mean returns.  Deterministic
@@ -213,9 +315,12 @@ def ismcts(
         return [root[a].visits if a in root else 0 for a in legal]
 
     stop_early = root_visits if settings.stop_early else None
-    tally = Tally(game.num_players, start).run(
-        lambda: search.iterate(observation, rng), budget, stop_early
-    )
+    tally = Tally(game.num_players, start)
+    if settings.batch is None:
+        tally.run(lambda: search.iterate(observation, rng), budget, stop_early)
+    else:
+        batches = partial(search.iterate_batch, observation, rng)
+        tally.run_batches(batches, settings.batch.size, budget, stop_early)
     visits = {a: edge.visits for a, edge in root.items()}
     sums = {a: edge.value for a, edge in root.items()}
     return tally.decide(legal, visits, sums, player, len(search.nodes))

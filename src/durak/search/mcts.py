@@ -87,8 +87,9 @@ class MCTS(Generic[S, A]):
 
     ``settings`` (:class:`~durak.search.settings.TreeSettings`) say how it chooses,
     simulates and stops; the heuristic of a progressive bias is called at each new node,
-    a ``prior`` once per new node.  ``reuse_depth``: how many plies below the previous root
-    a new root state is looked for (0 disables tree reuse).
+    a ``prior`` once per new node (a leaf batch is refused: that is ISMCTS's).
+    ``reuse_depth``: how many plies below the previous root a new root state is looked for
+    (0 disables tree reuse).
     """
 
     def __init__(
@@ -98,6 +99,8 @@ class MCTS(Generic[S, A]):
         settings: TreeSettings[S, A] = DEFAULTS,
         reuse_depth: int = 8,
     ) -> None:
+        if settings.batch is not None:
+            raise SearchError("MCTS values one leaf at a time: a leaf batch is for ISMCTS")
         self.game = game
         self.settings = settings
         # Read at every new node: kept as attributes (the heuristic only with a bias).

@@ -40,6 +40,9 @@ A_co = TypeVar("A_co", covariant=True)
 
 #: A value function: one estimated payoff per player, like ``returns`` at a terminal.
 Evaluator = Callable[[S], Sequence[float]]
+#: A batched value function: one returns vector per state given, in order (one network
+#: pass over many leaves).
+BatchEvaluator = Callable[[Sequence[S]], Sequence[Sequence[float]]]
 #: A rollout policy: a legal action of the player to move, drawing only from the ``rng``.
 RolloutPolicy = Callable[[S, random.Random], A]
 #: Move ordering: the same actions, best-first guess first (e.g. ``sorted(..., key=...)``).

@@ -20,6 +20,8 @@ from durak.search.result import SearchResult, SearchStats, most_visited
 
 #: One simulation: its returns, the states it visited and the tree depth it reached.
 Simulation = Callable[[], tuple[Sequence[float], int, int]]
+#: ``k`` simulations run together (a leaf batch), each as :data:`Simulation` reports it.
+Simulations = Callable[[int], Sequence[tuple[Sequence[float], int, int]]]
 #: The visit counts of every legal root action (0 for one not yet tried).
 RootVisits = Callable[[], Iterable[int]]
 #: How many simulations pass between two checks of ``stop_early``.
@@ -92,6 +94,34 @@ class Tally:
                 and self.iterations % CHECK_EVERY == 0
                 and settled(stop_early(), max_iterations - self.iterations)
             ):
+                break
+        return self
+
+    def run_batches(
+        self, simulate: Simulations, size: int, budget: Budget, stop_early: RootVisits | None
+    ) -> Tally:
+        """:meth:`run` with ``simulate(k)`` running ``k <= size`` simulations at a time, each
+        counted as one iteration; never more simulations than an iteration budget allows.
+
+        The node and time limits, and ``stop_early`` (after every batch), are checked
+        between batches, so a node or time budget may be passed by up to a batch.
+        """
+        max_iterations = budget.iterations or math.inf
+        max_nodes = budget.nodes or math.inf
+        deadline = budget.deadline(self.start)
+        totals = self.totals
+        while self.iterations < max_iterations and self.nodes < max_nodes:
+            for payoff, visited, depth in simulate(
+                int(min(size, max_iterations - self.iterations))
+            ):
+                for p in range(len(totals)):
+                    totals[p] += payoff[p]
+                self.iterations += 1
+                self.nodes += visited
+                self.deepest = max(self.deepest, depth)
+            if now() > deadline:
+                break
+            if stop_early is not None and settled(stop_early(), max_iterations - self.iterations):
                 break
         return self
 

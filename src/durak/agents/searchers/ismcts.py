@@ -1,6 +1,7 @@
 """The ``ismcts`` agent: Single-Observer ISMCTS (Cowling, Powley & Whitehouse, IEEE TCIAIG
 2012), with a progressive bias (Chaslot et al., 2008) toward the greedy move, or guided by
-a network (``prior=``, ``value=``, after AlphaZero), an exact endgame (``endgame=N``: the
+a network (``prior=``, ``value=``, after AlphaZero; ``batch=N`` values N leaves per network
+call, :class:`~durak.search.LeafBatch`), an exact endgame (``endgame=N``: the
 move of :mod:`durak.agents.solver` once every card is known) and a model of the other
 players at their nodes (``opponent=...``, :mod:`durak.agents.inference.opponents`, or any
 agent by its spec, :mod:`durak.agents.inference.agent_model`: ISMCTS-BR,
@@ -41,9 +42,11 @@ from durak.agents.specs import param
 from durak.rules import Action, GameState, Observation, legal_actions
 from durak.search import (
     SQRT2,
+    BatchEvaluator,
     Budget,
     Evaluator,
     Heuristic,
+    LeafBatch,
     Prior,
     RolloutPolicy,
     SearchError,
@@ -73,7 +76,10 @@ class IsmctsAgent(Inferring):
     nodes (:func:`solved_move`).  With ``opponent``, the other players' nodes take that
     model's prior (or its most likely move as the biased one) and rollout, the searcher's
     own nodes keep its own; with ``infer``, the determinizations are drawn from the worlds
-    weighed by the opponents' moves (:class:`~durak.agents.inference.inferring.Inferring`)."""
+    weighed by the opponents' moves (:class:`~durak.agents.inference.inferring.Inferring`).
+    With ``batch`` > 1 (and a ``value`` guide), the search runs that many simulations at a
+    time with a virtual loss and values their leaves in one call of the guide
+    (:class:`~durak.search.LeafBatch`); 1 is the one-at-a-time search."""
 
     limit: int = param(1000, "iterations", low=1, high=10**8)
     c: float = param(SQRT2, C_HELP + " (PUCT constant with a prior)", low=0, high=100)
@@ -94,9 +100,19 @@ class IsmctsAgent(Inferring):
         "model of the other players, the prior (or biased move) and rollout at their nodes: "
         "self, " + MODEL_HELP,
     )
+    batch: int = param(
+        1,
+        "simulations whose leaves a value guide scores in one call (1: one at a time)",
+        low=1,
+        high=256,
+    )
     name: str = "ismcts"
 
     def __attrs_post_init__(self) -> None:
+        if self.batch > 1 and self.value == "rollout":
+            raise SpecError(
+                "ismcts: batch > 1 needs a value guide (value=dmc): rollouts are not batched"
+            )
         # The search's own check of its settings, with a stand-in for the guide's prior.
         try:
             prior = None if self.prior == "none" else _uniform_prior
@@ -111,10 +127,15 @@ class IsmctsAgent(Inferring):
         value: Evaluator[GameState] | None,
         rollout: RolloutPolicy[GameState, Action] | None,
         heuristic: Heuristic[GameState, Action],
+        values: BatchEvaluator[GameState] | None = None,
     ) -> TreeSettings[GameState, Action]:
         """The search's settings with these guides; the progressive bias is 20 by default,
-        0 with a prior."""
+        0 with a prior.  With ``batch`` > 1, ``values`` (the value guide over many states)
+        values the leaves in batches in place of ``value``."""
         bias = (0.0 if prior is not None else 20.0) if self.bias is None else self.bias
+        batch = None
+        if self.batch > 1 and values is not None:
+            batch, value = LeafBatch(size=self.batch, evaluate=values), None
         return TreeSettings(
             c=self.c,
             rollout=rollout,
@@ -123,6 +144,7 @@ class IsmctsAgent(Inferring):
             bias=bias,
             prior=prior,
             stop_early=True,
+            batch=batch,
         )
 
     def guide_names(self) -> set[str]:
@@ -159,6 +181,7 @@ class IsmctsAgent(Inferring):
         if self.prior in guidance:
             prior = guidance[self.prior].prior
         value = guidance[self.value].value if self.value in guidance else None
+        values = guidance[self.value].values if self.value in guidance else None
         rollout = None if value is not None else ROLLOUTS[self.simulation]
         heuristic: Heuristic[GameState, Action] = evals.greedy_heuristic
         if self.opponent != "self":
@@ -180,7 +203,7 @@ class IsmctsAgent(Inferring):
             player=observation.player,
             budget=budget,
             rng=rng,
-            settings=self.tree_settings(prior, value, rollout, heuristic),
+            settings=self.tree_settings(prior, value, rollout, heuristic, values),
         ).action
 
 
