@@ -1,8 +1,8 @@
 """The guided search's iterations per second, one leaf at a time against leaf batches.
 
-    .venv/bin/python benchmarks/guided_batch.py                    # 50 decisions, batch 8, 3 rounds
+    .venv/bin/python benchmarks/guided_batch.py               # 50 decisions, batch 8, 3 rounds
     .venv/bin/python benchmarks/guided_batch.py --batch 16 --rounds 5 --seed 11
-    .venv/bin/python benchmarks/guided_batch.py --quick            # a smoke run: 4 decisions, 1 round
+    .venv/bin/python benchmarks/guided_batch.py --quick       # smoke run: 4 decisions, 1 round
 
 The positions: games of the default rules dealt from seeds ``seed, seed + 1, ...``, both
 seats played by ``greedy``; every third decision with two or more legal actions is kept
@@ -10,11 +10,12 @@ until there are ``--decisions``.  Each round times ``ismcts:prior=dmc,value=dmc,
 opponent=greedy`` at ``batch=1`` and at ``batch=B`` over the same decisions (decision
 ``i`` searched with ``random.Random(i)``), the two in alternating order from round to
 round so that a drift of the machine's speed falls on both.  A line per round and agent:
-the iterations searched (every simulation is one, the early stop included), the seconds,
-iterations per second, the mean milliseconds per decision and the network passes per
-decision; last, the share of decisions on which the two agents chose the same action (the
-batched search's virtual loss changes the search a little, so not every one).  Timing
-needs an otherwise idle machine (``docs/agents.md``).
+the iterations searched (every simulation is one, the early stop included), the wall and
+CPU seconds, iterations per wall second, the mean milliseconds and the network passes per
+decision.  Last, over all rounds, iterations per wall and per CPU second, and how often
+``batch=B`` chose the action ``batch=1`` chose, beside how often ``batch=1`` itself does
+under other seeds (``random.Random(10**6 + i)``, untimed): the virtual loss changes the
+search a little, and so does a seed.  Timing needs an otherwise idle machine.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from typing import Any
 
 import durak.agents.searchers.ismcts as ismcts_agent
 import durak.learn.dmc.agent as dmc_agent
+import durak.learn.dmc.net
+import durak.search
 from durak.agents import Agent, make_agent
 from durak.rules import Action, Observation, Rules, is_terminal, legal_actions, new_game, observe
 from durak.rules import step as play
@@ -59,7 +62,7 @@ class Counters:
 
     def __init__(self) -> None:
         self.iterations = self.passes = 0
-        search, scores = ismcts_agent.ismcts, dmc_agent.scores
+        search, scores = durak.search.ismcts, durak.learn.dmc.net.scores
 
         def counted_search(*args: Any, **kwargs: Any) -> SearchResult[Any]:
             result = search(*args, **kwargs)
@@ -70,8 +73,9 @@ class Counters:
             self.passes += 1
             return scores(*args, **kwargs)
 
-        ismcts_agent.ismcts = counted_search  # type: ignore[assignment]
-        dmc_agent.scores = counted_scores
+        # The names the agent modules call, replaced in their namespaces.
+        vars(ismcts_agent)["ismcts"] = counted_search
+        vars(dmc_agent)["scores"] = counted_scores
 
     def reset(self) -> tuple[int, int]:
         """The counts so far, set back to zero."""
@@ -82,13 +86,14 @@ class Counters:
 
 def timed(
     agent: Agent, positions: Sequence[Observation], counters: Counters
-) -> tuple[list[Action], float, int, int]:
-    """The agent's actions on ``positions``, the seconds, iterations and network passes."""
+) -> tuple[list[Action], float, float, int, int]:
+    """The agent's actions on ``positions``, the wall and CPU seconds, iterations and
+    network passes."""
     counters.reset()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     actions = [agent.act(o, random.Random(i)) for i, o in enumerate(positions)]
-    seconds = time.perf_counter() - started
-    return actions, seconds, *counters.reset()
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return actions, seconds, cpu, *counters.reset()
 
 
 def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> None:
@@ -111,25 +116,31 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
     for agent in agents:  # load the network and warm its first calls outside the timing
         agent.act(positions[0], random.Random(0))
     chosen: dict[int, list[Action]] = {}
-    total = {k: [0.0, 0] for k in range(2)}
+    total = {k: [0.0, 0.0, 0] for k in range(2)}  # wall and CPU seconds, iterations
     out(f"{len(positions)} decisions from seed {args.seed}; {GUIDED}, batch 1 against {args.batch}")
     for r in range(args.rounds):
         for k in (0, 1) if r % 2 == 0 else (1, 0):
-            actions, seconds, iterations, passes = timed(agents[k], positions, counters)
+            actions, seconds, cpu, iterations, passes = timed(agents[k], positions, counters)
             chosen[k] = actions
-            total[k][0] += seconds
-            total[k][1] += iterations
+            for i, x in enumerate((seconds, cpu, iterations)):
+                total[k][i] += x
             out(
                 f"round {r + 1} {specs[k].rsplit(',', 1)[1]:>9}: {iterations} iterations in "
-                f"{seconds:.2f} s = {iterations / seconds:,.0f}/s, "
+                f"{seconds:.2f} s ({cpu:.2f} s CPU) = {iterations / seconds:,.0f}/s, "
                 f"{seconds / len(positions) * 1000:.1f} ms and {passes / len(positions):.1f} "
                 "network passes per decision"
             )
-    rates = [float(total[k][1]) / total[k][0] for k in range(2)]
-    same = sum(a == b for a, b in zip(chosen[0], chosen[1], strict=True)) / len(positions)
+    wall, per_cpu = ([total[k][2] / total[k][i] for k in range(2)] for i in (0, 1))
+    reseeded = [agents[0].act(o, random.Random(10**6 + i)) for i, o in enumerate(positions)]
+    same, itself = (
+        sum(a == b for a, b in zip(chosen[0], other, strict=True)) / len(positions)
+        for other in (chosen[1], reseeded)
+    )
     out(
-        f"all rounds: {rates[0]:,.0f}/s at batch 1, {rates[1]:,.0f}/s at batch {args.batch} "
-        f"({rates[1] / rates[0]:.2f}x); the same action on {same:.0%} of the decisions"
+        f"all rounds: {wall[0]:,.0f}/s at batch 1, {wall[1]:,.0f}/s at batch {args.batch} "
+        f"({wall[1] / wall[0]:.2f}x; per CPU second {per_cpu[0]:,.0f} and {per_cpu[1]:,.0f}, "
+        f"{per_cpu[1] / per_cpu[0]:.2f}x); batch {args.batch} chose batch 1's action on {same:.0%} "
+        f"of the decisions, batch 1 under other seeds on {itself:.0%}"
     )
 
 
