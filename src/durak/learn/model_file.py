@@ -271,11 +271,23 @@ class NetworkFormat:
     ) -> tuple[dict[str, Any], Rules, tuple[int, ...]]:
         """The dict in ``path``, its rules and hidden widths, every field and weight
         checked (see the module doc); ``error("PATH: problem")`` otherwise."""
+        data, rules = read_model_file(path, self.name, self.version, error)
+        return data, rules, self.check(path, data, rules, error)
+
+    def check(
+        self,
+        path: str | os.PathLike[str],
+        data: Mapping[str, Any],
+        rules: Rules,
+        error: Callable[[str], Exception],
+    ) -> tuple[int, ...]:
+        """The hidden widths of ``data`` (the dict :func:`read_model_file` read from
+        ``path``, with its ``rules``), after checking its header fields and every weight
+        as :meth:`read` does; ``error("PATH: problem")`` otherwise."""
 
         def bad(problem: str) -> Exception:
             return error(f"{path}: {problem}")
 
-        data, rules = read_model_file(path, self.name, self.version, error)
         for key, expected in self.fields(rules).items():
             if data.get(key) != expected:
                 raise bad(f"{key} {data.get(key)!r} does not fit the rules (expected {expected})")
@@ -286,7 +298,7 @@ class NetworkFormat:
         if not hidden or min(hidden) < 1 or max(hidden) > MAX_WIDTH or len(hidden) > MAX_LAYERS:
             raise bad(f"implausible hidden widths {list(hidden)}")
         _check_weights(data.get("state_dict"), self.shapes(rules, hidden), hidden, bad)
-        return data, rules, hidden
+        return hidden
 
 
 def _check_weights(

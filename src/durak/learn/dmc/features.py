@@ -38,7 +38,7 @@ with needs("dmc", "dmc"):
 from durak.encoding import encode_observation, observation_size
 from durak.rules import NUM_CARDS, Action, Defend, Observation, Rules, Suit, deck_cards
 
-__all__ = ["action_size", "decision_rows", "row_size"]
+__all__ = ["action_size", "canonical_cards", "decision_rows", "row_size"]
 
 #: Action kinds, in the order of the engine's ``Action.kind``.
 KINDS = 5
@@ -71,6 +71,14 @@ def _canonical(lowest_rank: int, suits: int, trump: Suit | None) -> NDArray[np.i
     for j, at in enumerate(_card_order(lowest_rank, suits, trump)):
         position[deck[at].index] = j
     return position
+
+
+@functools.cache
+def canonical_cards(lowest_rank: int, suits: int, trump: Suit | None) -> NDArray[np.intp]:
+    """``cards[j]``: the ``card.index`` of the card in canonical position ``j`` of a card
+    block (the order of every card block of the rows, see the module doc)."""
+    deck = deck_cards(lowest_rank, suits)
+    return np.array([deck[at].index for at in _card_order(lowest_rank, suits, trump)], np.intp)
 
 
 @functools.cache

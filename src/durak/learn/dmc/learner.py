@@ -15,7 +15,10 @@ schedule, only how fast it runs), up to the floating-point reproducibility of to
 learner uses one thread, the actors one each.
 
 A **checkpoint** (:meth:`DmcTrainer.save_checkpoint`) holds the network, Adam's state, the
-buffer and the counters, so a resumed run continues exactly as an uninterrupted one.
+buffer, the counters and the pool of earlier copies (:mod:`durak.learn.dmc.league`), so a
+resumed run continues exactly as an uninterrupted one.  A privileged run
+(:mod:`durak.learn.dmc.privileged`) trains and checkpoints the wider network, and its
+model (:meth:`DmcTrainer.model`) is the ordinary network that plays.
 """
 
 from __future__ import annotations
@@ -38,9 +41,16 @@ with needs("dmc", "dmc"):
 from durak.agents.base import SpecError
 from durak.files import open_source
 from durak.learn.dmc.actor import SELF, ActorTask, Samples, collect
+from durak.learn.dmc.league import PAST, PastPool, Weights
 from durak.learn.dmc.net import NETWORK, DmcModel, DmcModelError, build_network, load_model
+from durak.learn.dmc.privileged import network_format, playing_weights, widened_weights
 from durak.learn.dmc.settings import DmcSettings
-from durak.learn.model_file import MAX_FILE_BYTES, read_model_file, write_model_file
+from durak.learn.model_file import (
+    MAX_FILE_BYTES,
+    NetworkFormat,
+    read_model_file,
+    write_model_file,
+)
 from durak.learn.torch_support import require_torch
 from durak.rules import Rules
 from durak.seeding import derive_seed
@@ -62,6 +72,12 @@ CHECKPOINT_FORMAT = "durak-dmc-checkpoint"
 CHECKPOINT_VERSION = 2
 #: A checkpoint holds the network as a model file does, and more.
 CHECKPOINT = attrs.evolve(NETWORK, name=CHECKPOINT_FORMAT, version=CHECKPOINT_VERSION)
+
+
+def checkpoint_format(privileged: bool) -> NetworkFormat:
+    """The checkpoint of a run: :data:`CHECKPOINT`, or its privileged network's."""
+    network = network_format(privileged)
+    return attrs.evolve(network, name=CHECKPOINT_FORMAT, version=CHECKPOINT_VERSION)
 
 
 @attrs.frozen
@@ -112,7 +128,7 @@ class DmcTrainer:
         self.opponents = tuple(opponents)
         self.seed = seed
         torch.manual_seed(derive_seed(seed, 0, 3))
-        self.net = build_network(rules, settings.widths)
+        self.net = network_format(settings.privileged > 0).build(rules, settings.widths)
         self.init_sha256 = self._start_from(settings.init) if settings.init else None
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=settings.lr)
         self.rounds = 0
@@ -121,6 +137,8 @@ class DmcTrainer:
         self.seconds = 0.0  # training wall time across resumes (the schedule adds evaluations)
         self._rows: list[np.ndarray[Any, Any]] = []  # the buffer, one array per round
         self._targets: list[np.ndarray[Any, Any]] = []
+        #: The earlier copies of the ``past`` opponent (kept only when it is one).
+        self.pool = PastPool(settings.past_every, settings.past_keep)
 
     def _start_from(self, path: str) -> str:
         """Load the weights of the model in ``path`` (same rules and widths, else
@@ -132,7 +150,10 @@ class DmcTrainer:
                 f"{tuple(model.hidden)}, not for this run's {self.rules} with widths "
                 f"{self.settings.widths}"
             )
-        self.net.load_state_dict(model.net.state_dict())
+        state = model.net.state_dict()
+        if self.settings.privileged:
+            state = widened_weights(state, self.rules)  # the hidden cards start unweighted
+        self.net.load_state_dict(state)
         self.net.eval()
         with open_source(path, MAX_FILE_BYTES) as f:  # load_model read it: a regular file
             return hashlib.file_digest(f, "sha256").hexdigest()
@@ -141,25 +162,41 @@ class DmcTrainer:
         """The network's state dict as numpy arrays (what actors are sent)."""
         return {k: v.detach().numpy().copy() for k, v in self.net.state_dict().items()}
 
+    def copy_for_play(self) -> Weights:
+        """The state dict of the network as it plays (:meth:`model`'s), as numpy arrays."""
+        return {k: v.numpy() for k, v in playing_weights(self.net.state_dict(), self.rules).items()}
+
     def tasks(self) -> list[ActorTask]:
         """The actor tasks of the next round."""
         s = self.settings
         weights = self.weights()
-        return [
-            ActorTask(
-                self.rules,
-                s.widths,
-                weights,
-                self.seed,
-                self.episodes + k * s.chunk,
-                s.chunk,
-                s.epsilon,
-                self.opponents,
-                s.warm,
-                s.warm_episodes,
+        if PAST in self.opponents:
+            self.pool.offer(self.rounds, self.copy_for_play)
+        tasks = []
+        for k in range(s.round // s.chunk):
+            first = self.episodes + k * s.chunk
+            against = [e for e in range(first, first + s.chunk) if self._opponent(e) == PAST]
+            tasks.append(
+                ActorTask(
+                    self.rules,
+                    s.widths,
+                    weights,
+                    self.seed,
+                    first,
+                    s.chunk,
+                    s.epsilon,
+                    self.opponents,
+                    s.warm,
+                    s.warm_episodes,
+                    s.privileged,
+                    self.pool.for_episodes(self.seed, against) if against else {},
+                    len(self.pool.weights),
+                )
             )
-            for k in range(s.round // s.chunk)
-        ]
+        return tasks
+
+    def _opponent(self, episode: int) -> str:
+        return self.opponents[episode % len(self.opponents)]
 
     def round(self, workers: Workers) -> RoundStats:
         """Play one round on ``workers`` while learning from the buffer.  All or nothing:
@@ -222,7 +259,18 @@ class DmcTrainer:
         return total / steps, steps
 
     def model(self, meta: dict[str, Any] | None = None) -> DmcModel:
-        """The network as a :class:`~durak.learn.dmc.net.DmcModel` (for saving or play)."""
+        """The network as it plays, a :class:`~durak.learn.dmc.net.DmcModel` (for saving
+        or play): an ordinary ``dmc`` network, a privileged one's hidden-card inputs
+        dropped (:mod:`durak.learn.dmc.privileged`), whose ``meta`` then records the fade's
+        coefficient where the run stands (``privileged_coefficient``; 0 once it is over)."""
+        net = build_network(self.rules, self.settings.widths)
+        net.load_state_dict(playing_weights(self.net.state_dict(), self.rules))
+        net.eval()
+        faded = (
+            {"privileged_coefficient": self.settings.fade(self.episodes)}
+            if self.settings.privileged
+            else {}
+        )
         record = {
             "opponents": list(self.opponents),
             "seed": self.seed,
@@ -231,9 +279,10 @@ class DmcTrainer:
             "rounds": self.rounds,
             "train_seconds": round(self.seconds, 1),
             **({"init_sha256": self.init_sha256} if self.init_sha256 else {}),
+            **faded,
             **(meta or {}),
         }
-        return DmcModel(self.net, self.rules, self.settings.widths, record)
+        return DmcModel(net, self.rules, self.settings.widths, record)
 
     def identity(self) -> dict[str, Any]:
         """What a checkpoint must match to be resumed by this run."""
@@ -248,23 +297,25 @@ class DmcTrainer:
         """Everything needed to resume, written atomically to ``path``
         (:class:`~durak.files.FileError` naming it and the reason if it cannot be)."""
         torch = self.torch
+        fmt = checkpoint_format(self.settings.privileged > 0)
         write_model_file(
             path,
             {
-                **CHECKPOINT.header(self.rules, self.settings.widths),
+                **fmt.header(self.rules, self.settings.widths),
                 "identity": _plain(self.identity()),
                 "state_dict": self.net.state_dict(),
                 "optimizer": self.optimizer.state_dict(),
                 "counters": [self.rounds, self.episodes, self.samples, self.seconds],
                 "rows": [torch.from_numpy(r) for r in self._rows],
                 "targets": [torch.from_numpy(t) for t in self._targets],
+                **({"past": self.pool.to_file(torch)} if PAST in self.opponents else {}),
             },
         )
 
     def load_checkpoint(self, path: Path) -> None:
         """Continue from the checkpoint in ``path``; :class:`DmcModelError` if it cannot be
         read or belongs to another run (other rules, opponents, seed or settings)."""
-        data, _, _ = CHECKPOINT.read(path, DmcModelError)
+        data, rules = read_model_file(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, DmcModelError)
         stored = data.get("identity")
         if isinstance(stored, dict):
             # A rule or setting added since the checkpoint was written takes its default.
@@ -277,18 +328,30 @@ class DmcTrainer:
                 f"{path}: a checkpoint of another run: {_difference(stored, mine)}; "
                 "refusing to resume it"
             )
+        fmt = checkpoint_format(self.settings.privileged > 0)
+        fmt.check(path, data, rules, DmcModelError)
         try:
             self.net.load_state_dict(data["state_dict"])
             self.optimizer.load_state_dict(data["optimizer"])
             rounds, episodes, samples, seconds = data["counters"]
             rows = [r.numpy() for r in data["rows"]]
             targets = [t.numpy() for t in data["targets"]]
+            if PAST in self.opponents:
+                self.pool.load(data["past"])
+                _check_copies(self.pool, NETWORK.shapes(self.rules, self.settings.widths))
         except (KeyError, TypeError, ValueError, RuntimeError, AttributeError) as e:
             raise DmcModelError(f"{path}: a damaged checkpoint ({e})") from None
         self.rounds, self.episodes, self.samples = int(rounds), int(episodes), int(samples)
         self.seconds = float(seconds)
         self._rows, self._targets = rows, targets
         self.net.eval()
+
+
+def _check_copies(pool: PastPool, shapes: dict[str, tuple[int, ...]]) -> None:
+    """``ValueError`` unless every copy of ``pool`` has the playing network's ``shapes``."""
+    for w in pool.weights:
+        if {k: tuple(v.shape) for k, v in w.items()} != shapes:
+            raise ValueError("a copy of the past opponent does not fit the network")
 
 
 def checkpoint_seed(path: Path) -> int | None:

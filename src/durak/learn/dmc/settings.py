@@ -10,6 +10,16 @@ from durak.agents.base import SpecError, make_agent
 from durak.agents.specs import param
 
 
+def fade(episode: int, horizon: int) -> float:
+    """The coefficient of the privileged inputs in episode ``episode`` (counted from 0) of a
+    run that fades them over ``horizon`` episodes: ``max(0, 1 - episode / horizon)``, linear
+    from 1 in episode 0 to 0 in episode ``horizon`` and after; 0 for every episode when
+    ``horizon`` is 0 (no privileged information)."""
+    if horizon <= 0:
+        return 0.0
+    return max(0.0, 1.0 - episode / horizon)
+
+
 @attrs.frozen
 class DmcSettings:
     """The learner's settings, each declared once (``durak train dmc:lr=...``).
@@ -19,6 +29,17 @@ class DmcSettings:
     ``epsilon``), so the network first learns the values of that agent's play; playing the
     best of those values is already a step of policy improvement over it (the policy
     improvement theorem, Sutton & Barto 2018, 4.2).  Then the network plays itself.
+
+    **Privileged information** (``privileged = H > 0``; after Suphx's oracle guiding, Li
+    et al. 2020): each training row also holds the cards the player cannot see, scaled by
+    :meth:`fade`, which goes linearly from 1 to 0 over the first ``H`` episodes; the
+    network first learns with the hidden cards visible, then without them.  The saved
+    model has no such input (:mod:`durak.learn.dmc.privileged`).
+
+    **The past opponent** (``--vs ...,past``; a league after AlphaStar, Vinyals et al.
+    2019): every ``past_every`` rounds, from round 0, the network is copied into a pool of
+    the last ``past_keep`` copies, and an episode against ``past`` draws one of them
+    (:mod:`durak.learn.dmc.league`).
     """
 
     lr: float = param(3e-4, "Adam learning rate", low=1e-7, high=1)
@@ -33,6 +54,16 @@ class DmcSettings:
     warm: str = param("greedy", "warm start: the agent whose moves the network's seats play")
     warm_episodes: int = param(0, "warm start: episodes that play warm's moves (0: none)", low=0)
     init: str = param("", "a dmc model file whose weights the network starts from ('': random)")
+    privileged: int = param(
+        0, "privileged information: episodes over which the hidden cards fade out (0: off)", low=0
+    )
+    past_every: int = param(100, "league: rounds between copies of the network for past", low=1)
+    past_keep: int = param(20, "league: the copies kept for the past opponent", low=1)
+
+    def fade(self, episode: int) -> float:
+        """The coefficient of the privileged inputs in episode ``episode``: :func:`fade`
+        over ``privileged`` episodes."""
+        return fade(episode, self.privileged)
 
     @property
     def widths(self) -> tuple[int, ...]:

@@ -94,9 +94,9 @@ def train(
 ) -> None:
     """Train a learner against fixed opponents, save it, and write its learning curve.
 
-    dmc (Deep Monte-Carlo) plays self-play and/or fixed opponents (--vs self,greedy) on
-    actor processes (--jobs, --backend ray), stops after --games or --hours, writes a
-    checkpoint every five minutes and continues from it with --resume.
+    dmc (Deep Monte-Carlo) plays self-play, earlier copies and/or fixed opponents (--vs
+    self,past,greedy) on actor processes (--jobs, --backend ray), stops after --games or
+    --hours, writes a checkpoint every five minutes and continues from it with --resume.
 
     Plays GAMES games (episodes) with the learner in a seat drawn from each deal's seed, reporting
     the win rate and mean reward every INTERVAL episodes (lines, CSV, PNG), then saves the

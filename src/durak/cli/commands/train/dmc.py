@@ -12,7 +12,7 @@ where it stopped.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -31,7 +31,7 @@ from durak.arena.runs.signals import hold_interrupts
 from durak.cli.commands.train.opponents import dmc_opponents
 from durak.cli.commands.train.output import draw_curve
 from durak.cli.commands.train.request import TrainRequest
-from durak.cli.console import duration, seed_line, stdout_console
+from durak.cli.console import duration, seed_line, stderr_console, stdout_console
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import option_group
 from durak.cli.options import (
@@ -186,6 +186,7 @@ def run_dmc(request: TrainRequest, options: DmcOptions, console: Console) -> Dmc
                 bar.print(_line(done.row, plan))
     with user_errors():
         schedule.save()
+    _warn_unfaded(trainer.model().meta)
     written = [str(plan.out), str(plan.checkpoint), str(plan.csv_path)]
     title = f"durak train {request.spec} vs {','.join(opponents)} (seed {the_seed})"
     if request.png is not None and draw_curve(request.png, _curve(plan, title)):
@@ -201,6 +202,17 @@ def run_dmc(request: TrainRequest, options: DmcOptions, console: Console) -> Dmc
             "to continue"
         )
     return DmcRun(the_seed, rules, plan.out, trainer.episodes)
+
+
+def _warn_unfaded(meta: Mapping[str, Any]) -> None:
+    """A ``warning:`` line on standard error if the model was saved before its privileged
+    inputs had faded out (its play then lacks inputs it still leaned on)."""
+    coefficient = meta.get("privileged_coefficient", 0.0)
+    if coefficient > 0:
+        stderr_console().print(
+            f"warning: saved before the privileged inputs faded out (coefficient "
+            f"{coefficient:.4f}, recorded in the model's meta); the model plays without them"
+        )
 
 
 def _checked(

@@ -92,14 +92,19 @@ def _parts(agent: object) -> list[object]:
     return parts
 
 
+#: DMC's opponents that are the learner itself: now (``self``) or an earlier copy.
+LEARNER_COPIES = ("self", "past")
+
+
 def dmc_opponents(vs: list[str], rules: Rules) -> tuple[str, ...]:
-    """The opponents of ``--vs self,greedy`` (see :func:`split_opponents`; repeated
-    ``--vs`` add to the list); each agent spec is built once to check it (``SpecError``
-    names a bad one, :func:`training_opponent`)."""
+    """The opponents of ``--vs self,past,greedy`` (see :func:`split_opponents`; repeated
+    ``--vs`` add to the list, and a name given k times is met k times as often); each agent
+    spec is built once to check it (``SpecError`` names a bad one,
+    :func:`training_opponent`)."""
     names = split_opponents(vs)
     if not names:
         raise UsageError("--vs: give self and/or agent specs, e.g. --vs self,greedy,lowest")
     for name in names:
-        if name != "self":
+        if name not in LEARNER_COPIES:
             training_opponent(name, rules)
     return names

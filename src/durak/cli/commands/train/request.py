@@ -48,7 +48,8 @@ class TrainRequest:
         list[str],
         typer.Option(
             help="Opponent spec, one per other seat (repeat --vs); a single --vs fills every "
-            "other seat of --players.",
+            "other seat of --players.  dmc: a list met in turn, of agent specs, self and past "
+            "(earlier copies), e.g. --vs self,past,greedy.",
             show_default=False,
         ),
     ]
