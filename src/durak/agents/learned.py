@@ -69,4 +69,5 @@ class NoModelError(SpecError):
         table = table_name(self.rules)
         if not self.shipped:
             return f"No learned agent for {table}: {self.agent} ships no network."
-        return f"No learned agent for {table}: {self.agent} ships networks for {self.tables()} only."
+        shipped = self.tables()
+        return f"No learned agent for {table}: {self.agent} ships networks for {shipped} only."

@@ -27,7 +27,9 @@ def learned_view(rules: Rules, policy: AgentPolicy) -> dict[str, Any]:
     problem = network_problem(rules)
     if problem is None:
         agents = [a for a in (LEARNED, STRONGEST) if a in allowed]
-        note = f"A learned network fits this table: {LEARNED} plays it, {STRONGEST} searches with it."
+        note = (
+            f"A learned network fits this table: {LEARNED} plays it, {STRONGEST} searches with it."
+        )
         return {"fits": True, "agents": agents, "refused": [], "note": note}
     refused = [LEARNED] if LEARNED in allowed else []
     return {"fits": False, "agents": [], "refused": refused, "note": problem}
