@@ -272,7 +272,7 @@ def test_an_agent_that_builds_itself_as_its_model_is_one_line(
 def test_a_model_made_for_other_rules_is_refused_when_built_for_a_game() -> None:
     require_extra("torch")
     make_agent("ismcts:opponent=dmc:", Rules())
-    with pytest.raises(SpecError, match="ismcts: opponent: dmc: this model was trained for"):
+    with pytest.raises(SpecError, match="ismcts: opponent: dmc: no shipped model for"):
         make_agent("ismcts:opponent=dmc:", SMALL)
 
 

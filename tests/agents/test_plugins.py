@@ -165,7 +165,8 @@ def test_the_library_skips_a_broken_plugin_and_keeps_the_others(tmp_path: Path) 
     result = python(tmp_path, [sys.executable, "-c", script], tmp_path / "site")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[:3] == ["dmc DmcAgent", "dmc DmcAgent", "openspiel-mcts OpenSpielMctsAgent"]
+    dmc = "dmc ShippedDmcAgent"  # the shipped model of the rules it is bound to
+    assert lines[:3] == [dmc, dmc, "openspiel-mcts OpenSpielMctsAgent"]
     assert lines[3] == "True False"
     assert lines[4].count("boom in the plugin") == 1, lines[4]
 

@@ -320,7 +320,7 @@ def test_an_option_that_can_only_forfeit_is_refused_before_the_first_game(
     require_extra("torch")
     log = tmp_path / "run.jsonl"
     result = runner.invoke(app, [*args, *SMALL_DECK, "--log", str(log)], input="")
-    one_error(result, "dmc: this model was trained for", "lowest_rank=10")
+    one_error(result, "dmc: no shipped model for", "20 cards")
     assert result.stdout == ""
     assert not log.exists() or log.read_bytes() == b""
 
@@ -332,7 +332,7 @@ def test_a_training_opponent_that_can_only_forfeit_is_refused_before_the_header(
     out = tmp_path / "q.json"
     args = ["train", "qlearn", "--vs", UNFIT, *SMALL_DECK, "--games", "10", "--out", str(out)]
     result = runner.invoke(app, args)
-    one_error(result, "mcts: dmc: this model was trained for", "lowest_rank=10")
+    one_error(result, "mcts: dmc: no shipped model for", "20 cards")
     assert result.stdout == "" and not out.exists()
 
 

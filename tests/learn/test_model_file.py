@@ -160,7 +160,7 @@ def test_the_bundled_model_is_checksummed_and_loads() -> None:
     data = torch.load(BUNDLED, weights_only=True)
     assert data["version"] == 2 and str(data["checksum"]).startswith("sha256:")
     assert make_agent("dmc", Rules()).name == "dmc"
-    with pytest.raises(SpecError, match="trained for"):
+    with pytest.raises(SpecError, match="dmc: no shipped model for 2 players, 20 cards"):
         make_agent("dmc", SMALL)
 
 

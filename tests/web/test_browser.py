@@ -317,3 +317,40 @@ def test_the_table_fits_its_width_without_overlaps_or_clipped_text(
             page.screenshot(path=str(folder / f"web-table-{width}.png"), full_page=True)
         browser.close()
     assert (tmp_path / f"web-table-{width}.png").stat().st_size > 0
+
+
+def test_the_opponent_list_offers_the_learned_agent_only_where_a_network_fits(
+    served: tuple[str, Path],
+) -> None:
+    """Issue 51: at the default table ``dmc`` and ``strongest`` lead the list and the page
+    says a network fits; at five players the page says none does, leaves ``dmc`` out, and
+    refuses it if typed in anyway."""
+    require_extra("torch")
+    url, _ = served
+    names = "Array.from(document.querySelectorAll('#agent-names option')).map(o => o.value)"
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 360, "height": 800})
+        page.goto(url)
+        page.wait_for_function(
+            "document.getElementById('learned-note').textContent.includes('fits this table')",
+            timeout=PATIENCE_MS,
+        )
+        assert page.evaluate(names)[:2] == ["dmc", "strongest"]
+        page.select_option("#players", "5")
+        page.wait_for_function(
+            "document.getElementById('learned-note').textContent.startsWith('No learned agent')",
+            timeout=PATIENCE_MS,
+        )
+        note = page.inner_text("#learned-note")
+        assert "for 5 players, 36 cards" in note and "2 players, 36 cards" in note
+        listed = page.evaluate(names)
+        assert "dmc" not in listed and "strongest" in listed
+        assert page.evaluate(LAYOUT_PROBLEMS) == [], "the rules form with the note"
+        page.locator(".opponent").nth(0).fill("dmc")
+        page.click("#start")
+        page.wait_for_function(
+            "document.getElementById('setup-error').textContent.length > 0", timeout=PATIENCE_MS
+        )
+        assert "no shipped model for 5 players" in page.inner_text("#setup-error")
+        browser.close()

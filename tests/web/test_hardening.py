@@ -297,8 +297,8 @@ def test_the_allow_list_holds_at_every_depth(tmp_path: Path, spec: str, words: s
 @pytest.mark.parametrize(
     ("spec", "words"),
     [
-        ("mcts:infer=dmc,limit=5,samples=1", "mcts: dmc: this model was trained for"),
-        ("minimax:infer=mix,samples=1", "minimax: dmc: this model was trained for"),
+        ("mcts:infer=dmc,limit=5,samples=1", "mcts: dmc: no shipped model for"),
+        ("minimax:infer=mix,samples=1", "minimax: dmc: no shipped model for"),
         ("solver:fallback=maxn:infer=mix;samples=1", "solver: fallback: maxn: dmc"),
         ("openspiel-mcts:simulations=1", "simulations must be in [2, "),
         ("openspiel-ismcts:simulations=1", "simulations must be in [2, "),

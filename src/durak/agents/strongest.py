@@ -5,8 +5,9 @@ agent measured in ``docs/agents.md`` within 100 ms mean per decision, builds tha
 for those rules and plays it (hooks included):
 
 * :data:`GUIDED`, the network-guided search with a model of ``greedy`` at the opponent's
-  nodes, where the shipped ``dmc`` network fits the rules (2 players, 36 cards, the
-  default rules) and its extra (PyTorch) is installed;
+  nodes, where a shipped ``dmc`` network fits the rules (the tables ``durak agents dmc``
+  lists; the ``dmc`` guide resolves its model per rules) and its extra (PyTorch) is
+  installed;
 * otherwise, without the network: :data:`TWO_PLAYERS` for two players (plain ISMCTS at
   the budget measured within 100 ms) and :data:`MORE_PLAYERS` for three or more (the
   4-player row of issue 41's table).
@@ -21,9 +22,9 @@ import random
 
 import attrs
 
-from durak.agents.base import Agent, SpecError, Watcher, check_bound, make_agent, register
+from durak.agents.base import Agent, RulesBound, SpecError, Watcher, make_agent, register
 from durak.agents.guides import guide_names, make_guide
-from durak.agents.optional import MissingAgentExtraError
+from durak.agents.learned import NoModelError
 from durak.rules import Action, Observation, Rules
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "TWO_PLAYERS",
     "StrongestAgent",
     "network_fits",
+    "network_problem",
     "strongest_spec",
 ]
 
@@ -45,20 +47,28 @@ TWO_PLAYERS = "ismcts:limit=600"
 MORE_PLAYERS = "ismcts:limit=300,opponent=greedy"
 
 
-def network_fits(rules: Rules) -> bool:
-    """Whether the shipped ``dmc`` network can guide a search of ``rules``' games: its
-    guide is registered, its extra installed, and it was trained for these rules."""
+def network_problem(rules: Rules) -> str | None:
+    """``None`` where a shipped ``dmc`` network can guide a search of ``rules``' games
+    (its guide registered, its extra installed, a model trained for these rules shipped);
+    else why not, in one sentence for a person (:meth:`NoModelError.plain` names the
+    tables that have a network)."""
     if "dmc" not in guide_names():
-        return False
+        return "No learned agent: the dmc guide is not registered."
     try:
         guide = make_guide("dmc")
-    except MissingAgentExtraError:
-        return False
-    try:
-        check_bound(guide, rules, "strongest")
-    except SpecError:
-        return False
-    return True
+        if isinstance(guide, RulesBound):
+            guide.check_rules(rules)
+    except NoModelError as e:
+        return e.plain()
+    except SpecError as e:  # the extra missing (MissingAgentExtraError), a bad file
+        return f"No learned agent: {e}."
+    return None
+
+
+def network_fits(rules: Rules) -> bool:
+    """Whether a shipped ``dmc`` network can guide a search of ``rules``' games
+    (:func:`network_problem` finds none)."""
+    return network_problem(rules) is None
 
 
 def strongest_spec(rules: Rules) -> str:
@@ -121,8 +131,8 @@ class StrongestAgent:
 register(
     "strongest",
     StrongestAgent,
-    f"the strongest agent measured within 100 ms per decision: {GUIDED} where the shipped "
-    f"dmc network fits the rules (2 players, 36 cards; needs the dmc extra), else "
+    f"the strongest agent measured within 100 ms per decision: {GUIDED} where a shipped "
+    f"dmc network fits the rules (the tables dmc lists; needs the dmc extra), else "
     f"{TWO_PLAYERS} (2 players) or {MORE_PLAYERS} (3+)",
     (),
 )

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["AgentInfo", "Problem", "TableView", "answers"]
+__all__ = ["AgentInfo", "LearnedView", "Problem", "TableView", "answers"]
 
 _CLOSED = ConfigDict(extra="forbid")
 
@@ -36,6 +36,19 @@ class AgentInfo(BaseModel):
 
     name: str
     description: str
+
+
+class LearnedView(BaseModel):
+    """The learned agents at a table (:func:`~durak.web.learned.learned_view`): whether a
+    shipped network fits its rules, the agents that play it there, the agents refused
+    there for want of one, and one sentence saying which."""
+
+    model_config = _CLOSED
+
+    fits: bool
+    agents: list[str]
+    refused: list[str]
+    note: str
 
 
 class RulesView(BaseModel):

@@ -6,6 +6,8 @@ Plain HTTP with JSON; the page polls its table.  Routes:
   ``static`` folder);
 * ``GET /api/agents``: the agents a client may choose (the server's
   :class:`~durak.web.policy.AgentPolicy`), for the opponent lists;
+* ``POST /api/learned``: the learned agents at the table a game request would open
+  (:class:`GameRequest`; nothing is started or built), for the opponent lists;
 * ``POST /api/games``: start a game (:class:`GameRequest`); the answer is the table view;
 * ``GET /api/games/{id}[?after=V]``: the table view (a reconnecting page asks again with
   its id); with ``after``, the answer waits up to :data:`LONG_POLL` seconds for a version
@@ -38,9 +40,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn import Config, Server
 
 from durak.rules import Rules, RulesError
+from durak.web.learned import learned_view
 from durak.web.policy import QUOTE, cut
 from durak.web.registry import Tables
-from durak.web.schema import AgentInfo, TableView, answers
+from durak.web.schema import AgentInfo, LearnedView, TableView, answers
 from durak.web.settings import GameSettings, RequestError
 
 __all__ = ["MAX_BODY", "STATIC", "ActionRequest", "GameRequest", "create_app", "run"]
@@ -253,6 +256,11 @@ def create_app(tables: Tables) -> FastAPI:
             {"name": name, "description": description}
             for name, description in tables.policy.agents().items()
         ]
+
+    # Whether a network fits may load it: on a worker thread.
+    @app.post("/api/learned", operation_id="learned_agents", **_described(LearnedView, 400, 422))
+    def learned(request: GameRequest) -> dict[str, Any]:
+        return learned_view(request.settings().rules, tables.policy)
 
     # Opening a table builds its agents (a model may load): on a worker thread.
     @app.post("/api/games", operation_id="start_game", **_described(TableView, 400, 422, 503))

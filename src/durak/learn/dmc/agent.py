@@ -3,19 +3,25 @@
 * :class:`DmcAgent`: plays the legal action its network (:mod:`durak.learn.dmc.net`)
   scores highest, first in canonical order on ties; a forced decision at once.
 * :class:`DmcGuide`: the same network's scores of the legal actions, the policy prior and
-  value of the search agents (:mod:`durak.agents.guides`).
+  value of the search agents (:mod:`durak.agents.guides`);
+* :class:`ShippedDmcAgent` and :class:`ShippedDmcGuide`: the same, each game playing the
+  shipped model of its rules (:mod:`durak.learn.dmc.shipped`), loaded when first needed
+  and once per process.
 
-Both refuse, with :class:`~durak.agents.SpecError`, an observation of other rules than the
+All refuse, with :class:`~durak.agents.SpecError`, an observation of other rules than the
 model's (DouZero, Zha et al. ICML 2021, trains one network per game).
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import attrs
 
+from durak.agents.base import SpecError
 from durak.agents.policies import one_hot
 from durak.extras import needs
 
@@ -23,10 +29,11 @@ with needs("dmc", "dmc"):
     import numpy as np
 
 from durak.learn.dmc.features import decision_rows
-from durak.learn.dmc.net import DmcModel, scores
+from durak.learn.dmc.net import DmcModel, DmcModelError, load_model, scores
+from durak.learn.dmc.shipped import shipped_model
 from durak.rules import Action, Observation, Rules
 
-__all__ = ["DmcAgent", "DmcGuide"]
+__all__ = ["DmcAgent", "DmcGuide", "ShippedDmcAgent", "ShippedDmcGuide", "loaded"]
 
 
 @attrs.frozen(eq=False)
@@ -87,4 +94,75 @@ class DmcGuide:
         for block in blocks:
             out.append([float(x) for x in values[i : i + len(block)]])
             i += len(block)
+        return out
+
+
+@functools.cache
+def loaded(path: Path) -> DmcModel:
+    """The model in ``path``, loaded once per process (it is only read: agents and guides
+    share it); :class:`~durak.agents.SpecError` if the file is not a usable model."""
+    try:
+        return load_model(path)
+    except DmcModelError as e:
+        raise SpecError(f"dmc: {e}") from None
+
+
+@attrs.define(eq=False)
+class ShippedDmcAgent:
+    """``dmc`` without a model file: a :class:`DmcAgent` of the shipped model of each game's
+    rules (those of ``models``, by default the package's), resolved when the agent is
+    bound to rules or first acts; :class:`~durak.agents.learned.NoModelError` under rules
+    without one."""
+
+    models: Path | None = None
+    name: str = "dmc"
+    built: dict[Rules, DmcAgent] = attrs.field(factory=dict, repr=False)
+
+    def model_path(self, rules: Rules) -> Path:
+        """The file of the model it plays under ``rules``."""
+        return shipped_model(rules, self.models)
+
+    def resolve(self, rules: Rules) -> DmcAgent:
+        """The agent of the model for ``rules``, its model loaded on first use."""
+        if rules not in self.built:
+            self.built[rules] = DmcAgent(loaded(self.model_path(rules)), self.name)
+        return self.built[rules]
+
+    def check_rules(self, rules: Rules) -> None:
+        """Resolve the model for ``rules`` (:class:`~durak.agents.SpecError` if none fits)."""
+        self.resolve(rules)
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The resolved agent's action."""
+        return self.resolve(observation.rules).act(observation, rng)
+
+    def policy(self, observation: Observation) -> list[float]:
+        """The resolved agent's one-hot policy."""
+        return self.resolve(observation.rules).policy(observation)
+
+
+@attrs.frozen(eq=False)
+class ShippedDmcGuide:
+    """The ``dmc`` guide: the :class:`DmcGuide` of the shipped model of each observation's
+    rules (resolved as :class:`ShippedDmcAgent` resolves them)."""
+
+    agent: ShippedDmcAgent = attrs.Factory(ShippedDmcAgent)
+
+    def check_rules(self, rules: Rules) -> None:
+        """Resolve the model for ``rules`` (:class:`~durak.agents.SpecError` if none fits)."""
+        self.agent.check_rules(rules)
+
+    def action_values(self, observation: Observation) -> list[float]:
+        """The resolved network's expected return of each legal action."""
+        return DmcGuide(self.agent.resolve(observation.rules)).action_values(observation)
+
+    def action_values_many(self, observations: Sequence[Observation]) -> list[list[float]]:
+        """:meth:`action_values` of each observation: one network pass per rules among them."""
+        out: list[list[float]] = [[] for _ in observations]
+        for rules in dict.fromkeys(o.rules for o in observations):
+            chosen = [i for i, o in enumerate(observations) if o.rules == rules]
+            guide = DmcGuide(self.agent.resolve(rules))
+            values = guide.action_values_many([observations[i] for i in chosen])
+            for i, v in zip(chosen, values, strict=True):
+                out[i] = v
         return out

@@ -29,6 +29,7 @@ with needs("dmc", "dmc"):
     from numpy.typing import NDArray
 
 from durak.learn.dmc.features import row_size
+from durak.learn.dmc.shipped import FORMAT
 from durak.learn.model_file import NetworkFormat, NetworkModel
 from durak.learn.torch_support import inference
 from durak.rules import Rules
@@ -46,7 +47,6 @@ __all__ = [
     "scores",
 ]
 
-FORMAT = "durak-dmc"
 #: 2 since files carry a checksum (:mod:`durak.learn.model_file`).
 VERSION = 2
 #: The version of :mod:`durak.learn.dmc.features`; a model of another is refused.

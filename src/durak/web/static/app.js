@@ -47,16 +47,41 @@ function drawSetup() {
 
 async function loadAgents() {
   agents = await api("GET", "/api/agents");
-  $("agent-names").replaceChildren(
-    ...agents.map((a) => { const o = new Option(a.description, a.name); o.value = a.name; return o; }),
-  );
+  drawAgentNames();
 }
 
-async function startGame(event) {
-  event.preventDefault();
-  $("setup-error").textContent = "";
+// The learned agents at the table the form describes (POST /api/learned): listed first
+// where a shipped network fits the rules; where none does, the learned agent is left out
+// of the list and the page says why.
+let learned = { fits: false, agents: [], refused: [], note: "" };
+let learnedAsked = 0;
+
+function drawAgentNames() {
+  const first = agents.filter((a) => learned.agents.includes(a.name));
+  const rest = agents.filter((a) => !learned.agents.includes(a.name) && !learned.refused.includes(a.name));
+  $("agent-names").replaceChildren(
+    ...[...first, ...rest].map((a) => { const o = new Option(a.description, a.name); o.value = a.name; return o; }),
+  );
+  $("learned-note").textContent = learned.note;
+  $("learned-note").className = learned.fits ? "fits" : "none";
+}
+
+async function loadLearned() {
+  const asked = ++learnedAsked;
+  try {
+    const answer = await api("POST", "/api/learned", tableRequest());
+    if (asked !== learnedAsked) return;  // the form changed again meanwhile
+    learned = answer;
+  } catch (e) {
+    if (asked !== learnedAsked) return;
+    learned = { fits: false, agents: [], refused: [], note: e.message };
+  }
+  drawAgentNames();
+}
+
+function tableRequest() {
   const numberOrNull = (id) => ($(id).value === "" ? null : Number($(id).value));
-  const request = {
+  return {
     opponents: Array.from(document.querySelectorAll(".opponent")).map((i) => i.value.trim()),
     seat: Number($("seat").value),
     variant: $("variant").value,
@@ -69,8 +94,13 @@ async function startGame(event) {
     first_bout_cap: numberOrNull("first_bout_cap"),
     seed: numberOrNull("seed"),
   };
+}
+
+async function startGame(event) {
+  event.preventDefault();
+  $("setup-error").textContent = "";
   try {
-    show(await api("POST", "/api/games", request));
+    show(await api("POST", "/api/games", tableRequest()));
   } catch (e) {
     $("setup-error").textContent = e.message;
   }
@@ -150,6 +180,9 @@ document.addEventListener("keydown", (event) => {
 });
 
 $("players").addEventListener("change", drawSetup);
+for (const id of ["players", "variant", "suits", "lowest_rank", "hand_size", "trumps", "throw_in", "bout_cap", "first_bout_cap"]) {
+  $(id).addEventListener("change", loadLearned);
+}
 $("new-game").addEventListener("submit", startGame);
 $("rematch").addEventListener("click", () => newTable("rematch"));
 $("next").addEventListener("click", () => newTable("next"));
@@ -162,5 +195,5 @@ $("setup-again").addEventListener("click", () => {
 });
 
 drawSetup();
-loadAgents().catch((e) => { $("setup-error").textContent = e.message; });
+loadAgents().then(loadLearned).catch((e) => { $("setup-error").textContent = e.message; });
 refresh();
