@@ -16,7 +16,6 @@ import random
 import pytest
 
 from durak.agents import make_agent
-from durak.agents.base import Agent
 from durak.agents.inference.posterior import CANDIDATES, FIND_WITHIN, PosteriorModel
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.arena.play.game import play_game
