@@ -25,6 +25,7 @@ import contextvars
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import cast
 
 import attrs
 
@@ -93,6 +94,11 @@ class AgentModel:
     rng: random.Random
     visibility: Visibility = False
     cache: dict[Observation, Sequence[float]] = attrs.field(factory=dict)
+    #: Whether the agent states its policy (a runtime protocol check is slow: asked once).
+    explicit: bool = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.explicit = isinstance(self.agent, PolicyAgent)
 
     def choice(self, view: Observation) -> Sequence[float]:
         """The agent's own distribution over ``view.legal_actions`` (cached)."""
@@ -103,8 +109,8 @@ class AgentModel:
 
     def _estimate(self, view: Observation) -> Sequence[float]:
         legal = view.legal_actions
-        if isinstance(self.agent, PolicyAgent):
-            return self.agent.policy(view)
+        if self.explicit:
+            return cast(PolicyAgent, self.agent).policy(view)
         counts = [0] * len(legal)
         for _ in range(self.draws):
             a = self.agent.act(view, random.Random(self.rng.getrandbits(64)))
@@ -118,6 +124,15 @@ class AgentModel:
         p = self.choice(observe(state, state.turn, self.visibility))
         base = self.epsilon / len(legal)
         return [base + (1 - self.epsilon) * x for x in p]
+
+    def view_policy(self, view: Observation) -> list[float]:
+        """:meth:`policy` read on ``view``, the mover's observation (already made), without
+        the cache: for a caller that asks each view once."""
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return [1.0]
+        base = self.epsilon / len(legal)
+        return [base + (1 - self.epsilon) * x for x in self._estimate(view)]
 
     def rollout(self, state: GameState, rng: random.Random) -> Action:
         """A uniform legal action with chance ``epsilon``, else the agent's own move drawn
