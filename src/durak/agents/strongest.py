@@ -21,6 +21,7 @@ import random
 
 import attrs
 
+from durak.agents.analysis import Analysis, analyse
 from durak.agents.base import Agent, SpecError, Watcher, check_bound, make_agent, register
 from durak.agents.guides import guide_names, make_guide
 from durak.agents.optional import MissingAgentExtraError
@@ -98,6 +99,13 @@ class StrongestAgent:
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The resolved agent's action."""
         return self.resolve(observation.rules).act(observation, rng)
+
+    def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
+        """The resolved agent's analysis (:mod:`durak.agents.analysis`), under the spec it
+        resolved to; :class:`SpecError` if that agent cannot analyse."""
+        rules = observation.rules
+        found = analyse(self.resolve(rules), observation, rng)
+        return attrs.evolve(found, spec=self.spec(rules))
 
     def game_started(self, observation: Observation) -> None:
         """Passed on to the resolved agent if it watches the game."""
