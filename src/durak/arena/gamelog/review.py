@@ -242,4 +242,7 @@ def _seat_decisions(game: Replay, seat: int, agent: object, seed: int) -> list[D
             found.append(Decision(k + 1, seat, seen, action, analysis))
         if watcher is not None:
             watcher.action_taken(mover, action, observe(states[k + 1], seat, view))
+    if watcher is not None:
+        durak = None if entry.durak is None else entry.seats.index(entry.durak)
+        watcher.game_ended(observe(game.final, seat, view), durak)
     return found
