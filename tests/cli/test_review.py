@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -40,9 +41,9 @@ def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def reviewed(result: Result) -> dict[str, object]:
+def reviewed(result: Result) -> dict[str, Any]:
     assert result.exit_code == 0, result.output
-    found: dict[str, object] = json.loads(result.stdout)
+    found: dict[str, Any] = json.loads(result.stdout)
     return found
 
 

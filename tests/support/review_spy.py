@@ -5,6 +5,7 @@ seat, never a state."""
 from __future__ import annotations
 
 import random
+import threading
 
 import attrs
 
@@ -19,9 +20,11 @@ INNER = "ismcts:limit=30"
 @attrs.define(eq=False)
 class SpyAnalyst:
     """Analyses as :data:`INNER` and records what it is given; any call with something
-    other than an :class:`Observation` of ``seat`` fails the test."""
+    other than an :class:`Observation` of ``seat`` fails the test.  With a ``gate``, each
+    analysis first waits (up to a minute) for it to be set."""
 
     seat: int
+    gate: threading.Event | None = None
     inner: IsmctsAgent = attrs.field(factory=lambda: IsmctsAgent(limit=30))
     analysed: list[Observation] = attrs.field(factory=list)
     watched: list[Observation] = attrs.field(factory=list)
@@ -34,6 +37,8 @@ class SpyAnalyst:
 
     def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
         self.analysed.append(self._check(observation))
+        if self.gate is not None:
+            self.gate.wait(60.0)
         return self.inner.analyse(observation, rng)
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
@@ -55,12 +60,13 @@ class SpyFactory:
     (a review asks for one per seat, in seat order), and keeps them all."""
 
     seats: list[int]
+    gate: threading.Event | None = None
     built: list[SpyAnalyst] = attrs.field(factory=list)
     specs: list[str] = attrs.field(factory=list)
 
     def __call__(self, spec: str, rules: Rules) -> SpyAnalyst:
         self.specs.append(spec)
-        spy = SpyAnalyst(self.seats[len(self.built) % len(self.seats)])
+        spy = SpyAnalyst(self.seats[len(self.built) % len(self.seats)], self.gate)
         self.built.append(spy)
         return spy
 
