@@ -310,7 +310,7 @@ def create_app(tables: Tables, reviews: Reviews | None = None) -> FastAPI:
     @app.post(
         "/api/games/{game_id}/review",
         operation_id="start_review",
-        **_described(ReviewState, 404, 409, 503),
+        **_described(ReviewState, 404, 409, 422, 503),
     )
     def start_review(game_id: str) -> Response:
         found = reviews.cached(game_id)
@@ -319,7 +319,9 @@ def create_app(tables: Tables, reviews: Reviews | None = None) -> FastAPI:
         return Response(found, media_type="application/json")
 
     @app.get(
-        "/api/games/{game_id}/review", operation_id="view_review", **_described(ReviewState, 404)
+        "/api/games/{game_id}/review",
+        operation_id="view_review",
+        **_described(ReviewState, 404, 422),
     )
     async def view_review(game_id: str) -> Response:
         return Response(reviews.state(game_id), media_type="application/json")
