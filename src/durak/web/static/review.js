@@ -156,7 +156,9 @@ function draw() {
   $("next").disabled = index === review.decisions.length - 1;
   drawPosition(d.position);
   drawVerdict(d);
-  const before = review.moves.slice(Math.max(0, d.step - 1 - MOVES_SHOWN), d.step - 1);
+  const first = Math.max(0, d.step - 1 - MOVES_SHOWN);
+  const before = review.moves.slice(first, d.step - 1);
+  $("before").start = first + 1;  // numbered as the game's moves
   $("before").replaceChildren(...before.map((m) => {
     const li = document.createElement("li");
     li.textContent = `${who(m.seat)}: ${m.action}`;
@@ -184,7 +186,7 @@ function start() {
     b.type = "button";
     b.dataset.step = String(step);
     b.textContent = `move ${step}: ${d.played} instead of ${d.chosen}, lost ${d.loss.toFixed(3)}`;
-    b.addEventListener("click", () => { go(byStep.get(step)); $("next").focus(); });
+    b.addEventListener("click", () => { go(byStep.get(step)); $("verdict").focus(); });
     li.append(b);
     return li;
   }));
