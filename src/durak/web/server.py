@@ -301,6 +301,13 @@ def create_app(tables: Tables, reviews: Reviews | None = None) -> FastAPI:
     def next_game(game_id: str) -> dict[str, Any]:
         return tables.open(tables.get(game_id).settings.next_game()).view()
 
+    _review_routes(app, tables, reviews)
+    return app
+
+
+def _review_routes(app: FastAPI, tables: Tables, reviews: Reviews) -> None:
+    """The routes of the reviews of finished games (:mod:`durak.web.reviews`) and their page."""
+
     @app.get("/review/{game_id}", include_in_schema=False)
     async def review_page(game_id: str) -> FileResponse:
         return FileResponse(STATIC / "review.html")
@@ -325,8 +332,6 @@ def create_app(tables: Tables, reviews: Reviews | None = None) -> FastAPI:
     )
     async def view_review(game_id: str) -> Response:
         return Response(reviews.state(game_id), media_type="application/json")
-
-    return app
 
 
 def run(tables: Tables, listener: socket.socket) -> None:
