@@ -45,6 +45,8 @@ ROUTES = [
     ("POST", "/api/games/{game_id}/rematch"),
     ("POST", "/api/games/{game_id}/next"),
     ("POST", "/api/learned"),
+    ("POST", "/api/games/{game_id}/review"),
+    ("GET", "/api/games/{game_id}/review"),
 ]
 
 #: Few tables, so that a full server (503) is reached too.
@@ -70,6 +72,8 @@ CONFIG = SchemathesisConfig.from_dict(
                 ("rematch", [200, 400, 404, 503]),
                 ("next_game", [200, 400, 404, 503]),
                 ("act", [200, 404, 409, 422]),
+                ("start_review", [200, 404, 409, 503]),
+                ("view_review", [200, 404]),
             )
         ],
     }
@@ -271,6 +275,8 @@ def test_every_error_a_route_answers_is_declared(client: TestClient) -> None:
         ("POST", "/api/games/{game_id}/rematch"): [200, 400, 404, 413, 422, 503],
         ("POST", "/api/games/{game_id}/next"): [200, 400, 404, 413, 422, 503],
         ("POST", "/api/learned"): [200, 400, 413, 422],
+        ("POST", "/api/games/{game_id}/review"): [200, 404, 409, 413, 422, 503],
+        ("GET", "/api/games/{game_id}/review"): [200, 404, 413, 422],
     }
     problem = {"$ref": "#/components/schemas/Problem"}
     for (method, path), codes in declared.items():

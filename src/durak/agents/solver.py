@@ -58,14 +58,14 @@ def solve_endgame(
     )
 
 
-def solved_move(
+def solved_result(
     observation: Observation,
     rng: random.Random,
     *,
     nodes: int,
     table: TranspositionTable | None = None,
-) -> Action | None:
-    """The exact move of a two-player position in which every card is known, solved within
+) -> SearchResult[Action] | None:
+    """The exact solve of a two-player position in which every card is known, solved within
     ``nodes`` nodes and not lost against perfect play; else ``None``.
 
     The solve is :func:`solve_endgame`'s; a ``table`` carries solved positions over to the
@@ -79,7 +79,19 @@ def solved_move(
         solved = solve_endgame(game, world, nodes=nodes, table=table)
     except BudgetExhausted:
         return None
-    return solved.action if solved.value >= 0 else None
+    return solved if solved.value >= 0 else None
+
+
+def solved_move(
+    observation: Observation,
+    rng: random.Random,
+    *,
+    nodes: int,
+    table: TranspositionTable | None = None,
+) -> Action | None:
+    """The move of :func:`solved_result`, or ``None`` where it has none."""
+    solved = solved_result(observation, rng, nodes=nodes, table=table)
+    return None if solved is None else solved.action
 
 
 @attrs.frozen

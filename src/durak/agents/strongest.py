@@ -22,6 +22,7 @@ import random
 
 import attrs
 
+from durak.agents.analysis import Analysis, analyse
 from durak.agents.base import Agent, RulesBound, SpecError, Watcher, make_agent, register
 from durak.agents.guides import guide_names, make_guide
 from durak.agents.learned import NoModelError
@@ -108,6 +109,13 @@ class StrongestAgent:
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The resolved agent's action."""
         return self.resolve(observation.rules).act(observation, rng)
+
+    def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
+        """The resolved agent's analysis (:mod:`durak.agents.analysis`), under the spec it
+        resolved to; :class:`SpecError` if that agent cannot analyse."""
+        rules = observation.rules
+        found = analyse(self.resolve(rules), observation, rng)
+        return attrs.evolve(found, spec=self.spec(rules))
 
     def game_started(self, observation: Observation) -> None:
         """Passed on to the resolved agent if it watches the game."""

@@ -8,8 +8,9 @@
   ``run_match``), and the backends that play them: the ``Backend`` interface
   (``interface``), the list of backends and ``open_backend`` (``backends``), this
   machine's pool, Ray, and the stop signals.
-* :mod:`durak.arena.gamelog`: the JSON Lines game log (``entry``, ``files``) and its
-  re-validation through the engine (``replay``).
+* :mod:`durak.arena.gamelog`: the JSON Lines game log (``entry``, ``files``), its
+  re-validation through the engine (``replay``) and a logged game's review by an
+  analysing agent (``review``).
 * :mod:`durak.arena.scores`: Zarlykov's (2023) statistics block (``MatchResult``) with
   Wilson (1927) intervals.
 * :mod:`durak.arena.experiments`: round robins, grid search, their JSON and CSV reports,

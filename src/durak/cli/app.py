@@ -1,6 +1,7 @@
 """The ``durak`` command line (typer, rich help), after Zarlykov's (2023) experiment CLI.
 
-Commands: ``match`` and ``tournament``, ``grid``, ``ladder``, ``play``, ``replay``, ``agents``,
+Commands: ``match`` and ``tournament``, ``grid``, ``ladder``, ``play``, ``replay``, ``review``,
+``agents``,
 ``bench``, ``serve``, ``train``, ``learners``, ``exploit`` and ``dataset``
 (:mod:`durak.cli.commands`).  Every usage error, bad option value included, is one line
 ``error: ...`` on standard error with exit code 2; Ctrl-C exits with 130.
@@ -28,6 +29,7 @@ from durak.cli.commands import (
     matches,
     play,
     replay,
+    review,
     serve,
     train,
 )
@@ -136,6 +138,7 @@ app.command()(grid.grid)
 app.command()(ladder.ladder)
 app.command()(play.play)
 app.command()(replay.replay)
+app.command()(review.review)
 app.command()(listing.agents)
 app.command()(bench.bench)
 app.command()(train.train)

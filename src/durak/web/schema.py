@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["AgentInfo", "LearnedView", "Problem", "TableView", "answers"]
+__all__ = ["AgentInfo", "LearnedView", "Problem", "ReviewState", "TableView", "answers"]
 
 _CLOSED = ConfigDict(extra="forbid")
 
@@ -170,18 +170,106 @@ class TableView(BaseModel):
     result: ResultView | None
 
 
+class Assessment(BaseModel):
+    """A legal action as the analysing agent sees it: its value (``null``: not valued),
+    the share and number of the search's visits (``null`` for a network or a solve)."""
+
+    model_config = _CLOSED
+
+    action: str
+    value: float | None
+    share: float | None
+    visits: int | None
+
+
+class Position(BaseModel):
+    """What the person saw at a decision: the fields of the table view that show a
+    position."""
+
+    model_config = _CLOSED
+
+    seats: list[SeatView]
+    hand: list[HandCard]
+    table: list[Pair]
+    trump: TrumpView
+    talon: int
+    discard: int
+    attacker: int
+    defender: int
+
+
+class ReviewedDecision(BaseModel):
+    """A decision of the person: its step (the action's number in the game), the action
+    played and the one the analyst preferred, their values and the value lost (``null``
+    where unknown; 0 when forced), how the values were found and every legal action best
+    first (empty when forced: not analysed), and the position."""
+
+    model_config = _CLOSED
+
+    step: int
+    seat: int
+    played: str
+    chosen: str
+    forced: bool
+    played_value: float | None
+    chosen_value: float | None
+    loss: float | None
+    kind: Literal["search", "solve", "network"] | None
+    actions: list[Assessment]
+    position: Position
+
+
+class ReviewResult(BaseModel):
+    """Who lost the reviewed game (``null``: a draw)."""
+
+    model_config = _CLOSED
+
+    durak: int | None
+    draw: bool
+
+
+class ReviewView(BaseModel):
+    """The review of the person's seat: every public move, each decision of theirs, the
+    steps of the mistakes (the largest loss first) and the total loss."""
+
+    model_config = _CLOSED
+
+    seat: int
+    names: list[str]
+    analyst: str
+    moves: list[Played]
+    decisions: list[ReviewedDecision]
+    mistakes: list[int]
+    total_loss: float
+    result: ReviewResult
+
+
+class ReviewState(BaseModel):
+    """A review being made: ``done`` of ``total`` decisions, then the ``review`` (or,
+    ``failed``, the ``detail`` why)."""
+
+    model_config = _CLOSED
+
+    game: str
+    state: Literal["running", "done", "failed"]
+    done: int
+    total: int
+    detail: str | None
+    review: ReviewView | None
+
+
 #: Why each error status is answered (the body is always a :class:`Problem`).
 _WHY = {
     400: "The request cannot be served: an agent the server does not allow or cannot "
     "build, rules that cannot be played, or a body that cannot be read.",
-    404: "No such game (it may have been closed after idling).",
+    404: "No such game (it may have been closed after idling), or no review of it started.",
     409: "The game has moved on since the view the action was chosen on, it is over, or "
-    "it is not the person's turn.",
+    "it is not the person's turn; a review: the game is not over.",
     413: "The request body is over the server's limit.",
     422: "The request does not fit its schema (the field and why), or the action is not "
     "a legal one.",
     429: "Too many long polls wait on this game already.",
-    503: "The server holds as many games as it may; try later.",
+    503: "The server holds as many games, or makes as many reviews, as it may; try later.",
 }
 
 #: Where a table view leads: the operation ids of the routes that take its game.

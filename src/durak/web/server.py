@@ -14,7 +14,10 @@ Plain HTTP with JSON; the page polls its table.  Routes:
   newer than ``V``, on the event loop (no thread is held, however many wait);
 * ``POST /api/games/{id}/actions``: ``{"action": "Attack(6♠)", "version": 7}``;
 * ``POST /api/games/{id}/rematch``: the same deal, seats turned; ``.../next``: the next
-  deal.
+  deal;
+* ``POST /api/games/{id}/review``: start the review of a finished game (or give the one
+  started); ``GET`` the same path: its progress, then the review
+  (:mod:`durak.web.reviews`); ``GET /review/{id}``: the page that shows it.
 
 A bad or stale request gets a short 4xx answer ``{"detail": "one line"}`` and changes
 nothing: request bodies are read strictly (no ``"12"`` for a number) up to
@@ -33,7 +36,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -43,7 +46,8 @@ from durak.rules import Rules, RulesError
 from durak.web.learned import learned_view
 from durak.web.policy import QUOTE, cut
 from durak.web.registry import Tables
-from durak.web.schema import AgentInfo, LearnedView, TableView, answers
+from durak.web.reviews import Reviews
+from durak.web.schema import AgentInfo, LearnedView, ReviewState, TableView, answers
 from durak.web.settings import GameSettings, RequestError
 
 __all__ = ["MAX_BODY", "STATIC", "ActionRequest", "GameRequest", "create_app", "run"]
@@ -223,12 +227,15 @@ def _described(ok: Any, *errors: int) -> dict[str, Any]:
     return {"response_model": None, "responses": answers(ok, *errors)}
 
 
-def create_app(tables: Tables) -> FastAPI:
-    """The server's app over ``tables`` (closed when the app shuts down)."""
+def create_app(tables: Tables, reviews: Reviews | None = None) -> FastAPI:
+    """The server's app over ``tables`` and the ``reviews`` of their games (by default,
+    :class:`Reviews` under the tables' limits); both closed when the app shuts down."""
+    reviews = Reviews(tables.limits) if reviews is None else reviews
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         yield
+        reviews.close()
         tables.close()
 
     app = FastAPI(title="durak", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -302,7 +309,37 @@ def create_app(tables: Tables) -> FastAPI:
     def next_game(game_id: str) -> dict[str, Any]:
         return tables.open(tables.get(game_id).settings.next_game()).view()
 
+    _review_routes(app, tables, reviews)
     return app
+
+
+def _review_routes(app: FastAPI, tables: Tables, reviews: Reviews) -> None:
+    """The routes of the reviews of finished games (:mod:`durak.web.reviews`) and their page."""
+
+    @app.get("/review/{game_id}", include_in_schema=False)
+    async def review_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "review.html")
+
+    # A review is kept encoded: the cached answer is sent as it is.  Starting one may wait
+    # a moment for a game that has just ended to be logged: on a worker thread.
+    @app.post(
+        "/api/games/{game_id}/review",
+        operation_id="start_review",
+        **_described(ReviewState, 404, 409, 422, 503),
+    )
+    def start_review(game_id: str) -> Response:
+        found = reviews.cached(game_id)
+        if found is None:
+            found = reviews.start(tables.get(game_id))
+        return Response(found, media_type="application/json")
+
+    @app.get(
+        "/api/games/{game_id}/review",
+        operation_id="view_review",
+        **_described(ReviewState, 404, 422),
+    )
+    async def view_review(game_id: str) -> Response:
+        return Response(reviews.state(game_id), media_type="application/json")
 
 
 def run(tables: Tables, listener: socket.socket) -> None:

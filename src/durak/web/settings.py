@@ -38,13 +38,15 @@ def _move_timeout(_: object, __: attrs.Attribute[Any], value: float) -> None:
 class Limits:
     """What a server grants its clients: ``move_timeout`` seconds for each decision of an
     agent (over it, the agent forfeits), ``idle_seconds`` before a table nobody asks about
-    is closed, ``max_tables`` tables held at once (then 503) and ``max_polls`` long polls
-    waiting on one table (then 429)."""
+    is closed, ``max_tables`` tables held at once (then 503), ``max_polls`` long polls
+    waiting on one table (then 429) and ``max_reviews`` reviews of finished games computed
+    at once, each on a worker thread (then 503)."""
 
     move_timeout: float = attrs.field(default=5.0, validator=_move_timeout)
     idle_seconds: float = attrs.field(default=1800.0, validator=_positive)
     max_tables: int = attrs.field(default=1000, validator=_positive)
     max_polls: int = attrs.field(default=8, validator=_positive)
+    max_reviews: int = attrs.field(default=2, validator=_positive)
 
 
 @attrs.frozen

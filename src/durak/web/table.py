@@ -124,6 +124,7 @@ class Table:
         self._closed = False  # then no request waits on the table any more
         self._logging = threading.Lock()  # held while the game is logged, once
         self._logged = False
+        self.entry: LogEntry | None = None  # the game's log entry, once it is logged
         self._thread = threading.Thread(target=self._run, name=f"table-{game_id}", daemon=True)
 
     def start(self) -> None:
@@ -155,7 +156,9 @@ class Table:
             with self._lock:
                 actions = list(self._actions)
             limit = self._limits.move_timeout
-            self._log(play_entry(s.rules, s.names, s.seed, False, s.game, actions, record, limit))
+            entry = play_entry(s.rules, s.names, s.seed, False, s.game, actions, record, limit)
+            self._log(entry)
+            self.entry = entry
             self._logged = True
 
     def log_unfinished(self) -> None:

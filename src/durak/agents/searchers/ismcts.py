@@ -17,6 +17,7 @@ from functools import partial
 import attrs
 
 from durak.agents import evals
+from durak.agents.analysis import Analysis, AnalysisKind, forced, searched, spec_of
 from durak.agents.base import SpecError, register
 from durak.agents.guides import Guidance
 from durak.agents.inference.belief import InferredGame
@@ -37,7 +38,7 @@ from durak.agents.searchers.options import (
     SIMULATION_HELP,
     searched_game,
 )
-from durak.agents.solver import solved_move
+from durak.agents.solver import solved_result
 from durak.agents.specs import param
 from durak.rules import Action, GameState, Observation, legal_actions
 from durak.search import (
@@ -50,6 +51,7 @@ from durak.search import (
     Prior,
     RolloutPolicy,
     SearchError,
+    SearchResult,
     TreeSettings,
     ismcts,
 )
@@ -73,13 +75,14 @@ class IsmctsAgent(Inferring):
     (no bias), and with a ``value`` guide, its values at the leaves in place of rollouts
     (:mod:`durak.agents.guides`).  With ``endgame`` > 0, a two-player position in which
     every card is known is played by the exact solver when it solves within that many
-    nodes (:func:`solved_move`).  With ``opponent``, the other players' nodes take that
-    model's prior (or its most likely move as the biased one) and rollout, the searcher's
-    own nodes keep its own; with ``infer``, the determinizations are drawn from the worlds
-    weighed by the opponents' moves (:class:`~durak.agents.inference.inferring.Inferring`).
-    With ``batch`` > 1 (and a ``value`` guide), the search runs that many simulations at a
-    time with a virtual loss and values their leaves in one call of the guide
-    (:class:`~durak.search.LeafBatch`); 1 is the one-at-a-time search."""
+    nodes (:func:`~durak.agents.solver.solved_result`).  With ``opponent``, the other
+    players' nodes take that model's prior (or its most likely move as the biased one)
+    and rollout, the searcher's own nodes keep its own; with ``infer``, the
+    determinizations are drawn from the worlds weighed by the opponents' moves
+    (:class:`~durak.agents.inference.inferring.Inferring`).  With ``batch`` > 1 (and a
+    ``value`` guide), the search runs that many simulations at a time with a virtual loss
+    and values their leaves in one call of the guide (:class:`~durak.search.LeafBatch`); 1
+    is the one-at-a-time search."""
 
     limit: int = param(1000, "iterations", low=1, high=10**8)
     c: float = param(SQRT2, C_HELP + " (PUCT constant with a prior)", low=0, high=100)
@@ -166,10 +169,31 @@ class IsmctsAgent(Inferring):
         legal = observation.legal_actions
         if len(legal) == 1:
             return legal[0]
+        return self.decide(observation, rng)[1].action
+
+    def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
+        """The search behind :meth:`act` (the same action for an equal ``rng``): each root
+        action's visit share and mean return, or, in a solved endgame, the exact value of
+        the solved move (:mod:`durak.agents.analysis`)."""
+        spec = spec_of(self)
+        if len(observation.legal_actions) == 1:
+            return forced(observation, spec, "search")
+        kind, result = self.decide(observation, rng)
+        return searched(observation, spec, kind, result)
+
+    def decide(
+        self, observation: Observation, rng: random.Random
+    ) -> tuple[AnalysisKind, SearchResult[Action]]:
+        """The exact solve of a known endgame (``endgame`` > 0), else the search, of a
+        decision with a choice; and which it was."""
         if self.endgame:
-            solved = solved_move(observation, rng, nodes=self.endgame)
+            solved = solved_result(observation, rng, nodes=self.endgame)
             if solved is not None:
-                return solved
+                return "solve", solved
+        return "search", self.search(observation, rng)
+
+    def search(self, observation: Observation, rng: random.Random) -> SearchResult[Action]:
+        """The SO-ISMCTS search of ``observation``'s decision with this agent's settings."""
         budget = Budget(iterations=self.limit, nodes=self.nodes, seconds=self.seconds)
         # One cache per guide and decision: a state's prior, value, opponent model and
         # inference share one scoring.
@@ -204,7 +228,7 @@ class IsmctsAgent(Inferring):
             budget=budget,
             rng=rng,
             settings=self.tree_settings(prior, value, rollout, heuristic, values),
-        ).action
+        )
 
 
 register(

@@ -1,1 +1,1 @@
-"""The JSON Lines game log: its entries, its files (lock, append, read) and replay."""
+"""The JSON Lines game log: its entries, its files (lock, append, read), replay and review."""

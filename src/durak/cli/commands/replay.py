@@ -105,6 +105,43 @@ def _ending(game: Replay) -> str:
     return f"end: {who} · {e.bouts} bouts · {len(e.actions)} moves · checked by the engine"
 
 
+def checked_games(file: Path) -> list[Replay]:
+    """Every game of the log ``file``, each re-validated through the engine; a corrupt or
+    illegal entry, or a match game logged twice, is a one-line error (exit 2)."""
+    with user_errors():
+        entries = read_log(file).entries
+        check_unique(entries, file)
+        return [replay_entry(e, file) for e in entries]
+
+
+def select_game(
+    games: list[Replay], file: Path, game: int | None, line: int | None, index: str = "--game"
+) -> Replay:
+    """The one game of ``games`` with index ``game`` and on line ``line`` (either may be
+    ``None``: any); a one-line error (exit 2) naming ``index`` (how the command takes the
+    index) if there is none or more than one."""
+    chosen = [
+        g
+        for g in games
+        if (game is None or g.entry.game == game) and (line is None or g.entry.line == line)
+    ]
+    if not chosen:
+        if game is None and line is None:
+            raise fail(f"{file} holds no game")
+        raise fail(
+            f"{file} has no game with {f'{index} {game}' if game is not None else ''}"
+            f"{' ' if game is not None and line is not None else ''}"
+            f"{'--line ' + str(line) if line is not None else ''}"
+        )
+    if len(chosen) > 1:
+        lines = ", ".join(str(g.entry.line) for g in chosen)
+        which = f"index {game}" if game is not None else "no index given"
+        raise fail(
+            f"{file} has {len(chosen)} games with {which} (lines {lines}); choose one with --line"
+        )
+    return chosen[0]
+
+
 def replay(
     file: Annotated[
         Path, typer.Argument(help="A log written by --log.", dir_okay=False, show_default=False)
@@ -125,10 +162,7 @@ def replay(
     Every entry is re-validated; a corrupt or illegal one is reported with its line.  Without
     --game or --line the games are listed.
     """
-    with user_errors():
-        entries = read_log(file).entries
-        check_unique(entries, file)
-        games = [replay_entry(e, file) for e in entries]
+    games = checked_games(file)
     out = stdout_console()
     if game is None and line is None:
         table = Table(
@@ -156,24 +190,7 @@ def replay(
             )
         out.print(table)
         return
-    chosen = [
-        g
-        for g in games
-        if (game is None or g.entry.game == game) and (line is None or g.entry.line == line)
-    ]
-    if not chosen:
-        raise fail(
-            f"{file} has no game with {'--game ' + str(game) if game is not None else ''}"
-            f"{' ' if game is not None and line is not None else ''}"
-            f"{'--line ' + str(line) if line is not None else ''}"
-        )
-    if len(chosen) > 1:
-        lines = ", ".join(str(g.entry.line) for g in chosen)
-        raise fail(
-            f"{file} has {len(chosen)} games with index {game} (lines {lines}); "
-            "choose one with --line"
-        )
-    shown = chosen[0]
+    shown = select_game(games, file, game, line)
     for text in _header(shown.entry):
         out.print(text)
     for text, is_move in _steps(shown):

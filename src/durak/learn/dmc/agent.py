@@ -21,6 +21,7 @@ from pathlib import Path
 
 import attrs
 
+from durak.agents.analysis import ActionAssessment, Analysis, forced, spec_of
 from durak.agents.base import SpecError
 from durak.agents.policies import one_hot
 from durak.extras import needs
@@ -56,6 +57,19 @@ class DmcAgent:
             return legal[0]
         values = scores(self.model.net, decision_rows(observation, legal))
         return legal[int(np.argmax(values))]
+
+    def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
+        """The network's Q of every legal action (:mod:`durak.agents.analysis`), its
+        choice :meth:`act`'s; a forced decision unscored, as :meth:`act` answers it."""
+        self.check_rules(observation.rules)
+        spec = spec_of(self)
+        legal = observation.legal_actions
+        if len(legal) == 1:
+            return forced(observation, spec, "network")
+        values = scores(self.model.net, decision_rows(observation, legal))
+        actions = tuple(ActionAssessment(a, float(v)) for a, v in zip(legal, values, strict=True))
+        chosen = legal[int(np.argmax(values))]
+        return Analysis(observation.player, spec, chosen, actions, "network")
 
     def policy(self, observation: Observation) -> list[float]:
         """One-hot on :meth:`act`'s action (it ignores ``rng``): an explicit
@@ -135,6 +149,10 @@ class ShippedDmcAgent:
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The resolved agent's action."""
         return self.resolve(observation.rules).act(observation, rng)
+
+    def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
+        """The resolved agent's analysis: the network's Q of every legal action."""
+        return self.resolve(observation.rules).analyse(observation, rng)
 
     def policy(self, observation: Observation) -> list[float]:
         """The resolved agent's one-hot policy."""

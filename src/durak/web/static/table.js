@@ -198,5 +198,6 @@ function drawTable() {
       r.durak === v.you ? "You are the durak." : `The durak is seat ${r.durak} (${v.seats[r.durak].name}).`;
     $("result-text").textContent = `${text}${r.forfeit ? " (" + r.forfeit + ")" : ""} Seed ${r.seed}.`;
     $("result").dataset.durak = r.draw ? "draw" : String(r.durak);
+    $("review-link").href = `/review/${encodeURIComponent(v.game)}`;
   }
 }

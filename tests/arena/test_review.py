@@ -1,0 +1,114 @@
+"""The review of a logged game (:mod:`durak.arena.gamelog.review`): every decision of the
+reviewed seats, analysed from that seat's observations only, reproducible for a seed;
+a log the engine refuses is refused as ``durak replay`` refuses it."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from durak.agents import make_agent
+from durak.agents.base import SpecError
+from durak.arena.gamelog.entry import LogEntry, LogError
+from durak.arena.gamelog.replay import replay_entry
+from durak.arena.gamelog.review import person_seats, review_entry, reviewed_seats
+from durak.arena.play.game import play_game
+from durak.arena.play.person import play_entry
+from durak.rules import Rules, observe
+from durak.seeding import derive_seed
+from tests.support.review_spy import SpyFactory
+
+#: A small deck: a game of some 30 decisions.
+RULES = Rules(lowest_rank=10, hand_size=4)
+
+
+def logged(seed: int, names: tuple[str, str] = ("human", "greedy")) -> LogEntry:
+    """A finished game of ``random`` (in the person's seat 0) against ``greedy``, logged as
+    a game with a person named ``names``."""
+    agents = [make_agent("random"), make_agent("greedy")]
+    record = play_game(RULES, agents, derive_seed(seed, 0), False)
+    return play_entry(RULES, names, seed, False, 0, record.actions, record)
+
+
+def test_every_decision_of_the_seat_is_reviewed_from_its_observations() -> None:
+    entry = logged(3)
+    spies = SpyFactory([0])
+    reported: list[tuple[int, int]] = []
+    review = review_entry(entry, "spy", progress=lambda d, t: reported.append((d, t)), make=spies)
+    game = replay_entry(entry)
+    mine = [k for k, m in enumerate(game.movers) if m == 0]
+    assert review.seats == (0,) and spies.specs == ["spy"]
+    assert [d.step for d in review.decisions] == [k + 1 for k in mine]
+    assert [d.played for d in review.decisions] == [game.actions[k] for k in mine]
+    assert reported == [(i + 1, len(mine)) for i in range(len(mine))]
+    analysed = [d for d in review.decisions if not d.forced]
+    assert analysed and any(d.forced for d in review.decisions)
+    for d in review.decisions:
+        assert d.observation == observe(game.states[d.step - 1], 0)
+        assert (d.analysis is None) == (len(d.observation.legal_actions) == 1)
+        assert d.loss is not None and d.loss >= 0.0
+        if d.played == d.chosen:
+            assert d.loss == 0.0
+        else:
+            assert d.loss == max(0.0, (d.chosen_value or 0.0) - (d.played_value or 0.0))
+    # The analyst was given the seat's observation of each decision with a choice, and
+    # watched the whole game through the seat's eyes.
+    (spy,) = spies.built
+    assert spy.analysed == [d.observation for d in analysed]
+    assert spy.watched == [observe(s, 0) for s in game.states] + [observe(game.final, 0)]
+
+
+def test_the_mistakes_are_the_losses_largest_first() -> None:
+    review = review_entry(logged(5), "spy", make=SpyFactory([0]))
+    mistakes = review.mistakes()
+    lost = [d for d in review.decisions if (d.loss or 0.0) > 0.0]
+    assert mistakes, "random lost nothing against the analyst's judgement"
+    assert sorted(d.step for d in mistakes) == [d.step for d in lost]
+    keys = [(-(d.loss or 0.0), d.step) for d in mistakes]
+    assert keys == sorted(keys)
+    assert review.total_loss == pytest.approx(sum(d.loss or 0.0 for d in review.decisions))
+    assert review.to_json()["mistakes"] == [d.step for d in mistakes]
+
+
+def test_the_same_seed_gives_the_same_review_and_another_seed_another() -> None:
+    entry = logged(4)
+    first = review_entry(entry, "ismcts:limit=30", seed=1).to_json()
+    assert review_entry(entry, "ismcts:limit=30", seed=1).to_json() == first
+    assert review_entry(entry, "ismcts:limit=30", seed=2).to_json() != first
+    assert first["analyst"] == "ismcts:limit=30" and first["seed"] == 1
+
+
+def test_the_seats_reviewed_by_default_are_the_persons_else_all() -> None:
+    person = logged(6)
+    assert person_seats(person) == (0,) and reviewed_seats(person, None) == (0,)
+    agents = logged(6, ("random", "greedy"))
+    assert person_seats(agents) == () and reviewed_seats(agents, None) == (0, 1)
+    spies = SpyFactory([0, 1])
+    review = review_entry(agents, "spy", make=spies)
+    assert [s.seat for s in spies.built] == [0, 1]
+    assert [d.step for d in review.decisions] == list(range(1, len(agents.actions) + 1))
+    assert reviewed_seats(agents, [1, 1]) == (1,)
+    with pytest.raises(ValueError, match=r"^seat 2 is not a seat of this game \(seats 0 to 1\)$"):
+        review_entry(agents, "spy", seats=[2], make=SpyFactory([0]))
+
+
+def test_a_tampered_entry_is_refused_as_replay_refuses_it() -> None:
+    entry = logged(3)
+    actions = list(entry.actions)
+    actions[0], actions[1] = actions[1], actions[0]
+    tampered = attrs.evolve(entry, actions=tuple(actions), line=4)
+    with pytest.raises(LogError) as replayed:
+        replay_entry(tampered, "web.jsonl")
+    spies = SpyFactory([0])
+    with pytest.raises(LogError) as reviewed:
+        review_entry(tampered, "spy", path="web.jsonl", make=spies)
+    assert str(reviewed.value) == str(replayed.value)
+    assert str(reviewed.value).startswith("web.jsonl line 4: action 1 ")
+    assert spies.calls == 0
+
+
+def test_an_agent_that_cannot_analyse_is_one_line() -> None:
+    with pytest.raises(SpecError, match=r"^agent 'greedy' cannot analyse a decision"):
+        review_entry(logged(3), "greedy")
+    with pytest.raises(SpecError, match="unknown agent 'nope'"):
+        review_entry(logged(3), "nope")
