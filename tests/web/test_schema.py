@@ -2,7 +2,8 @@
 (property-based, on Hypothesis) generates requests for every route from ``/openapi.json``
 and checks each answer against it: no server error, every status declared, every body fits
 its model; requests that break the schema are refused; and, following the declared links,
-sequences that start a game, poll it, act on it, rematch it and deal the next one.
+sequences that start a game, poll it, act on it, ask a hint of it, rematch it and deal
+the next one.
 
 The app runs in-process (schemathesis' ASGI transport, no network), examples are
 derandomized and bounded, and long polls return at once (``LONG_POLL`` is set low, as
@@ -44,6 +45,7 @@ ROUTES = [
     ("POST", "/api/games/{game_id}/actions"),
     ("POST", "/api/games/{game_id}/rematch"),
     ("POST", "/api/games/{game_id}/next"),
+    ("POST", "/api/games/{game_id}/hint"),
 ]
 
 #: Few tables, so that a full server (503) is reached too.
@@ -68,6 +70,7 @@ CONFIG = SchemathesisConfig.from_dict(
                 ("rematch", [200, 400, 404, 503]),
                 ("next_game", [200, 400, 404, 503]),
                 ("act", [200, 404, 409, 422]),
+                ("hint", [200, 403, 404, 409, 429, 503]),
             )
         ],
     }
@@ -255,6 +258,7 @@ def test_every_error_a_route_answers_is_declared(client: TestClient) -> None:
         ("POST", "/api/games/{game_id}/actions"): [200, 400, 404, 409, 413, 422],
         ("POST", "/api/games/{game_id}/rematch"): [200, 400, 404, 413, 422, 503],
         ("POST", "/api/games/{game_id}/next"): [200, 400, 404, 413, 422, 503],
+        ("POST", "/api/games/{game_id}/hint"): [200, 403, 404, 409, 413, 422, 429, 503],
     }
     problem = {"$ref": "#/components/schemas/Problem"}
     for (method, path), codes in declared.items():
