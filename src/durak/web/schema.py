@@ -132,7 +132,8 @@ class ResultView(BaseModel):
 
 class TableView(BaseModel):
     """The person's table (``docs/web.md``): ``version`` grows with every change; an
-    action is chosen from ``actions`` on the view of its version."""
+    action is chosen from ``actions`` on the view of its version; ``hints``: whether the
+    table gives hints."""
 
     model_config = _CLOSED
 
@@ -155,6 +156,7 @@ class TableView(BaseModel):
     moves: int
     history: list[Played]
     over: bool
+    hints: bool
     result: ResultView | None
 
 

@@ -199,6 +199,7 @@ class Table:
                 version=self._version,
                 seed=self.settings.seed,
                 outcome=self._outcome,
+                hints=self._hinter is not None,
             )
 
     def _polls(self) -> int:

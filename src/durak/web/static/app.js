@@ -68,6 +68,7 @@ async function startGame(event) {
     bout_cap: Number($("bout_cap").value),
     first_bout_cap: numberOrNull("first_bout_cap"),
     seed: numberOrNull("seed"),
+    hints: $("hints").checked,
   };
   try {
     show(await api("POST", "/api/games", request));
@@ -144,6 +145,7 @@ async function newTable(path) {
 document.addEventListener("keydown", (event) => {
   if (!view || view.over || event.target.tagName === "INPUT") return;
   if (event.key === "Escape") { cancelChoice(); return; }
+  if (event.key === "h" || event.key === "H") { askHint(); return; }
   const key = Number(event.key);
   const action = view.actions.find((a) => a.key === key);
   if (action) act(action.text);

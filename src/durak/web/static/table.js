@@ -199,4 +199,5 @@ function drawTable() {
     $("result-text").textContent = `${text}${r.forfeit ? " (" + r.forfeit + ")" : ""} Seed ${r.seed}.`;
     $("result").dataset.durak = r.draw ? "draw" : String(r.durak);
   }
+  drawHint(); // hint.js: the hint of this view, if one was asked
 }
