@@ -167,8 +167,11 @@ def written_as_integers(case: Any) -> None:
 
     JSON Schema's ``integer`` admits ``5.0``, but the server reads numbers strictly and
     refuses it with 422, as ``docs/web.md`` says (``tests/web/test_hardening.py`` checks
-    that); a schema cannot say so.  A breaking case is left as it is: its number may be the
-    fault it was made with."""
+    that); a schema cannot say so.  And an integer above the largest seed is brought down
+    to it: the generator compares integers with the schema's bounds as doubles, and
+    ``2**63 - 1`` (:data:`~durak.web.server.MAX_SEED`) is no double, so it takes, say,
+    ``2**63 + 191`` for a seed within bounds (the server rightly refuses it).  A breaking
+    case is left as it is: its number may be the fault it was made with."""
     if case.meta is not None and case.meta.generation.mode is GenerationMode.POSITIVE:
         case.body = _integers(case.body)
         case.query = _integers(case.query)
@@ -176,7 +179,9 @@ def written_as_integers(case: Any) -> None:
 
 def _integers(value: Any) -> Any:
     if isinstance(value, float) and value.is_integer():
-        return int(value)
+        return min(int(value), web_server.MAX_SEED)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return min(value, web_server.MAX_SEED)
     if isinstance(value, str) and value.endswith(".0") and value[:-2].lstrip("-").isdigit():
         return value[:-2]  # a query parameter, written as text
     if isinstance(value, dict):

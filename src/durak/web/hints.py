@@ -2,16 +2,15 @@
 decision (issue 52), as the page shows it.
 
 :func:`analyst` builds the analyst (:data:`HINT_AGENT`, ``strongest``: it resolves per
-rules, building each rules' agent once; a server shares one among its tables), and a
-table's :class:`Hinter` analyses the person's current decision
+rules, building each rules' agent once, at the first hint of those rules; a server shares
+one among its tables), and a table's :class:`Hinter` analyses the person's current decision
 (:func:`durak.agents.analysis.analyse`) from the person's own observation only, under the
 table's :class:`~durak.arena.play.referee.Referee`: the server's move time limit, and
 called off when the table closes, as any agent's move.  :func:`hint_view` is what the
 browser is sent, a pure function of that analysis and observation: every legal action,
 numbered as the table view numbers it, with its value and visit share, and the one the
 analyst would play.  The analyst's spec is checked against the server's allow-list
-(:class:`~durak.web.policy.AgentPolicy`) and resolved for the table's rules when the
-table opens, as the opponents' are.
+(:class:`~durak.web.policy.AgentPolicy`) when the table opens, as the opponents' are.
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from typing import Any
 
 from durak.agents import make_agent, shown_order
 from durak.agents.analysis import Analysis, analyse
-from durak.agents.base import Agent, check_bound
+from durak.agents.base import Agent, SpecError, check_bound
 from durak.arena.play.referee import AgentFaultError, GameStopped, Referee
 from durak.rules import Observation, Rules
 from durak.seeding import derive_seed
@@ -43,8 +42,9 @@ def analyst() -> Agent:
 
 
 def ready(agent: Agent, rules: Rules) -> None:
-    """Resolve ``agent`` for ``rules`` now (a network loads once, when a table opens, not
-    in its first hint); :class:`~durak.agents.SpecError` if it cannot play them."""
+    """Resolve ``agent`` for ``rules`` (its network loads once, at the first hint of a
+    table of these rules, outside the move time limit); :class:`~durak.agents.SpecError`
+    if it cannot play them."""
     check_bound(agent, rules, HINT_AGENT)
 
 
@@ -86,12 +86,13 @@ def hint_view(analysis: Analysis, o: Observation, *, game: str, version: int) ->
 
 
 class Hinter:
-    """One table's hints by ``agent`` (an :func:`analyst`, :func:`ready` for the table's
-    rules) under the table's ``referee``: one hint computed at a time (a second request
-    meanwhile is a 429), and the last one kept for its view."""
+    """One table's hints by ``agent`` (an :func:`analyst`, made :func:`ready` for the
+    table's ``rules`` at the first hint) under the table's ``referee``: one hint computed
+    at a time (a second request meanwhile is a 429), and the last one kept for its view."""
 
-    def __init__(self, agent: Agent, referee: Referee) -> None:
+    def __init__(self, agent: Agent, rules: Rules, referee: Referee) -> None:
         self._agent = agent
+        self._rules = rules
         self._referee = referee
         self._lock = threading.Lock()
         self._last: tuple[int, dict[str, Any]] | None = None
@@ -107,6 +108,10 @@ class Hinter:
             if self._last is not None and self._last[0] == version:
                 return self._last[1]
             agent, rng = self._agent, random.Random(seed)
+            try:
+                ready(agent, self._rules)
+            except SpecError as e:
+                raise RequestError(503, f"no hint: {e}") from None
             try:
                 analysis = self._referee.call(lambda: analyse(agent, o, rng))
             except AgentFaultError as e:

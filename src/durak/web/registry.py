@@ -5,7 +5,8 @@ Invariants of :class:`Tables`:
 
 * every spec is checked against the server's :class:`~durak.web.policy.AgentPolicy`
   before a table is built (a refused one is a 400), the hints' analyst's too;
-* the hints' analyst is one agent for every table (it builds each rules' agent once);
+* the hints' analyst is one agent for every table (it builds each rules' agent once, at
+  the first hint of a table of those rules);
 * a table's id is unguessable (``secrets.token_urlsafe``);
 * the tables held, open ones and closed ones whose thread still runs, never exceed
   ``limits.max_tables`` (a full server answers 503);
@@ -25,7 +26,7 @@ from pathlib import Path
 from durak.agents.base import Agent, SpecError
 from durak.arena.gamelog.entry import LogEntry
 from durak.arena.gamelog.files import LogWriter
-from durak.web.hints import HINT_AGENT, analyst, ready
+from durak.web.hints import HINT_AGENT, analyst
 from durak.web.policy import AgentPolicy, short
 from durak.web.settings import GameSettings, Limits, RequestError
 from durak.web.table import Clock, Table
@@ -89,8 +90,6 @@ class Tables:
             with self._lock:
                 self._room()
             analyst = self._analyst() if settings.hints else None
-            if analyst is not None:
-                ready(analyst, settings.rules)
             game_id = secrets.token_urlsafe(12)
             table = Table(game_id, settings, self._log, self._clock, self.limits, analyst)
         except SpecError as e:

@@ -90,8 +90,8 @@ class _Waiter:
 
 class Table:
     """One game with a person, played on its own thread (see the module doc); with
-    ``settings.hints``, ``analyst`` (:func:`durak.web.hints.analyst`, ready for the
-    rules) gives its hints (none without an analyst)."""
+    ``settings.hints``, ``analyst`` (:func:`durak.web.hints.analyst`) gives its hints
+    (none without an analyst)."""
 
     def __init__(
         self,
@@ -116,7 +116,7 @@ class Table:
         self._stop = Stop()
         self._referee = Referee(limits.move_timeout, frozenset({settings.seat}), self._stop)
         hints = settings.hints and analyst is not None
-        self._hinter = Hinter(analyst, self._referee) if hints and analyst else None
+        self._hinter = Hinter(analyst, rules, self._referee) if hints and analyst else None
         self._lock = threading.Lock()
         self._waiters: set[_Waiter] = set()
         self._choices: queue.Queue[object] = queue.Queue()
