@@ -8,7 +8,10 @@ against ``random``, leaves ``--polls`` long polls open on them (raw connections,
 them then abandoned), and sends ``--special`` game requests whose agent specs name special
 files (``/dev/zero``, a FIFO, ``/dev/stdin``, ``/proc/self/mem``, directories, at every
 nesting depth).  Meanwhile it times every other game route (``--samples`` requests each,
-one connection, one at a time): every answer should come within 100 ms.  Then it sends
+one connection, one at a time): every answer should come within 100 ms.  Meanwhile too,
+on a connection of its own, it asks ``--hints`` hints (issue 52) at the person's decisions
+of games with the default rules (2 players, 36 cards: the strongest agent is the
+network-guided search) and prints their latency (p50, p95; target 1 s p95).  Then it sends
 SIGINT and times the server's exit (target: within 5 s), and checks that the log holds
 every game opened and that ``durak replay`` accepts it.
 """
@@ -26,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -90,6 +94,38 @@ def summary(name: str, seconds: list[float]) -> str:
     )
 
 
+def percentile(ms: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted ``ms`` (nearest rank)."""
+    return ms[min(len(ms) - 1, max(0, round(q * len(ms)) - 1))]
+
+
+def hint_latency(port: int, count: int, seed: int, seconds: list[float]) -> int:
+    """Ask ``count`` hints at the person's decisions with a choice in games against
+    ``random`` (deals from ``seed``), playing the first action after each; their times go
+    in ``seconds``.  The tables opened."""
+    client = Client(port)
+    opened = 0
+    while len(seconds) < count:
+        body = {"opponents": ["random"], "seed": seed + opened}
+        status, view, _ = client.call("POST", "/api/games", body)
+        assert status == 200, view
+        opened += 1
+        while not view["over"] and len(seconds) < count:
+            game = view["game"]
+            if not view["actions"]:
+                _, view, _ = client.call("GET", f"/api/games/{game}?after={view['version']}")
+                continue
+            if len(view["actions"]) > 1:
+                status, hint, spent = client.call("POST", f"/api/games/{game}/hint")
+                assert status == 200, hint
+                seconds.append(spent)
+            act = {"action": view["actions"][0]["text"], "version": view["version"]}
+            status, view, _ = client.call("POST", f"/api/games/{game}/actions", act)
+            assert status == 200, view
+    client.connection.close()
+    return opened
+
+
 def main() -> None:
     """Run the load and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -97,13 +133,14 @@ def main() -> None:
     parser.add_argument("--polls", type=int, default=200)
     parser.add_argument("--special", type=int, default=100)
     parser.add_argument("--samples", type=int, default=50)
+    parser.add_argument("--hints", type=int, default=100, help="hints timed (0: none)")
     parser.add_argument("--seed", type=int, default=1)
     a = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
     fifo = folder / "fifo"
     os.mkfifo(fifo)
     log = folder / "web.jsonl"
-    extra = 5 * a.samples + 10  # the tables the timed routes open
+    extra = 5 * a.samples + a.hints + 10  # the tables the timed routes and hints open
     server, port, errors = serve(log, a.tables + extra)
     client = Client(port)
     opened = 0
@@ -133,6 +170,12 @@ def main() -> None:
     print("the first five took (ms):", [round(1000 * t, 1) for t in special_times[:5]])
 
     times: dict[str, list[float]] = {}
+    hint_times: list[float] = []
+    hint_tables: list[int] = []
+    hinting = threading.Thread(
+        target=lambda: hint_tables.append(hint_latency(port, a.hints, a.seed, hint_times))
+    )
+    hinting.start()
 
     def timed(name: str, method: str, path: str, body: Any = None) -> Any:
         status, answer, spent = client.call(method, path, body)
@@ -155,11 +198,18 @@ def main() -> None:
         timed("POST .../rematch", "POST", f"/api/games/{game}/rematch")
         timed("POST .../next", "POST", f"/api/games/{game}/next")
         opened += 2
+    hinting.join()
+    opened += sum(hint_tables)
     print(summary("specs naming special files", special_times))
     for name, seconds in times.items():
         print(summary(name, seconds))
     worst = max(max(s) for s in times.values())
     print(f"slowest answer of any timed route: {1000 * worst:.1f} ms (target 100 ms)")
+    if hint_times:
+        ms = sorted(1000 * t for t in hint_times)
+        p50, p95 = percentile(ms, 0.5), percentile(ms, 0.95)
+        print(summary("POST .../hint", hint_times))
+        print(f"hint latency: p50 {p50:.1f} ms, p95 {p95:.1f} ms (target 1000 ms p95)")
 
     client.connection.close()
     signal_sent = time.perf_counter()

@@ -86,8 +86,8 @@ def new_game(page: Page, url: str, players: int, opponents: list[str], **fields:
     for name, value in fields.items():
         if name in ("variant", "suits", "lowest_rank", "throw_in"):
             page.select_option(f"#{name}", value)
-        elif name == "trumps":
-            page.set_checked("#trumps", value == "on")
+        elif name in ("trumps", "hints"):
+            page.set_checked(f"#{name}", value == "on")
         else:
             page.fill(f"#{name}", value)
     page.click("#start")
@@ -353,4 +353,72 @@ def test_the_opponent_list_offers_the_learned_agent_only_where_a_network_fits(
             "document.getElementById('setup-error').textContent.length > 0", timeout=PATIENCE_MS
         )
         assert "no shipped model for 5 players" in page.inner_text("#setup-error")
+
+
+# --- issue 52: a hint on request ----------------------------------------------------------
+
+
+def test_a_hint_is_shown_and_followed(served: tuple[str, Path], tmp_path: Path) -> None:
+    """Ask for a hint (the Hint button, or the H key), see every legal action with its
+    value and share and the suggested one marked, and play it by its action button."""
+    url, _ = served
+    followed: list[str] = []
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 360, "height": 740})
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        new_game(page, url, 2, ["random"], seed="5")
+        while len(followed) < 3:
+            page.wait_for_selector("#actions button, #result:not([hidden])", timeout=PATIENCE_MS)
+            if page.is_visible("#result"):
+                break
+            version = page.evaluate("view.version")
+            if page.evaluate("view.actions.length") > 1:
+                if followed:
+                    page.click("#hint")
+                else:
+                    page.locator("#hint").focus()
+                    page.keyboard.press("h")
+                page.wait_for_selector("#hint-panel li.suggested", timeout=PATIENCE_MS)
+                hint = page.evaluate("hint")
+                actions = page.evaluate("view.actions.map(a => a.text)")
+                assert hint["version"] == version
+                assert page.locator("#hint-panel li").count() == len(actions)
+                assert page.evaluate("document.activeElement.classList.contains('suggested')")
+                marked = page.locator("#actions button.suggested")
+                assert marked.count() == 1
+                assert marked.get_attribute("data-action") == hint["suggested"]
+                label = marked.get_attribute("aria-label") or ""
+                assert label.endswith("(suggested by the hint)"), label
+                for a in hint["actions"]:
+                    assert a["text"] in page.inner_text("#hint-panel")
+                assert page.evaluate(LAYOUT_PROBLEMS) == [], "the table with a hint"
+                if not followed:
+                    page.screenshot(path=str(tmp_path / "web-hint-360.png"), full_page=True)
+                marked.click()
+                followed.append(hint["suggested"])
+                page.wait_for_function(f"view.version > {version}", timeout=PATIENCE_MS)
+                mine = page.evaluate("view.history.filter(m => m.seat === view.you)")
+                assert mine[-1]["action"] == hint["suggested"], "not the suggested action"
+                assert page.is_hidden("#hint-panel") or page.evaluate("view.over"), "stale"
+                continue
+            page.locator("#actions button").first.click()
+            page.wait_for_function(f"view.version > {version} || view.over", timeout=PATIENCE_MS)
+        browser.close()
+    assert errors == []
+    assert len(followed) == 3, followed
+
+
+def test_a_table_without_hints_shows_no_hint_button(served: tuple[str, Path]) -> None:
+    url, _ = served
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page()
+        new_game(page, url, 2, ["random"], seed="5", hints="off")
+        page.wait_for_selector("#actions button", timeout=PATIENCE_MS)
+        assert page.evaluate("view.hints") is False
+        assert page.is_hidden("#hint")
+        page.keyboard.press("h")  # the key does nothing either
+        assert page.is_hidden("#hint-panel")
         browser.close()

@@ -2,7 +2,8 @@
 (property-based, on Hypothesis) generates requests for every route from ``/openapi.json``
 and checks each answer against it: no server error, every status declared, every body fits
 its model; requests that break the schema are refused; and, following the declared links,
-sequences that start a game, poll it, act on it, rematch it and deal the next one.
+sequences that start a game, poll it, act on it, ask a hint of it, rematch it and deal
+the next one.
 
 The app runs in-process (schemathesis' ASGI transport, no network), examples are
 derandomized and bounded, and long polls return at once (``LONG_POLL`` is set low, as
@@ -47,6 +48,7 @@ ROUTES = [
     ("POST", "/api/learned"),
     ("POST", "/api/games/{game_id}/review"),
     ("GET", "/api/games/{game_id}/review"),
+    ("POST", "/api/games/{game_id}/hint"),
 ]
 
 #: Few tables, so that a full server (503) is reached too.
@@ -74,6 +76,7 @@ CONFIG = SchemathesisConfig.from_dict(
                 ("act", [200, 404, 409, 422]),
                 ("start_review", [200, 404, 409, 503]),
                 ("view_review", [200, 404]),
+                ("hint", [200, 403, 404, 409, 429, 503]),
             )
         ],
     }
@@ -170,8 +173,11 @@ def written_as_integers(case: Any) -> None:
 
     JSON Schema's ``integer`` admits ``5.0``, but the server reads numbers strictly and
     refuses it with 422, as ``docs/web.md`` says (``tests/web/test_hardening.py`` checks
-    that); a schema cannot say so.  A breaking case is left as it is: its number may be the
-    fault it was made with."""
+    that); a schema cannot say so.  And an integer above the largest seed is brought down
+    to it: the generator compares integers with the schema's bounds as doubles, and
+    ``2**63 - 1`` (:data:`~durak.web.server.MAX_SEED`) is no double, so it takes, say,
+    ``2**63 + 191`` for a seed within bounds (the server rightly refuses it).  A breaking
+    case is left as it is: its number may be the fault it was made with."""
     if case.meta is not None and case.meta.generation.mode is GenerationMode.POSITIVE:
         case.body = _integers(case.body)
         case.query = _integers(case.query)
@@ -179,7 +185,9 @@ def written_as_integers(case: Any) -> None:
 
 def _integers(value: Any) -> Any:
     if isinstance(value, float) and value.is_integer():
-        return int(value)
+        return min(int(value), web_server.MAX_SEED)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return min(value, web_server.MAX_SEED)
     if isinstance(value, str) and value.endswith(".0") and value[:-2].lstrip("-").isdigit():
         return value[:-2]  # a query parameter, written as text
     if isinstance(value, dict):
@@ -277,6 +285,7 @@ def test_every_error_a_route_answers_is_declared(client: TestClient) -> None:
         ("POST", "/api/learned"): [200, 400, 413, 422],
         ("POST", "/api/games/{game_id}/review"): [200, 404, 409, 413, 422, 503],
         ("GET", "/api/games/{game_id}/review"): [200, 404, 413, 422],
+        ("POST", "/api/games/{game_id}/hint"): [200, 403, 404, 409, 413, 422, 429, 503],
     }
     problem = {"$ref": "#/components/schemas/Problem"}
     for (method, path), codes in declared.items():

@@ -20,6 +20,8 @@ require_extra("httpx2")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from durak.agents import make_agent  # noqa: E402
+from durak.agents.analysis import analyse  # noqa: E402
 from durak.agents.human import describe  # noqa: E402
 from durak.arena.gamelog.files import read_log  # noqa: E402
 from durak.arena.gamelog.replay import replay_entry  # noqa: E402
@@ -34,6 +36,7 @@ from durak.rules import (  # noqa: E402
     step,
 )
 from durak.seeding import derive_seed  # noqa: E402
+from durak.web.hints import HINT_AGENT, hint_seed, hint_view  # noqa: E402
 from durak.web.registry import Tables  # noqa: E402
 from durak.web.server import create_app  # noqa: E402
 from durak.web.settings import GameSettings, Limits, RequestError  # noqa: E402
@@ -79,9 +82,15 @@ def my_turn(client: TestClient, view: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def play_out(client: TestClient, view: dict[str, Any], pick: Any = None) -> list[dict[str, Any]]:
+def play_out(
+    client: TestClient,
+    view: dict[str, Any],
+    pick: Any = None,
+    hints: list[dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
     """Play the person's seat to the end (``pick`` chooses among the actions, default the
-    first); every view received, in order."""
+    first), asking for a hint at each decision with a choice if ``hints`` collects them;
+    every view received, in order."""
     seen = [view]
     while True:
         view = my_turn(client, view)
@@ -89,6 +98,10 @@ def play_out(client: TestClient, view: dict[str, Any], pick: Any = None) -> list
         if view["over"]:
             return seen
         texts = [a["text"] for a in view["actions"]]
+        if hints is not None and len(texts) > 1:
+            hint = client.post(f"/api/games/{view['game']}/hint")
+            assert hint.status_code == 200, hint.text
+            hints.append(hint.json())
         text = texts[0] if pick is None else pick(texts)
         response = client.post(
             f"/api/games/{view['game']}/actions", json={"action": text, "version": view["version"]}
@@ -232,20 +245,22 @@ def hidden_texts(state: Any, seat: int) -> set[str]:
 
 
 def test_no_payload_depends_on_a_hidden_card(server: Any) -> None:
-    """Every view a game sends is what the person's observation and the public moves give,
-    whatever the hidden cards are: rebuilt on worlds with the hidden cards permuted, it is
-    the same, and no hidden card's name is in it."""
+    """Every view and hint a game sends is what the person's observation and the public
+    moves give, whatever the hidden cards are: rebuilt on worlds with the hidden cards
+    permuted, it is the same, and no hidden card's name is in it."""
     client, tables, _, log = server
     rng = random.Random(0)
     games = ((11, ["random"], "podkidnoy"), (12, ["random", "lowest"], "perevodnoy"))
     for seed, opponents, variant in games:
         request = {"opponents": opponents, "seed": seed, "variant": variant}
-        views = play_out(client, start(client, **request), pick=rng.choice)
+        hints: list[dict[str, Any]] = []
+        views = play_out(client, start(client, **request), pick=rng.choice, hints=hints)
         tables.get(views[-1]["game"]).join(PATIENCE)
         entry = read_log(log).entries[-1]
         game = replay_entry(entry, log)
         states, names = game.states, list(entry.specs)
         moves = [Move(p, a) for p, a in zip(game.movers, game.actions, strict=True)]
+        at = {v["version"]: v["moves"] for v in views}
         for v in views:
             if v["over"]:
                 continue
@@ -265,6 +280,21 @@ def test_no_payload_depends_on_a_hidden_card(server: Any) -> None:
                     outcome=None,
                 )
                 assert rebuilt == v
+        assert len(hints) > 3
+        for h in hints:
+            check_hint_reads_only_the_observation(h, states[at[h["version"]]], entry.seed)
+
+
+def check_hint_reads_only_the_observation(hint: dict[str, Any], state: Any, seed: int) -> None:
+    """No hidden card in ``hint``, and the same hint from the strongest agent on worlds
+    with the hidden cards dealt otherwise (and the hint's seed)."""
+    text = json.dumps(hint, ensure_ascii=False)
+    hidden = {str(c) for c in observe(state, 0).hidden_cards()}
+    assert not any(card in text for card in hidden), "a hidden card was sent in a hint"
+    twin = observe(sample_world(observe(state, 0), random.Random(len(text))), 0)
+    rng = random.Random(hint_seed(seed, 0, hint["version"]))
+    analysis = analyse(make_agent(HINT_AGENT, state.rules), twin, rng)
+    assert hint_view(analysis, twin, game=hint["game"], version=hint["version"]) == hint
 
 
 def test_views_are_functions_of_the_observation_only() -> None:

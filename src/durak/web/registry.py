@@ -4,7 +4,9 @@
 Invariants of :class:`Tables`:
 
 * every spec is checked against the server's :class:`~durak.web.policy.AgentPolicy`
-  before a table is built (a refused one is a 400);
+  before a table is built (a refused one is a 400), the hints' analyst's too;
+* the hints' analyst is one agent for every table (it builds each rules' agent once, at
+  the first hint of a table of those rules);
 * a table's id is unguessable (``secrets.token_urlsafe``);
 * the tables held, open ones and closed ones whose thread still runs, never exceed
   ``limits.max_tables`` (a full server answers 503);
@@ -21,9 +23,10 @@ import threading
 import time
 from pathlib import Path
 
-from durak.agents.base import SpecError
+from durak.agents.base import Agent, SpecError
 from durak.arena.gamelog.entry import LogEntry
 from durak.arena.gamelog.files import LogWriter
+from durak.web.hints import HINT_AGENT, analyst
 from durak.web.policy import AgentPolicy, short
 from durak.web.settings import GameSettings, Limits, RequestError
 from durak.web.table import Clock, Table
@@ -51,6 +54,14 @@ class Tables:
         self._lock = threading.Lock()
         self._writer = LogWriter(log_path)
         self._log_lock = threading.Lock()
+        self._hints: Agent | None = None
+
+    def _analyst(self) -> Agent:
+        """The hints' analyst of every table, built on first use."""
+        with self._lock:
+            if self._hints is None:
+                self._hints = analyst()
+            return self._hints
 
     def _log(self, entry: LogEntry) -> None:
         with self._log_lock:
@@ -74,9 +85,13 @@ class Tables:
         try:
             for spec in settings.opponents:
                 self.policy.check(spec)
+            if settings.hints:
+                self.policy.check(HINT_AGENT)
             with self._lock:
                 self._room()
-            table = Table(secrets.token_urlsafe(12), settings, self._log, self._clock, self.limits)
+            analyst = self._analyst() if settings.hints else None
+            game_id = secrets.token_urlsafe(12)
+            table = Table(game_id, settings, self._log, self._clock, self.limits, analyst)
         except SpecError as e:
             raise RequestError(400, str(e)) from None
         with self._lock:

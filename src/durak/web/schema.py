@@ -2,12 +2,13 @@
 says the routes send.
 
 The models here describe what the routes of :mod:`durak.web.server` send: the table view
-of :func:`~durak.web.views.table_view`, the agent list, and the one-line error
+of :func:`~durak.web.views.table_view`, the hint of :func:`~durak.web.hints.hint_view`,
+the agent list, and the one-line error
 ``{"detail": "..."}`` of every 4xx and 503 answer.  They document the answers and are not
 used to build them, so ``tests/web/test_schema.py`` checks with schemathesis that every
 answer fits its description, that every status a route can answer is declared, and follows
-the links declared here from a new game to its view, its actions, its rematch and its
-next deal.
+the links declared here from a new game to its view, its actions, its hint, its rematch and
+its next deal.
 """
 
 from __future__ import annotations
@@ -16,7 +17,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["AgentInfo", "LearnedView", "Problem", "ReviewState", "TableView", "answers"]
+__all__ = [
+    "AgentInfo",
+    "HintView",
+    "LearnedView",
+    "Problem",
+    "ReviewState",
+    "TableView",
+    "answers",
+]
 
 _CLOSED = ConfigDict(extra="forbid")
 
@@ -144,7 +153,8 @@ class ResultView(BaseModel):
 
 class TableView(BaseModel):
     """The person's table (``docs/web.md``): ``version`` grows with every change; an
-    action is chosen from ``actions`` on the view of its version."""
+    action is chosen from ``actions`` on the view of its version; ``hints``: whether the
+    table gives hints."""
 
     model_config = _CLOSED
 
@@ -167,6 +177,7 @@ class TableView(BaseModel):
     moves: int
     history: list[Played]
     over: bool
+    hints: bool
     result: ResultView | None
 
 
@@ -258,18 +269,52 @@ class ReviewState(BaseModel):
     review: ReviewView | None
 
 
+class HintChoice(BaseModel):
+    """A legal action as the hint's analyst sees it: its number and text (as the table
+    view's ``actions`` list it), its value (the person's expected return; ``null``: not
+    valued), its share of a search's visits and their count (``null`` for a network) and
+    whether it is the suggested action."""
+
+    model_config = _CLOSED
+
+    key: int
+    text: str
+    value: float | None
+    share: float | None
+    visits: int | None
+    suggested: bool
+
+
+class HintView(BaseModel):
+    """A hint (``docs/web.md``): the analyst's view of the person's decision on the table
+    view of ``version``: its spec, how it valued the actions, the action it would play,
+    and every legal action."""
+
+    model_config = _CLOSED
+
+    game: str
+    version: int
+    agent: str
+    kind: Literal["search", "solve", "network"]
+    suggested: str
+    actions: list[HintChoice]
+
+
 #: Why each error status is answered (the body is always a :class:`Problem`).
 _WHY = {
     400: "The request cannot be served: an agent the server does not allow or cannot "
     "build, rules that cannot be played, or a body that cannot be read.",
+    403: "The game's table was made with hints off.",
     404: "No such game (it may have been closed after idling), or no review of it started.",
     409: "The game has moved on since the view the action was chosen on, it is over, or "
-    "it is not the person's turn; a review: the game is not over.",
+    "it is not the person's turn (to act, or to be given a hint); a review: the game is "
+    "not over.",
     413: "The request body is over the server's limit.",
     422: "The request does not fit its schema (the field and why), or the action is not "
     "a legal one.",
-    429: "Too many long polls wait on this game already.",
-    503: "The server holds as many games, or makes as many reviews, as it may; try later.",
+    429: "Too many long polls wait on this game already, or a hint of it is being computed.",
+    503: "The server holds as many games, or makes as many reviews, as it may, or the "
+    "hint's analyst ran past the move time limit; try later.",
 }
 
 #: Where a table view leads: the operation ids of the routes that take its game.
@@ -288,6 +333,7 @@ _LINKS: dict[str, dict[str, Any]] = {
     },
     "rematch": {"operationId": "rematch", "parameters": {"game_id": "$response.body#/game"}},
     "next": {"operationId": "next_game", "parameters": {"game_id": "$response.body#/game"}},
+    "hint": {"operationId": "hint", "parameters": {"game_id": "$response.body#/game"}},
 }
 
 

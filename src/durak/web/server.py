@@ -18,6 +18,9 @@ Plain HTTP with JSON; the page polls its table.  Routes:
 * ``POST /api/games/{id}/review``: start the review of a finished game (or give the one
   started); ``GET`` the same path: its progress, then the review
   (:mod:`durak.web.reviews`); ``GET /review/{id}``: the page that shows it.
+* ``POST /api/games/{id}/hint``: what the strongest agent for the rules thinks of the
+  person's decision (:mod:`durak.web.hints`); 403 at a table made with ``"hints": false``,
+  409 when the game is over or it is not the person's turn.
 
 A bad or stale request gets a short 4xx answer ``{"detail": "one line"}`` and changes
 nothing: request bodies are read strictly (no ``"12"`` for a number) up to
@@ -47,7 +50,7 @@ from durak.web.learned import learned_view
 from durak.web.policy import QUOTE, cut
 from durak.web.registry import Tables
 from durak.web.reviews import Reviews
-from durak.web.schema import AgentInfo, LearnedView, ReviewState, TableView, answers
+from durak.web.schema import AgentInfo, HintView, LearnedView, ReviewState, TableView, answers
 from durak.web.settings import GameSettings, RequestError
 
 __all__ = ["MAX_BODY", "STATIC", "ActionRequest", "GameRequest", "create_app", "run"]
@@ -76,7 +79,8 @@ _STRICT = ConfigDict(strict=True, extra="forbid")
 class GameRequest(BaseModel):
     """A new game: the opponents' agent specs (one per other seat, in seat order), the
     person's seat, the rules (each option of ``durak match`` a table can use; the deck as
-    ``lowest_rank`` and ``suits``, or as its card count ``deck``), and an optional seed."""
+    ``lowest_rank`` and ``suits``, or as its card count ``deck``), an optional seed, and
+    whether the table gives hints (on unless ``false``)."""
 
     model_config = _STRICT
 
@@ -92,6 +96,7 @@ class GameRequest(BaseModel):
     first_bout_cap: int | None = Field(None, ge=1, le=12)
     trumps: bool = True
     seed: int | None = Field(None, ge=0, le=MAX_SEED)
+    hints: bool = True
 
     def settings(self) -> GameSettings:
         """The game's settings; :class:`RequestError` for rules that cannot be played."""
@@ -110,7 +115,7 @@ class GameRequest(BaseModel):
         except RulesError as e:
             raise RequestError(400, str(e)) from None
         seed = secrets.randbelow(2**32) if self.seed is None else self.seed
-        return GameSettings(rules, self.seat, tuple(self.opponents), seed)
+        return GameSettings(rules, self.seat, tuple(self.opponents), seed, hints=self.hints)
 
     def _lowest_rank(self) -> int:
         """The deck's lowest rank: ``lowest_rank`` if given (a ``deck`` given with it must
@@ -308,6 +313,15 @@ def create_app(tables: Tables, reviews: Reviews | None = None) -> FastAPI:
     )
     def next_game(game_id: str) -> dict[str, Any]:
         return tables.open(tables.get(game_id).settings.next_game()).view()
+
+    # A hint runs the analyst (under the move time limit): on a worker thread.
+    @app.post(
+        "/api/games/{game_id}/hint",
+        operation_id="hint",
+        **_described(HintView, 403, 404, 409, 422, 429, 503),
+    )
+    def hint(game_id: str) -> dict[str, Any]:
+        return tables.get(game_id).hint()
 
     _review_routes(app, tables, reviews)
     return app

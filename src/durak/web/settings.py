@@ -52,13 +52,15 @@ class Limits:
 @attrs.frozen
 class GameSettings:
     """What a person chooses: the rules, their seat, the opponents' agent specs (in seat
-    order, the person's seat left out) and the seed (``game`` picks the deal)."""
+    order, the person's seat left out), the seed (``game`` picks the deal) and whether
+    the table gives hints (:mod:`durak.web.hints`)."""
 
     rules: Rules
     seat: int
     opponents: tuple[str, ...]
     seed: int
     game: int = 0
+    hints: bool = True
 
     def __attrs_post_init__(self) -> None:
         if len(self.opponents) != self.rules.players - 1:
@@ -82,7 +84,7 @@ class GameSettings:
         turned = names[-1:] + names[:-1]
         seat = (self.seat + 1) % n
         others = tuple(turned[:seat] + turned[seat + 1 :])
-        return GameSettings(self.rules, seat, others, self.seed, self.game)
+        return GameSettings(self.rules, seat, others, self.seed, self.game, self.hints)
 
     def next_game(self) -> GameSettings:
         """The next deal of the same seed."""

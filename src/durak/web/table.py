@@ -31,6 +31,7 @@ from durak.arena.play.person import PlayerLeft, play_entry
 from durak.arena.play.referee import GameStopped, Referee, Stop
 from durak.rules import Action, Observation, new_game, observe
 from durak.seeding import derive_seed
+from durak.web.hints import Hinter, hint_seed
 from durak.web.settings import GameSettings, Limits, RequestError
 from durak.web.views import Move, Outcome, table_view
 
@@ -88,7 +89,9 @@ class _Waiter:
 
 
 class Table:
-    """One game with a person, played on its own thread (see the module doc)."""
+    """One game with a person, played on its own thread (see the module doc); with
+    ``settings.hints``, ``analyst`` (:func:`durak.web.hints.analyst`) gives its hints
+    (none without an analyst)."""
 
     def __init__(
         self,
@@ -97,6 +100,7 @@ class Table:
         log: Callable[[LogEntry], None],
         clock: Clock,
         limits: Limits,
+        analyst: Agent | None = None,
     ) -> None:
         self.id = game_id
         self.settings = settings
@@ -111,6 +115,8 @@ class Table:
         self._agents = agents
         self._stop = Stop()
         self._referee = Referee(limits.move_timeout, frozenset({settings.seat}), self._stop)
+        hints = settings.hints and analyst is not None
+        self._hinter = Hinter(analyst, rules, self._referee) if hints and analyst else None
         self._lock = threading.Lock()
         self._waiters: set[_Waiter] = set()
         self._choices: queue.Queue[object] = queue.Queue()
@@ -196,6 +202,7 @@ class Table:
                 version=self._version,
                 seed=self.settings.seed,
                 outcome=self._outcome,
+                hints=self._hinter is not None,
             )
 
     def _polls(self) -> int:
@@ -265,6 +272,23 @@ class Table:
         # Answer with the action played, so the answer's view is never the one it was
         # chosen on (its legal actions are gone).
         await self._until(lambda: not self._pending, APPLY_WAIT, poll=False)
+
+    def hint(self) -> dict[str, Any]:
+        """The hint of the person's decision on the view now (:mod:`durak.web.hints`);
+        :class:`RequestError` (403) if the table gives no hints, (409) if the game is over
+        or it is not the person's turn (an action of theirs on its way included)."""
+        self.touched = self._clock()
+        if self._hinter is None:
+            raise RequestError(403, "hints are off at this table")
+        with self._lock:
+            o, version = self._observation, self._version
+            if self._outcome is not None or self._closed or o.is_terminal:
+                raise RequestError(409, "the game is over")
+            if o.turn != o.player or not o.legal_actions or self._pending:
+                raise RequestError(409, "it is not your turn")
+        s = self.settings
+        seed = hint_seed(s.seed, s.game, version)
+        return self._hinter.hint(o, seed, game=self.id, version=version)
 
     def close(self) -> None:
         """End the game (the person left): its agents are stopped and its thread logs it

@@ -59,14 +59,15 @@ def table_view(
     version: int,
     seed: int,
     outcome: Outcome | None,
+    hints: bool = True,
 ) -> dict[str, Any]:
     """The person's table: their hand (as ``durak play`` shows it: weakest first, trumps
     last and marked), the table as attack/defence pairs, the trump card, talon and discard
     counts, every seat's hand size and publicly known cards, the roles, whose turn it is
     (and whether an agent is thinking), their legal actions (numbered in ``durak play``'s
     order, in the engine's notation, with the cards each uses), how many moves were made
-    and the last of them, and the result once the game is over (with the seed, which gives
-    the deal and so is never sent before)."""
+    and the last of them, whether the table gives hints, and the result once the game is
+    over (with the seed, which gives the deal and so is never sent before)."""
     trump = o.trump_suit
     # Over once the table has the outcome: a terminal position shown a moment before
     # (the last move) must not end the page's polling without the result.
@@ -120,6 +121,7 @@ def table_view(
             for m in history[-HISTORY:]
         ],
         "over": over,
+        "hints": hints,
         "result": None
         if outcome is None
         else {

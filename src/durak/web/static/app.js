@@ -93,6 +93,7 @@ function tableRequest() {
     bout_cap: Number($("bout_cap").value),
     first_bout_cap: numberOrNull("first_bout_cap"),
     seed: numberOrNull("seed"),
+    hints: $("hints").checked,
   };
 }
 
@@ -174,6 +175,7 @@ async function newTable(path) {
 document.addEventListener("keydown", (event) => {
   if (!view || view.over || event.target.tagName === "INPUT") return;
   if (event.key === "Escape") { cancelChoice(); return; }
+  if (event.key === "h" || event.key === "H") { askHint(); return; }
   const key = Number(event.key);
   const action = view.actions.find((a) => a.key === key);
   if (action) act(action.text);

@@ -200,4 +200,5 @@ function drawTable() {
     $("result").dataset.durak = r.draw ? "draw" : String(r.durak);
     $("review-link").href = `/review/${encodeURIComponent(v.game)}`;
   }
+  drawHint(); // hint.js: the hint of this view, if one was asked
 }
