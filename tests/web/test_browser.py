@@ -362,6 +362,9 @@ def test_a_hint_is_shown_and_followed(served: tuple[str, Path], tmp_path: Path) 
     """Ask for a hint (the Hint button, or the H key), see every legal action with its
     value and share and the suggested one marked, and play it by its action button."""
     url, _ = served
+    shots = [tmp_path]
+    if os.environ.get("DURAK_DOCS_SCREENSHOTS") == "1":  # refreshes the images of docs/web.md
+        shots.append(Path(__file__).resolve().parents[2] / "docs")
     followed: list[str] = []
     with sync_playwright() as p:
         browser = launch(p)
@@ -395,7 +398,8 @@ def test_a_hint_is_shown_and_followed(served: tuple[str, Path], tmp_path: Path) 
                     assert a["text"] in page.inner_text("#hint-panel")
                 assert page.evaluate(LAYOUT_PROBLEMS) == [], "the table with a hint"
                 if not followed:
-                    page.screenshot(path=str(tmp_path / "web-hint-360.png"), full_page=True)
+                    for folder in shots:
+                        page.screenshot(path=str(folder / "web-hint-360.png"), full_page=True)
                 marked.click()
                 followed.append(hint["suggested"])
                 page.wait_for_function(f"view.version > {version}", timeout=PATIENCE_MS)
@@ -408,6 +412,7 @@ def test_a_hint_is_shown_and_followed(served: tuple[str, Path], tmp_path: Path) 
         browser.close()
     assert errors == []
     assert len(followed) == 3, followed
+    assert (tmp_path / "web-hint-360.png").stat().st_size > 0
 
 
 def test_a_table_without_hints_shows_no_hint_button(served: tuple[str, Path]) -> None:
