@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable, Sequence
 
+import attrs
 import pytest
 
 from durak.agents import make_agent
@@ -20,6 +22,7 @@ from durak.agents.inference.posterior import CANDIDATES, FIND_WITHIN, PosteriorM
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.arena.play.game import play_game
 from durak.rules import (
+    Action,
     GameState,
     Rules,
     is_terminal,
@@ -154,6 +157,36 @@ def test_the_search_mixture_is_a_proper_distribution_for_any_posterior() -> None
             p = model.policy(state, legal)
             assert all(x > 0 for x in p) and math.isclose(sum(p), 1.0), (k, p)
             assert model.rollout(state, random.Random(k)) in legal
+
+
+@attrs.frozen
+class _Sure:
+    """A model certain of the first legal action (a forced move's only one)."""
+
+    def policy(self, state: GameState, legal: Sequence[Action]) -> list[float]:
+        return [1.0] + [0.0] * (len(legal) - 1)
+
+    def rollout(self, state: GameState, rng: random.Random) -> Action:
+        return legal_actions(state)[0]
+
+    def prime(self, states: Iterable[GameState]) -> None:
+        pass
+
+
+def test_the_mixture_of_certain_models_never_exceeds_one() -> None:
+    """Regression: weights that sum to 1 in exact arithmetic summed to 1.0000000000000002
+    in floating point, and the search refused that prior (a forfeit in a 400-game match
+    against ``smart``)."""
+    weights = (
+        *(0.06497508948610788, 0.23596546127215418, 0.2549100110755437),
+        *(0.21015011885826262, 0.23399931930793164),
+    )
+    model = PosteriorModel((_Sure(),) * len(weights), {0: weights})
+    assert sum(w for _, w in model.mixture(0)) > 1  # the rounding the fix must absorb
+    state = new_game(Rules(), 1)
+    legal = legal_actions(state)
+    p = model.policy(state, legal)
+    assert all(0 <= x <= 1 for x in p) and p[0] == 1.0, p
 
 
 def test_a_candidate_below_the_threshold_leaves_the_mixture_but_not_the_posterior() -> None:

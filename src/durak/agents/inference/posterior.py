@@ -203,12 +203,13 @@ class PosteriorModel:
         return [(m, x / total) for m, x in kept]
 
     def policy(self, state: GameState, legal: Sequence[Action]) -> list[float]:
-        """The weighted mixture of the models' policies."""
+        """The weighted mixture of the models' policies, each probability in [0, 1]."""
         out = [0.0] * len(legal)
         for model, w in self.mixture(state.turn):
             for i, x in enumerate(model.policy(state, legal)):
                 out[i] += w * x
-        return out
+        # Weights summing to 1 can add up to 1 + 2**-52 in floating point.
+        return [min(x, 1.0) for x in out]
 
     def rollout(self, state: GameState, rng: random.Random) -> Action:
         """A model drawn by weight, then its rollout move (a draw from :meth:`policy`)."""
