@@ -11,7 +11,9 @@ nesting depth).  Meanwhile it times every other game route (``--samples`` reques
 one connection, one at a time): every answer should come within 100 ms.  Meanwhile too,
 on a connection of its own, it asks ``--hints`` hints (issue 52) at the person's decisions
 of games with the default rules (2 players, 36 cards: the strongest agent is the
-network-guided search) and prints their latency (p50, p95; target 1 s p95).  Then it sends
+network-guided search) and prints their latency (p50, p95; target 1 s p95), and on
+another it finishes ``--reviews`` games and has each reviewed (the review runs in the
+server, beside the timed routes: their p99 is printed, target 50 ms).  Then it sends
 SIGINT and times the server's exit (target: within 5 s), and checks that the log holds
 every game opened and that ``durak replay`` accepts it.
 """
@@ -126,6 +128,34 @@ def hint_latency(port: int, count: int, seed: int, seconds: list[float]) -> int:
     return opened
 
 
+def review_load(port: int, count: int, seed: int, seconds: list[float]) -> int:
+    """Finish ``count`` games against ``random`` (deals from ``seed``, the first action
+    each time) and have each reviewed, one after the other: the time from starting a
+    review to its answer goes in ``seconds``.  The tables opened."""
+    client = Client(port)
+    for k in range(count):
+        body = {"opponents": ["random"], "seed": seed + 10_000 + k}
+        status, view, _ = client.call("POST", "/api/games", body)
+        assert status == 200, view
+        game = view["game"]
+        while not view["over"]:
+            if not view["actions"]:
+                _, view, _ = client.call("GET", f"/api/games/{game}?after={view['version']}")
+                continue
+            act = {"action": view["actions"][0]["text"], "version": view["version"]}
+            status, view, _ = client.call("POST", f"/api/games/{game}/actions", act)
+            assert status == 200, view
+        started = time.perf_counter()
+        status, state, _ = client.call("POST", f"/api/games/{game}/review")
+        while status == 200 and state["state"] == "running":
+            time.sleep(0.05)
+            status, state, _ = client.call("GET", f"/api/games/{game}/review")
+        assert status == 200 and state["state"] == "done", (status, state)
+        seconds.append(time.perf_counter() - started)
+    client.connection.close()
+    return count
+
+
 def main() -> None:
     """Run the load and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -134,13 +164,15 @@ def main() -> None:
     parser.add_argument("--special", type=int, default=100)
     parser.add_argument("--samples", type=int, default=50)
     parser.add_argument("--hints", type=int, default=100, help="hints timed (0: none)")
+    parser.add_argument("--reviews", type=int, default=5, help="games reviewed (0: none)")
     parser.add_argument("--seed", type=int, default=1)
     a = parser.parse_args()
     folder = Path(tempfile.mkdtemp())
     fifo = folder / "fifo"
     os.mkfifo(fifo)
     log = folder / "web.jsonl"
-    extra = 5 * a.samples + a.hints + 10  # the tables the timed routes and hints open
+    # The tables the timed routes, the hints and the reviews open.
+    extra = 5 * a.samples + a.hints + a.reviews + 10
     server, port, errors = serve(log, a.tables + extra)
     client = Client(port)
     opened = 0
@@ -176,6 +208,11 @@ def main() -> None:
         target=lambda: hint_tables.append(hint_latency(port, a.hints, a.seed, hint_times))
     )
     hinting.start()
+    review_times: list[float] = []
+    reviewing = threading.Thread(
+        target=lambda: hint_tables.append(review_load(port, a.reviews, a.seed, review_times))
+    )
+    reviewing.start()
 
     def timed(name: str, method: str, path: str, body: Any = None) -> Any:
         status, answer, spent = client.call(method, path, body)
@@ -199,12 +236,18 @@ def main() -> None:
         timed("POST .../next", "POST", f"/api/games/{game}/next")
         opened += 2
     hinting.join()
+    reviewing.join()
     opened += sum(hint_tables)
     print(summary("specs naming special files", special_times))
     for name, seconds in times.items():
         print(summary(name, seconds))
     worst = max(max(s) for s in times.values())
     print(f"slowest answer of any timed route: {1000 * worst:.1f} ms (target 100 ms)")
+    p99 = {name: percentile(sorted(1000 * t for t in s), 0.99) for name, s in times.items()}
+    slowest = max(p99, key=p99.__getitem__)
+    print(f"slowest route at p99: {slowest}, {p99[slowest]:.1f} ms (target 50 ms)")
+    if review_times:
+        print(summary("a review, started to answered", review_times))
     if hint_times:
         ms = sorted(1000 * t for t in hint_times)
         p50, p95 = percentile(ms, 0.5), percentile(ms, 0.95)
