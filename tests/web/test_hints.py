@@ -22,7 +22,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 import durak.web.registry as registry_module  # noqa: E402
 from durak.agents.analysis import Analysis  # noqa: E402
-from durak.rules import Observation  # noqa: E402
+from durak.agents.strongest import StrongestAgent  # noqa: E402
+from durak.rules import Observation, Rules  # noqa: E402
 from durak.web.registry import Tables  # noqa: E402
 from durak.web.schema import HintView  # noqa: E402
 from durak.web.server import create_app  # noqa: E402
@@ -160,3 +161,13 @@ def test_a_hint_past_the_move_limit_answers_503_in_one_line(
             assert advance(client, view)["version"] > view["version"]
     finally:
         tables.close()
+
+
+def test_warm_resolves_the_hint_analyst_before_any_table(tmp_path: Path) -> None:
+    """``durak serve`` warms the default table's analyst at start, so the first hint does
+    not load the network while other requests wait (issue 52's load figure)."""
+    tables = Tables(tmp_path / "web.jsonl")
+    tables.warm(Rules())
+    agent = tables._analyst()
+    assert isinstance(agent, StrongestAgent)
+    assert Rules() in agent.built

@@ -18,6 +18,7 @@ Invariants of :class:`Tables`:
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import threading
 import time
@@ -26,7 +27,8 @@ from pathlib import Path
 from durak.agents.base import Agent, SpecError
 from durak.arena.gamelog.entry import LogEntry
 from durak.arena.gamelog.files import LogWriter
-from durak.web.hints import HINT_AGENT, analyst
+from durak.rules import Rules
+from durak.web.hints import HINT_AGENT, analyst, ready
 from durak.web.policy import AgentPolicy, short
 from durak.web.settings import GameSettings, Limits, RequestError
 from durak.web.table import Clock, Table
@@ -62,6 +64,13 @@ class Tables:
             if self._hints is None:
                 self._hints = analyst()
             return self._hints
+
+    def warm(self, rules: Rules) -> None:
+        """Build the hints' analyst and resolve it for ``rules`` now (its network and
+        PyTorch loaded), so that the first hint at such a table does not load them while
+        other requests wait; nothing if the analyst cannot play ``rules``."""
+        with contextlib.suppress(SpecError):
+            ready(self._analyst(), rules)
 
     def _log(self, entry: LogEntry) -> None:
         with self._log_lock:

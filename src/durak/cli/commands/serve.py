@@ -20,6 +20,7 @@ from durak.arena.play.referee import MAX_MOVE_TIMEOUT
 from durak.cli.console import stderr_console
 from durak.cli.errors import user_errors
 from durak.extras import needs
+from durak.rules import Rules
 
 
 def _loopback(host: str) -> bool:
@@ -78,6 +79,7 @@ def serve(
         policy.agents()  # load the agent plugins now rather than at the first request
         listener = _listen(host, port)
         tables = Tables(log, limits, policy)
+        tables.warm(Rules())  # the default table's hint analyst, loaded before requests come
     port = listener.getsockname()[1]
     notes = stderr_console()
     if not _loopback(host):
