@@ -247,14 +247,7 @@ def create_app(tables: Tables, reviews: Reviews | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    @app.exception_handler(RequestError)
-    async def request_error(_: Request, e: RequestError) -> JSONResponse:
-        return JSONResponse({"detail": cut(e.message, MAX_DETAIL)}, status_code=e.status)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
-        first = e.errors()[0] if e.errors() else {"loc": (), "msg": "invalid request"}
-        return JSONResponse({"detail": cut(_invalid(first), MAX_DETAIL)}, status_code=422)
+    _error_handlers(app)
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
@@ -314,6 +307,27 @@ def create_app(tables: Tables, reviews: Reviews | None = None) -> FastAPI:
     def next_game(game_id: str) -> dict[str, Any]:
         return tables.open(tables.get(game_id).settings.next_game()).view()
 
+    _hint_route(app, tables)
+    _review_routes(app, tables, reviews)
+    return app
+
+
+def _error_handlers(app: FastAPI) -> None:
+    """Every refused request answered as one short line (a :class:`Problem`)."""
+
+    @app.exception_handler(RequestError)
+    async def request_error(_: Request, e: RequestError) -> JSONResponse:
+        return JSONResponse({"detail": cut(e.message, MAX_DETAIL)}, status_code=e.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, e: RequestValidationError) -> JSONResponse:
+        first = e.errors()[0] if e.errors() else {"loc": (), "msg": "invalid request"}
+        return JSONResponse({"detail": cut(_invalid(first), MAX_DETAIL)}, status_code=422)
+
+
+def _hint_route(app: FastAPI, tables: Tables) -> None:
+    """The hint of a person's decision (:mod:`durak.web.hints`)."""
+
     # A hint runs the analyst (under the move time limit): on a worker thread.
     @app.post(
         "/api/games/{game_id}/hint",
@@ -322,9 +336,6 @@ def create_app(tables: Tables, reviews: Reviews | None = None) -> FastAPI:
     )
     def hint(game_id: str) -> dict[str, Any]:
         return tables.get(game_id).hint()
-
-    _review_routes(app, tables, reviews)
-    return app
 
 
 def _review_routes(app: FastAPI, tables: Tables, reviews: Reviews) -> None:

@@ -72,22 +72,6 @@ def table_view(
     # Over once the table has the outcome: a terminal position shown a moment before
     # (the last move) must not end the page's polling without the result.
     over = outcome is not None
-    seats = []
-    for p in range(o.rules.players):
-        role = "attacker" if p == o.attacker else "defender" if p == o.defender else ""
-        seats.append(
-            {
-                "seat": p,
-                "name": names[p],
-                "you": p == o.player,
-                "cards": o.hand_sizes[p],
-                "known": [card_text(c) for c in sorted_by_power(o.known_cards(p), trump)]
-                if p != o.player
-                else [],
-                "role": "" if over else role,
-                "out": p in o.players_out,
-            }
-        )
     actions = [
         {"key": i + 1, "text": str(a), "cards": [card_text(c) for c in _cards_of(a)]}
         for i, a in enumerate(shown_order(o))
@@ -97,7 +81,7 @@ def table_view(
         "version": version,
         "rules": rules_json(o.rules),
         "you": o.player,
-        "seats": seats,
+        "seats": _seats(o, names, over),
         "hand": [{"card": card_text(c), "trump": c.suit == trump} for c in shown_hand(o)],
         "table": [
             {"attack": card_text(a), "defence": None if d is None else card_text(d)}
@@ -132,6 +116,28 @@ def table_view(
             "seed": seed,
         },
     }
+
+
+def _seats(o: Observation, names: Sequence[str], over: bool) -> list[dict[str, Any]]:
+    """Every seat as the person sees it: name, hand size, the cards of it known to all,
+    role (none once the game is over) and whether it is out."""
+    seats = []
+    for p in range(o.rules.players):
+        role = "attacker" if p == o.attacker else "defender" if p == o.defender else ""
+        seats.append(
+            {
+                "seat": p,
+                "name": names[p],
+                "you": p == o.player,
+                "cards": o.hand_sizes[p],
+                "known": [card_text(c) for c in sorted_by_power(o.known_cards(p), o.trump_suit)]
+                if p != o.player
+                else [],
+                "role": "" if over else role,
+                "out": p in o.players_out,
+            }
+        )
+    return seats
 
 
 def _cards_of(action: Action) -> list[Card]:
