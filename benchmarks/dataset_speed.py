@@ -45,7 +45,7 @@ INTERVAL = 0.5
 #: The RSS at 90% of the run may exceed the RSS at 10% by this fraction and still be flat.
 FLAT_TOLERANCE = 0.10
 #: Fewer samples than this in a tenth of the run: too short to call its memory flat or not.
-MIN_SAMPLES = 4
+MIN_SAMPLES = 10
 #: The issue's target.
 TARGET_RATE = 10_000
 

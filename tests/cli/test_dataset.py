@@ -16,6 +16,7 @@ from typing import Any, TypeAlias
 import pytest
 from typer.testing import CliRunner, Result
 
+import tests.support.faulty_agents  # noqa: F401 - registers the test-* agents
 from tests.support.cli_checks import one_error
 from tests.support.extras import require_extra
 
@@ -132,6 +133,34 @@ def test_the_games_are_those_of_durak_match_with_the_same_seed(tmp_path: Path) -
         assert g["actions"] == list(entry.actions) and g["seed"] == entry.deal_seed
         assert g["seats"] == list(entry.seats) and g["bouts"] == entry.bouts
         assert g["durak"] == (None if entry.durak is None else entry.seats.index(entry.durak))
+
+
+FORFEITS = [
+    # a fault in act (an exception, an illegal action): the rows stop before it
+    (("test-crash:p=0.1", "test-illegal:p=0.1", "greedy"), {"error", "illegal"}),
+    # a watcher whose hook raises at the first action: its hooks must still be called
+    (("test-hook-crash", "greedy"), {"error"}),
+]
+
+
+@pytest.mark.parametrize(("specs", "faults"), FORFEITS)
+def test_forfeited_games_keep_the_rows_before_the_fault_as_durak_match_plays_them(
+    tmp_path: Path, specs: tuple[str, ...], faults: set[str]
+) -> None:
+    out, log = tmp_path / "data", tmp_path / "match.jsonl"
+    write(out, *specs, "-n", 8, "--seed", 12, "-j", 1, "--shards", 3)
+    played = invoke("match", *specs, "-n", 8, "--seed", 12, "-j", 1, "--log", log)
+    assert played.exit_code == 0, played.output
+    games = {g["game"]: g for g in pq.read_table(out / "_games").to_pylist()}
+    steps = sorted(rows_by_step(out))
+    for entry in read_log(log).entries:
+        g = games[entry.game]
+        assert g["actions"] == list(entry.actions)
+        assert g["end"] == entry.end
+        assert (g["forfeit"] is None) == (entry.forfeit is None)
+        assert [k for game, k in steps if game == entry.game] == list(range(len(entry.actions)))
+    found = {json.loads(g["forfeit"])["fault"] for g in games.values() if g["forfeit"]}
+    assert found == faults
 
 
 def test_pandas_reads_the_folder_without_code_of_ours(tmp_path: Path) -> None:

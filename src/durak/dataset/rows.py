@@ -2,17 +2,21 @@
 
 A game is played by :func:`~durak.arena.play.game.play_game` exactly as game ``g`` of a
 ``durak match`` with the same specs and seed (:class:`~durak.arena.play.match.MatchPlan`:
-deal ``derive_seed(seed, g // n)``, seats rotated by ``g``), then stepped again through the
-engine from its deal, so that each decision's row holds what the player to act saw
-(``observe(state, player, visibility)``) as :func:`~durak.encoding.encode_observation`'s
-vector, the legal actions as :meth:`~durak.encoding.ActionSpace.mask`, the action taken as
+deal ``derive_seed(seed, g // n)``, seats rotated by ``g``), each agent behind a recorder
+that notes the observation it is asked to act on (``observe(state, player, visibility)``,
+made by ``play_game`` anyway), so that no second pass through the engine is needed.  Each
+decision's row holds that observation as :func:`~durak.encoding.encode_observation`'s
+vector, its legal actions as :meth:`~durak.encoding.ActionSpace.mask`, the action taken as
 its :class:`~durak.encoding.ActionSpace` index, and the player's return at the game's end
 (:func:`seat_returns`, as :func:`durak.rules.returns`).
 """
 
 from __future__ import annotations
 
+import functools
+import random
 from collections.abc import Sequence
+from typing import cast
 
 import attrs
 
@@ -22,11 +26,11 @@ with needs("durak dataset", "dataset"):
     import numpy as np
     from numpy.typing import NDArray
 
-from durak.agents.base import Agent
+from durak.agents.base import Agent, Watcher
 from durak.arena.play.game import GameRecord, play_game
 from durak.arena.play.match import MatchPlan
-from durak.encoding import ActionSpace, encode_observation, observation_size
-from durak.rules import new_game, observe, step
+from durak.encoding import ActionSpace, action_space_size, encode_observation, observation_size
+from durak.rules import Action, Observation, Rules
 
 __all__ = ["GameRows", "play_rows", "seat_returns"]
 
@@ -61,6 +65,58 @@ class GameRows:
     returns: tuple[float, ...]
 
 
+class _Recorder:
+    """``agent`` as it plays, noting in ``seen`` every observation it is asked to act on
+    (before acting: a decision that faults is noted too, and dropped by the caller)."""
+
+    def __init__(self, agent: Agent, seen: list[Observation]) -> None:
+        self._agent = agent
+        self._seen = seen
+
+    @property
+    def name(self) -> str:
+        """The agent's name."""
+        return self._agent.name
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        """The agent's action, the observation noted first."""
+        self._seen.append(observation)
+        return self._agent.act(observation, rng)
+
+
+class _WatchingRecorder(_Recorder):
+    """A :class:`_Recorder` of a :class:`~durak.agents.Watcher`, which hears every hook
+    (a recorder of any other agent must not be a watcher: ``play_game`` treats the two
+    apart)."""
+
+    def __init__(self, agent: Watcher, seen: list[Observation]) -> None:
+        super().__init__(cast(Agent, agent), seen)
+        self._watcher = agent
+
+    def game_started(self, observation: Observation) -> None:
+        """Passed on."""
+        self._watcher.game_started(observation)
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        """Passed on."""
+        self._watcher.action_taken(player, action, observation)
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        """Passed on."""
+        self._watcher.game_ended(observation, loser)
+
+
+def _recorder(agent: Agent, seen: list[Observation]) -> _Recorder:
+    return _WatchingRecorder(agent, seen) if isinstance(agent, Watcher) else _Recorder(agent, seen)
+
+
+@functools.cache
+def _indices(rules: Rules) -> dict[Action, int]:
+    """Every action's :class:`~durak.encoding.ActionSpace` index, as a dictionary."""
+    space = ActionSpace(rules)
+    return {a: i for i, a in enumerate(space.actions)}
+
+
 def play_rows(plan: MatchPlan, game: int, agents: Sequence[Agent]) -> GameRows:
     """Play game ``game`` of ``plan`` with ``agents`` (one per spec, as
     :func:`~durak.arena.play.match.build_agents` makes them) and return its rows.
@@ -70,31 +126,23 @@ def play_rows(plan: MatchPlan, game: int, agents: Sequence[Agent]) -> GameRows:
     """
     rules, visibility = plan.rules, plan.open_world
     seats = plan.seats(game)
-    record = play_game(
-        rules, [agents[a] for a in seats], plan.deal_seed(game), visibility, plan.referee
-    )
-    space = ActionSpace(rules)
-    state = new_game(rules, record.seed)
-    players: list[int] = []
-    vectors: list[NDArray[np.float32]] = []
-    masks: list[NDArray[np.bool_]] = []
-    actions: list[int] = []
-    for action in record.actions:
-        seat = state.turn
-        seen = observe(state, seat, visibility)
-        players.append(seat)
-        vectors.append(encode_observation(seen))
-        masks.append(space.mask(seen.legal_actions))
-        actions.append(space.encode(action))
-        state = step(state, action)
-    width = space.size
+    seen: list[Observation] = []
+    recorders = [_recorder(agents[a], seen) for a in seats]
+    record = play_game(rules, recorders, plan.deal_seed(game), visibility, plan.referee)
+    del seen[len(record.actions) :]  # the decision that faulted, if one did
+    index = _indices(rules)
+    masks = np.zeros((len(seen), action_space_size(rules)), np.bool_)
+    for k, observation in enumerate(seen):
+        masks[k, [index[a] for a in observation.legal_actions]] = True
     return GameRows(
         game,
         seats,
         record,
-        np.array(players, dtype=np.int32),
-        np.stack(vectors) if vectors else np.zeros((0, observation_size(rules)), np.float32),
-        np.stack(masks) if masks else np.zeros((0, width), np.bool_),
-        np.array(actions, dtype=np.int32),
+        np.array([o.player for o in seen], dtype=np.int32),
+        np.stack([encode_observation(o) for o in seen])
+        if seen
+        else np.zeros((0, observation_size(rules)), np.float32),
+        masks,
+        np.array([index[a] for a in record.actions], dtype=np.int32),
         seat_returns(rules.players, record.loser),
     )
