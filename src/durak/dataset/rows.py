@@ -7,7 +7,8 @@ engine from its deal, so that each decision's row holds what the player to act s
 (``observe(state, player, visibility)``) as :func:`~durak.encoding.encode_observation`'s
 vector, the legal actions as :meth:`~durak.encoding.ActionSpace.mask`, the action taken as
 its :class:`~durak.encoding.ActionSpace` index, and the player's return at the game's end
-(:func:`seat_returns`, as :func:`durak.rules.returns`).
+(:func:`seat_returns`, as :func:`durak.rules.returns`); with ``policy``, also each
+decision's policy (:mod:`durak.dataset.policy`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ with needs("durak dataset", "dataset"):
 from durak.agents.base import Agent
 from durak.arena.play.game import GameRecord, play_game
 from durak.arena.play.match import MatchPlan
+from durak.dataset.policy import Journal, recording
 from durak.encoding import ActionSpace, encode_observation, observation_size
 from durak.rules import new_game, observe, step
 
@@ -48,7 +50,9 @@ class GameRows:
 
     ``seats[s]`` is the agent (index into the plan's specs) in seat ``s``; row ``k`` was
     decided by seat ``players[k]``, saw ``observations[k]``, could play the actions of
-    ``masks[k]`` and played ``actions[k]``; ``returns[s]`` is seat ``s``'s return.
+    ``masks[k]`` and played ``actions[k]``; ``returns[s]`` is seat ``s``'s return;
+    ``policies[k]`` is the acting agent's policy (``None`` where it cannot analyse), or
+    ``policies`` is ``None`` when none were recorded.
     """
 
     game: int
@@ -59,21 +63,28 @@ class GameRows:
     masks: NDArray[np.bool_]
     actions: NDArray[np.int32]
     returns: tuple[float, ...]
+    policies: tuple[NDArray[np.float32] | None, ...] | None = None
 
 
-def play_rows(plan: MatchPlan, game: int, agents: Sequence[Agent]) -> GameRows:
+def play_rows(
+    plan: MatchPlan, game: int, agents: Sequence[Agent], policy: bool = False
+) -> GameRows:
     """Play game ``game`` of ``plan`` with ``agents`` (one per spec, as
-    :func:`~durak.arena.play.match.build_agents` makes them) and return its rows.
+    :func:`~durak.arena.play.match.build_agents` makes them) and return its rows; with
+    ``policy``, each decision's policy too (:mod:`durak.dataset.policy`).
 
     Promises: one row per recorded action (a forfeited game stops at its fault, which has
-    no row); the rows depend only on the plan and ``game``.
+    no row); the rows depend only on the plan and ``game``; the game is the same with or
+    without ``policy``.
     """
     rules, visibility = plan.rules, plan.open_world
     seats = plan.seats(game)
-    record = play_game(
-        rules, [agents[a] for a in seats], plan.deal_seed(game), visibility, plan.referee
-    )
     space = ActionSpace(rules)
+    journal: Journal = []
+    seated: list[Agent] = [agents[a] for a in seats]
+    if policy:
+        seated = [recording(a, space, journal) for a in seated]
+    record = play_game(rules, seated, plan.deal_seed(game), visibility, plan.referee)
     state = new_game(rules, record.seed)
     players: list[int] = []
     vectors: list[NDArray[np.float32]] = []
@@ -97,4 +108,6 @@ def play_rows(plan: MatchPlan, game: int, agents: Sequence[Agent]) -> GameRows:
         np.stack(masks) if masks else np.zeros((0, width), np.bool_),
         np.array(actions, dtype=np.int32),
         seat_returns(rules.players, record.loser),
+        # an illegal action (a forfeit) was decided, not played: it has no row
+        tuple(journal[: len(record.actions)]) if policy else None,
     )
