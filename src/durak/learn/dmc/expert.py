@@ -42,7 +42,15 @@ from durak.files import read_source
 from durak.learn.dmc.features import decision_rows, row_size
 from durak.learn.dmc.settings import DmcSettings
 from durak.learn.torch_support import require_torch
-from durak.rules import GameState, IllegalActionError, Rules, new_game, observe, step
+from durak.rules import (
+    GameState,
+    IllegalActionError,
+    Rules,
+    legal_actions,
+    new_game,
+    observe,
+    step,
+)
 from durak.seeding import derive_seed
 
 __all__ = ["ExpertData", "ExpertTerm", "decision_cross_entropy", "expert_term", "load_expert"]
@@ -165,7 +173,7 @@ def load_expert(path: Path | str, rules: Rules) -> ExpertData:
     data, digest = _manifest(path)
     _check_run(path, data.get("run"), rules)
     space = ActionSpace(rules)
-    rows: list[NDArray[np.float32]] = []
+    rows: list[NDArray[np.float16]] = []
     targets: list[NDArray[np.float32]] = []
     state: GameState | None = None
     for b in _batches(_files(path, data.get("shards"))):
@@ -174,13 +182,13 @@ def load_expert(path: Path | str, rules: Rules) -> ExpertData:
                 state = new_game(rules, int(b["seed"][i]))
             if state is None or state.turn != b["player"][i]:
                 raise _fail(path, f"game {b['game'][i]} does not replay (step {b['step'][i]})")
-            seen = observe(state, state.turn)
-            legal = seen.legal_actions
+            legal = legal_actions(state)
             if b["valid"][i] and len(legal) > 1:
                 policy = b["values"][b["offsets"][i] : b["offsets"][i + 1]]
                 share = policy[space.encode_all(legal)].astype(np.float32)
                 if share.sum() > 0:
-                    rows.append(decision_rows(seen, legal))
+                    seen = observe(state, state.turn)
+                    rows.append(decision_rows(seen, legal).astype(np.float16))
                     targets.append(share / share.sum())
             try:
                 state = step(state, space.decode(int(b["action"][i])))
@@ -190,9 +198,7 @@ def load_expert(path: Path | str, rules: Rules) -> ExpertData:
     if not rows:
         raise _fail(path, "the dataset holds no decision with a policy and a choice")
     starts = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(np.int64)
-    return ExpertData(
-        np.concatenate(rows).astype(np.float16), starts, np.concatenate(targets), digest
-    )
+    return ExpertData(np.concatenate(rows), starts, np.concatenate(targets), digest)
 
 
 def decision_cross_entropy(
