@@ -122,7 +122,8 @@ def test_the_decisions_are_rebuilt_from_each_deal_with_the_searchs_shares(
 def test_a_dataset_of_other_rules_without_policies_or_changed_is_one_line(
     tmp_path: Path, expert_dir: Path
 ) -> None:
-    with pytest.raises(SpecError, match=r"^dmc: expert=.*played under .*this run trains"):
+    other = r"^dmc: expert=.*played under other rules: lowest_rank 10 \(this run: 6\)$"
+    with pytest.raises(SpecError, match=other):
         load_expert(expert_dir, Rules())
     plain = tmp_path / "plain"
     runner.invoke(app, ["dataset", *DATASET[:-1], "--seed", "3", "--out", str(plain)])
@@ -161,7 +162,8 @@ def test_train_refuses_a_bad_expert_run_in_one_line(
     one_error(runner.invoke(app, [*args, "--out", str(tmp_path / "m.pt")]), *words)
     other_rules = ["train", f"{SPEC},expert={expert_dir}", "--vs", "self", "--games", "8"]
     one_error(
-        runner.invoke(app, [*other_rules, "--out", str(tmp_path / "m.pt")]), "this run trains"
+        runner.invoke(app, [*other_rules, "--out", str(tmp_path / "m.pt")]),
+        "played under other rules: lowest_rank 10 (this run: 6)",
     )
 
 

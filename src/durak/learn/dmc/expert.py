@@ -119,7 +119,12 @@ def _check_run(path: Path, run: object, rules: Rules) -> None:
     except (KeyError, TypeError, ValueError):
         raise _fail(path, "its manifest records no valid rules") from None
     if theirs != rules:
-        raise _fail(path, f"the dataset was played under {theirs}, this run trains {rules}")
+        changed = ", ".join(
+            f"{k} {v!r} (this run: {getattr(rules, k)!r})"
+            for k, v in attrs.asdict(theirs).items()
+            if getattr(rules, k) != v
+        )
+        raise _fail(path, f"the dataset was played under other rules: {changed}")
     if run.get("policy") is not True:
         raise _fail(path, "the dataset has no policy column; write it with durak dataset --policy")
     if run.get("open_world") is not False:
