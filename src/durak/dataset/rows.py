@@ -8,15 +8,14 @@ made by ``play_game`` anyway), so that no second pass through the engine is need
 decision's row holds that observation as :func:`~durak.encoding.encode_observation`'s
 vector, its legal actions as :meth:`~durak.encoding.ActionSpace.mask`, the action taken as
 its :class:`~durak.encoding.ActionSpace` index, and the player's return at the game's end
-(:func:`seat_returns`, as :func:`durak.rules.returns`).
+(:func:`seat_returns`, as :func:`durak.rules.returns`); with ``policy``, also each
+decision's policy (:mod:`durak.dataset.recorder`).
 """
 
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Sequence
-from typing import cast
 
 import attrs
 
@@ -26,10 +25,11 @@ with needs("durak dataset", "dataset"):
     import numpy as np
     from numpy.typing import NDArray
 
-from durak.agents.base import Agent, Watcher
+from durak.agents.base import Agent
 from durak.arena.play.game import GameRecord, play_game
 from durak.arena.play.match import MatchPlan
-from durak.encoding import ActionSpace, action_space_size, encode_observation, observation_size
+from durak.dataset.recorder import Journal, recorder
+from durak.encoding import ActionSpace, encode_observation, observation_size
 from durak.rules import Action, Observation, Rules
 
 __all__ = ["GameRows", "play_rows", "seat_returns"]
@@ -52,7 +52,9 @@ class GameRows:
 
     ``seats[s]`` is the agent (index into the plan's specs) in seat ``s``; row ``k`` was
     decided by seat ``players[k]``, saw ``observations[k]``, could play the actions of
-    ``masks[k]`` and played ``actions[k]``; ``returns[s]`` is seat ``s``'s return.
+    ``masks[k]`` and played ``actions[k]``; ``returns[s]`` is seat ``s``'s return;
+    ``policies[k]`` is the acting agent's policy (``None`` where it cannot analyse), or
+    ``policies`` is ``None`` when none were recorded.
     """
 
     game: int
@@ -63,75 +65,38 @@ class GameRows:
     masks: NDArray[np.bool_]
     actions: NDArray[np.int32]
     returns: tuple[float, ...]
-
-
-class _Recorder:
-    """``agent`` as it plays, noting in ``seen`` every observation it is asked to act on
-    (before acting: a decision that faults is noted too, and dropped by the caller)."""
-
-    def __init__(self, agent: Agent, seen: list[Observation]) -> None:
-        self._agent = agent
-        self._seen = seen
-
-    @property
-    def name(self) -> str:
-        """The agent's name."""
-        return self._agent.name
-
-    def act(self, observation: Observation, rng: random.Random) -> Action:
-        """The agent's action, the observation noted first."""
-        self._seen.append(observation)
-        return self._agent.act(observation, rng)
-
-
-class _WatchingRecorder(_Recorder):
-    """A :class:`_Recorder` of a :class:`~durak.agents.Watcher`, which hears every hook
-    (a recorder of any other agent must not be a watcher: ``play_game`` treats the two
-    apart)."""
-
-    def __init__(self, agent: Watcher, seen: list[Observation]) -> None:
-        super().__init__(cast(Agent, agent), seen)
-        self._watcher = agent
-
-    def game_started(self, observation: Observation) -> None:
-        """Passed on."""
-        self._watcher.game_started(observation)
-
-    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
-        """Passed on."""
-        self._watcher.action_taken(player, action, observation)
-
-    def game_ended(self, observation: Observation, loser: int | None) -> None:
-        """Passed on."""
-        self._watcher.game_ended(observation, loser)
-
-
-def _recorder(agent: Agent, seen: list[Observation]) -> _Recorder:
-    return _WatchingRecorder(agent, seen) if isinstance(agent, Watcher) else _Recorder(agent, seen)
+    policies: tuple[NDArray[np.float32] | None, ...] | None = None
 
 
 @functools.cache
-def _indices(rules: Rules) -> dict[Action, int]:
-    """Every action's :class:`~durak.encoding.ActionSpace` index, as a dictionary."""
+def _space(rules: Rules) -> tuple[ActionSpace, dict[Action, int]]:
+    """The :class:`~durak.encoding.ActionSpace` of ``rules`` and every action's index in
+    it, as a dictionary."""
     space = ActionSpace(rules)
-    return {a: i for i, a in enumerate(space.actions)}
+    return space, {a: i for i, a in enumerate(space.actions)}
 
 
-def play_rows(plan: MatchPlan, game: int, agents: Sequence[Agent]) -> GameRows:
+def play_rows(
+    plan: MatchPlan, game: int, agents: Sequence[Agent], policy: bool = False
+) -> GameRows:
     """Play game ``game`` of ``plan`` with ``agents`` (one per spec, as
-    :func:`~durak.arena.play.match.build_agents` makes them) and return its rows.
+    :func:`~durak.arena.play.match.build_agents` makes them) and return its rows; with
+    ``policy``, each decision's policy too (:mod:`durak.dataset.recorder`).
 
     Promises: one row per recorded action (a forfeited game stops at its fault, which has
-    no row); the rows depend only on the plan and ``game``.
+    no row); the rows depend only on the plan and ``game``; the game is the same with or
+    without ``policy``.
     """
     rules, visibility = plan.rules, plan.open_world
     seats = plan.seats(game)
+    space, index = _space(rules)
     seen: list[Observation] = []
-    recorders = [_recorder(agents[a], seen) for a in seats]
+    journal: Journal | None = [] if policy else None
+    recorders = [recorder(agents[a], seen, journal, space) for a in seats]
     record = play_game(rules, recorders, plan.deal_seed(game), visibility, plan.referee)
-    del seen[len(record.actions) :]  # the decision that faulted, if one did
-    index = _indices(rules)
-    masks = np.zeros((len(seen), action_space_size(rules)), np.bool_)
+    played = len(record.actions)  # a decision that faulted was noted, not played
+    del seen[played:]
+    masks = np.zeros((len(seen), space.size), np.bool_)
     for k, observation in enumerate(seen):
         masks[k, [index[a] for a in observation.legal_actions]] = True
     return GameRows(
@@ -145,4 +110,5 @@ def play_rows(plan: MatchPlan, game: int, agents: Sequence[Agent]) -> GameRows:
         masks,
         np.array([index[a] for a in record.actions], dtype=np.int32),
         seat_returns(rules.players, record.loser),
+        None if journal is None else tuple(journal[:played]),
     )

@@ -36,7 +36,8 @@ def _specs(specs: Any) -> tuple[str, ...]:
 @attrs.frozen
 class DatasetPlan:
     """``games`` games of ``specs`` (one per seat) under ``rules`` from master ``seed``,
-    seen as ``open_world`` says, written ``shard_games`` games to a file.
+    seen as ``open_world`` says, written ``shard_games`` games to a file; with ``policy``,
+    each decision also holds the acting agent's policy (:mod:`durak.dataset.recorder`).
 
     Raises ``ValueError`` if ``games`` or ``shard_games`` is below 1, or the specs do not
     fill the seats.
@@ -48,6 +49,7 @@ class DatasetPlan:
     games: int
     shard_games: int
     open_world: Visibility = False
+    policy: bool = False
 
     def __attrs_post_init__(self) -> None:
         if self.games < 1:
@@ -71,12 +73,17 @@ class DatasetPlan:
     def task(self, index: int) -> ShardTask:
         """The games of shard ``index``."""
         first = index * self.shard_games
-        return ShardTask(self.match, index, first, min(first + self.shard_games, self.games))
+        stop = min(first + self.shard_games, self.games)
+        return ShardTask(self.match, index, first, stop, self.policy)
 
     def description(self) -> dict[str, Any]:
         """The run, as the manifest records it: two datasets with the same description
         hold the same bytes."""
-        return {**describe(self.match), "games": self.games, "shard_games": self.shard_games}
+        return {
+            **describe(self.match, self.policy),
+            "games": self.games,
+            "shard_games": self.shard_games,
+        }
 
 
 def write_shards(

@@ -48,26 +48,33 @@ VERSION = 1
 ROWS_PER_GROUP = 8192
 
 
-def describe(plan: MatchPlan) -> dict[str, Any]:
+def describe(plan: MatchPlan, policy: bool = False) -> dict[str, Any]:
     """The run a dataset holds, as plain data: the plan's identity (rules, specs, seed,
-    visibility), the widths of the encodings, and the format."""
+    visibility), the widths of the encodings, and the format; ``"policy": true`` when the
+    decisions hold the agents' policies (the key is absent otherwise, so a dataset without
+    them is described as before)."""
     return {
         "format": FORMAT,
         "version": VERSION,
         **plan.identity(),
         "observation_size": observation_size(plan.rules),
         "action_space_size": action_space_size(plan.rules),
+        **({"policy": True} if policy else {}),
     }
 
 
-def _with_description(schema: pa.Schema, plan: MatchPlan, table: str) -> pa.Schema:
-    text = json.dumps({**describe(plan), "table": table}, sort_keys=True)
+def _with_description(
+    schema: pa.Schema, plan: MatchPlan, table: str, policy: bool = False
+) -> pa.Schema:
+    text = json.dumps({**describe(plan, policy), "table": table}, sort_keys=True)
     return schema.with_metadata({b"durak": text.encode("utf-8")})
 
 
-def decision_schema(plan: MatchPlan) -> pa.Schema:
+def decision_schema(plan: MatchPlan, policy: bool = False) -> pa.Schema:
     """The columns of the decisions table (one row per decision), with ``plan``'s
-    description as metadata."""
+    description as metadata; with ``policy``, a last column ``policy`` (the acting
+    agent's distribution over the action space, null where it cannot analyse)."""
+    extra = [("policy", pa.list_(pa.float32()))] if policy else []
     schema = pa.schema(
         [
             ("game", pa.int64()),
@@ -79,9 +86,10 @@ def decision_schema(plan: MatchPlan) -> pa.Schema:
             ("legal_mask", pa.list_(pa.bool_())),
             ("action", pa.int32()),
             ("return", pa.float32()),
+            *extra,
         ]
     )
-    return _with_description(schema, plan, "decisions")
+    return _with_description(schema, plan, "decisions", policy)
 
 
 def game_schema(plan: MatchPlan) -> pa.Schema:
@@ -108,12 +116,14 @@ def game_schema(plan: MatchPlan) -> pa.Schema:
 
 @attrs.frozen
 class ShardTask:
-    """Games ``first`` to ``stop - 1`` of ``plan``, shard number ``index``."""
+    """Games ``first`` to ``stop - 1`` of ``plan``, shard number ``index``; ``policy``:
+    record the agents' policies."""
 
     plan: MatchPlan
     index: int
     first: int
     stop: int
+    policy: bool = False
 
 
 @attrs.frozen
@@ -160,8 +170,19 @@ def _lists(values: np.ndarray[Any, Any], width: int) -> pa.ListArray:
     return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values.reshape(-1)))
 
 
+def _policies(games: Sequence[GameRows], width: int) -> pa.ListArray:
+    """The games' policies as a list column, null where a decision has none."""
+    found = [p for g in games for p in g.policies or ()]
+    valid = np.array([p is not None for p in found], dtype=np.bool_)
+    offsets = np.concatenate([[0], np.cumsum(valid * width)]).astype(np.int32)
+    values = [p for p in found if p is not None]
+    flat = np.concatenate(values) if values else np.zeros(0, np.float32)
+    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(flat), mask=pa.array(~valid))
+
+
 def _decision_table(games: Sequence[GameRows], plan: MatchPlan, schema: pa.Schema) -> pa.Table:
-    """The decisions of ``games`` as one table of ``schema``."""
+    """The decisions of ``games`` as one table of ``schema`` (its ``policy`` column, if it
+    has one, from the games' policies)."""
     specs = np.array(plan.specs, dtype=object)
     counts = [len(g.actions) for g in games]
     players = np.concatenate([g.players for g in games])
@@ -179,6 +200,8 @@ def _decision_table(games: Sequence[GameRows], plan: MatchPlan, schema: pa.Schem
         pa.array(np.concatenate([g.actions for g in games])),
         pa.array(returns),
     ]
+    if "policy" in schema.names:
+        columns.append(_policies(games, action_space_size(plan.rules)))
     return pa.Table.from_arrays(columns, schema=schema)
 
 
@@ -209,14 +232,14 @@ def build_shard(task: ShardTask) -> ShardFiles:
     in this process); the same task gives the same bytes."""
     plan = task.plan
     agents = _agents_of(plan)
-    schema = decision_schema(plan)
+    schema = decision_schema(plan, task.policy)
     decisions = pa.BufferOutputStream()
     records: list[dict[str, Any]] = []
     group: list[GameRows] = []
     rows = total = 0
     with _writer(decisions, schema) as writer:
         for game in range(task.first, task.stop):
-            played = play_rows(plan, game, agents)
+            played = play_rows(plan, game, agents, task.policy)
             records.append(_game_row(played, plan))
             group.append(played)
             rows += len(played.actions)

@@ -88,6 +88,15 @@ ResumeDataset = Annotated[
         rich_help_panel=RUN,
     ),
 ]
+Policy = Annotated[
+    bool,
+    typer.Option(
+        "--policy",
+        help="Also write each decision's policy: the acting agent's visit shares (ismcts), "
+        "else one-hot on its move; null for an agent that cannot analyse (greedy, say).",
+        rich_help_panel=OUTPUT,
+    ),
+]
 
 
 @option_group
@@ -101,6 +110,7 @@ class DatasetSettings:
       jobs, backend, address: where the games are played, as in ``durak match``.
       open_world, full_information: what the players see (and the rows encode).
       resume: ``--resume``; force: ``--force``, replace a dataset in ``out``.
+      policy: ``--policy``, a ``policy`` column (:mod:`durak.dataset.recorder`).
       quiet: ``--quiet``: no progress bar.
 
     Invariants (a :class:`~durak.cli.options.UsageError` otherwise): not both ``--resume``
@@ -120,6 +130,7 @@ class DatasetSettings:
     resume: ResumeDataset = False
     force: Force = False
     quiet: Quiet = False
+    policy: Policy = False
 
     def __attrs_post_init__(self) -> None:
         if self.resume and self.force:
@@ -159,7 +170,8 @@ def dataset(
 
     One spec per seat; the games are those of durak match with the same specs, rules and
     seed.  Each row: game, seed (the deal's), step, player, agent, observation (the
-    durak.encoding vector), legal_mask, action (its index) and return; _games/ holds each
+    durak.encoding vector), legal_mask, action (its index) and return (--policy: and the
+    agent's policy); _games/ holds each
     game's public record.  pandas.read_parquet(OUT) reads the decisions.  Needs pip install
     'durak-lab\\[dataset]'.
     """
@@ -177,7 +189,15 @@ def dataset(
         resumed = settings.resume and settings.seed is None
         logged = manifest_seed(settings.out) if resumed else None
         seed = choose_seed(settings.seed) if logged is None else logged
-        plan = DatasetPlan(rules, specs, seed, settings.games, settings.shards, settings.visibility)
+        plan = DatasetPlan(
+            rules,
+            specs,
+            seed,
+            settings.games,
+            settings.shards,
+            settings.visibility,
+            settings.policy,
+        )
         store = DatasetDir(settings.out, plan.description(), settings.mode)
     source = None if logged is None else str(settings.out)
     with store:

@@ -6,7 +6,7 @@ learner had when the round began; meanwhile the learner takes gradient steps on 
 samples of the rounds before.  Then the new samples join the buffer, which keeps the last
 ``buffer_rounds`` rounds.  The target of a sample is the return its player got at the end
 of the episode, ±1 (``returns``), with no bootstrapping; the loss is the mean squared
-error; the optimizer is Adam.
+error (plus, with ``expert``, :mod:`durak.learn.dmc.expert`'s term); the optimizer is Adam.
 
 Each round takes ``ceil(reuse · samples of the last round / batch)`` steps, and the
 minibatches are drawn from ``derive_seed(seed, r)``: so a run is a function of its seed
@@ -41,6 +41,7 @@ with needs("dmc", "dmc"):
 from durak.agents.base import SpecError
 from durak.files import open_source
 from durak.learn.dmc.actor import SELF, ActorTask, Samples, collect
+from durak.learn.dmc.expert import expert_term
 from durak.learn.dmc.league import PAST, PastPool, Weights
 from durak.learn.dmc.net import NETWORK, DmcModel, DmcModelError, build_network, load_model
 from durak.learn.dmc.privileged import network_format, playing_weights, widened_weights
@@ -130,10 +131,9 @@ class DmcTrainer:
         torch.manual_seed(derive_seed(seed, 0, 3))
         self.net = network_format(settings.privileged > 0).build(rules, settings.widths)
         self.init_sha256 = self._start_from(settings.init) if settings.init else None
+        self.expert = expert_term(settings, rules)  # None when off
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=settings.lr)
-        self.rounds = 0
-        self.episodes = 0
-        self.samples = 0
+        self.rounds = self.episodes = self.samples = 0
         self.seconds = 0.0  # training wall time across resumes (the schedule adds evaluations)
         self._rows: list[np.ndarray[Any, Any]] = []  # the buffer, one array per round
         self._targets: list[np.ndarray[Any, Any]] = []
@@ -244,6 +244,8 @@ class DmcTrainer:
         targets = np.concatenate(self._targets)
         steps = math.ceil(s.reuse * len(self._targets[-1]) / s.batch)
         rng = np.random.default_rng(derive_seed(self.seed, self.rounds, 4))
+        if self.expert is not None:
+            self.expert.begin(self.seed, self.rounds)
         total = 0.0
         self.net.train()
         for _ in range(steps):
@@ -251,8 +253,9 @@ class DmcTrainer:
             x = torch.from_numpy(rows[pick].astype(np.float32))
             y = torch.from_numpy(targets[pick])
             loss = torch.nn.functional.mse_loss(self.net(x)[:, 0], y)
+            extra = 0.0 if self.expert is None else self.expert.loss(self.net)
             self.optimizer.zero_grad()
-            loss.backward()
+            (loss + extra).backward()
             self.optimizer.step()
             total += loss.item()
         self.net.eval()
@@ -291,6 +294,7 @@ class DmcTrainer:
             "opponents": list(self.opponents),
             "seed": self.seed,
             "settings": attrs.asdict(self.settings),
+            **(self.expert.identity() if self.expert else {}),
         }
 
     def save_checkpoint(self, path: Path) -> None:
@@ -368,9 +372,9 @@ def _difference(stored: object, mine: dict[str, Any]) -> str:
     a few words (as ``durak match --resume`` names a log's)."""
     if not isinstance(stored, dict):
         return "it holds no record of its run's settings"
-    for key in ("seed", "opponents"):
-        if stored.get(key) != mine[key]:
-            return f"the checkpoint has {key} {stored.get(key)!r}, the command {mine[key]!r}"
+    for key in ("seed", "opponents", "expert_sha256"):
+        if stored.get(key) != mine.get(key):
+            return f"the checkpoint has {key} {stored.get(key)!r}, the command {mine.get(key)!r}"
     for key in ("rules", "settings"):
         theirs = stored.get(key)
         if not isinstance(theirs, dict):

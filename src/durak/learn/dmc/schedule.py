@@ -6,10 +6,12 @@ The run stops after ``episodes`` episodes or ``hours`` hours of training (whiche
 first; both count across resumes).  Every ``interval`` episodes the current network plays
 ``eval_games`` games against each of :data:`EVAL_OPPONENTS` on the same deals (duplicate
 format, from ``derive_seed(seed, -7)``, a stream no training episode deals from), and a row
-of :data:`CSV_COLUMNS` is appended to the CSV.  A checkpoint (``OUT.ckpt``) and the model
-(``OUT``) are written every :data:`CHECKPOINT_SECONDS` by :meth:`DmcSchedule.rounds`, and
-by :meth:`DmcSchedule.save` when the caller stops (the goal, Ctrl-C, SIGTERM), each
-atomically (:mod:`durak.files`: a failed write leaves the old file and no temporary one).
+of :data:`CSV_COLUMNS` (and ``expert_loss``, the distillation term's cross-entropy, in a
+run with ``expert``: :func:`csv_columns`) is appended to the CSV.  A checkpoint
+(``OUT.ckpt``) and the model (``OUT``) are written every :data:`CHECKPOINT_SECONDS` by
+:meth:`DmcSchedule.rounds`, and by :meth:`DmcSchedule.save` when the caller stops (the
+goal, Ctrl-C, SIGTERM), each atomically (:mod:`durak.files`: a failed write leaves the
+old file and no temporary one).
 
 The matches are played by a :class:`Match` the caller gives (the CLI plays them on the
 arena, which ``durak.learn`` does not import), and the caller may hold interrupts during a
@@ -45,6 +47,7 @@ __all__ = [
     "EvaluationCsv",
     "Match",
     "Progress",
+    "csv_columns",
     "read_evaluations",
 ]
 
@@ -65,6 +68,15 @@ CSV_COLUMNS = (
     "episodes_per_second",
     "decisions_per_second",
 )
+
+#: The column of a run with ``expert``: the mean cross-entropy of its last round's steps.
+EXPERT_COLUMN = "expert_loss"
+
+
+def csv_columns(trainer: DmcTrainer) -> tuple[str, ...]:
+    """The CSV header of ``trainer``'s run: :data:`CSV_COLUMNS`, then
+    :data:`EXPERT_COLUMN` if it learns from an expert (so other runs' CSVs are as before)."""
+    return CSV_COLUMNS + ((EXPERT_COLUMN,) if trainer.expert is not None else ())
 
 
 class Match(Protocol):
@@ -111,18 +123,20 @@ class Progress:
 
 
 class EvaluationCsv:
-    """The CSV of the evaluations, appended to across resumes (the header only in a new or
-    empty file), else replaced; each row is flushed, so a stopped run keeps the rows so
-    far.  :class:`~durak.files.FileError` for a path that is not a regular file."""
+    """The CSV of the evaluations, appended to across resumes (the header, ``columns``,
+    only in a new or empty file), else replaced; each row is flushed, so a stopped run
+    keeps the rows so far.  :class:`~durak.files.FileError` for a path that is not a
+    regular file."""
 
-    def __init__(self, path: Path, append: bool) -> None:
+    def __init__(self, path: Path, append: bool, columns: tuple[str, ...] = CSV_COLUMNS) -> None:
         self.path = path
+        self.columns = columns
         raw = open_stream(path, "append" if append else "replace")
         fresh = not append or raw.seek(0, io.SEEK_END) == 0
         self._file = io.TextIOWrapper(io.BufferedWriter(raw), encoding="utf-8", newline="")
         self._writer = csv.writer(self._file, lineterminator="\n")
         if fresh:
-            self.write(list(CSV_COLUMNS))
+            self.write(list(columns))
 
     def write(self, row: list[Any]) -> None:
         """Append ``row``; :class:`~durak.files.FileError` if it cannot be written."""
@@ -186,7 +200,7 @@ class DmcSchedule:
             row = None
             if trainer.episodes >= next_eval or self.done:
                 row = self.evaluate(stats.loss, rate_from, decisions)
-                log.write([row[c] for c in CSV_COLUMNS])
+                log.write([row[c] for c in log.columns])
                 next_eval = (trainer.episodes // plan.interval + 1) * plan.interval
                 rate_from = (trainer.episodes, trainer.seconds)
                 decisions = 0
@@ -214,8 +228,10 @@ class DmcSchedule:
             "rounds": trainer.rounds,
             "samples": trainer.samples,
             "hours": round(trainer.seconds / 3600, 4),
-            "loss": "" if math.isnan(loss) else f"{loss:.5f}",
+            "loss": _cell(loss),
         }
+        if trainer.expert is not None:
+            row[EXPERT_COLUMN] = _cell(trainer.expert.mean_loss)
         try:
             for opponent in EVAL_OPPONENTS:
                 specs = [f"dmc:path={probe}"] + [opponent] * (trainer.rules.players - 1)
@@ -227,3 +243,8 @@ class DmcSchedule:
         row["episodes_per_second"] = f"{(trainer.episodes - since[0]) / seconds:.1f}"
         row["decisions_per_second"] = f"{decisions / seconds:.0f}"
         return row
+
+
+def _cell(loss: float) -> str:
+    """A loss in the CSV: five decimals, empty for ``nan`` (no step yet)."""
+    return "" if math.isnan(loss) else f"{loss:.5f}"

@@ -40,6 +40,12 @@ class DmcSettings:
     2019): every ``past_every`` rounds, from round 0, the network is copied into a pool of
     the last ``past_keep`` copies, and an episode against ``past`` draws one of them
     (:mod:`durak.learn.dmc.league`).
+
+    **Expert iteration** (``expert=DIR``; Anthony, Tian & Barber, NeurIPS 2017): a dataset
+    written by ``durak dataset --policy`` (a search's visit distributions); each learner
+    step adds ``expert_weight`` times the cross-entropy from those distributions to the
+    softmax of the network's Q over each decision's actions at ``expert_temperature``
+    (:mod:`durak.learn.dmc.expert`).
     """
 
     lr: float = param(3e-4, "Adam learning rate", low=1e-7, high=1)
@@ -59,6 +65,13 @@ class DmcSettings:
     )
     past_every: int = param(100, "league: rounds between copies of the network for past", low=1)
     past_keep: int = param(20, "league: the copies kept for the past opponent", low=1)
+    expert: str = param("", "expert iteration: a durak dataset --policy folder ('': off)")
+    expert_weight: float = param(
+        1.0, "expert iteration: the weight of the cross-entropy term", low=0, high=1000
+    )
+    expert_temperature: float = param(
+        0.1, "expert iteration: the softmax temperature of Q (returns in [-1, 1])", low=1e-4
+    )
 
     def fade(self, episode: int) -> float:
         """The coefficient of the privileged inputs in episode ``episode``: :func:`fade`
@@ -71,8 +84,14 @@ class DmcSettings:
         return (self.hidden,) * (self.layers - 1) + (max(1, self.hidden // 2),)
 
     def check(self) -> None:
-        """``SpecError`` unless a round is a whole number of chunks and ``warm`` an agent."""
+        """``SpecError`` unless a round is a whole number of chunks, ``warm`` an agent, and
+        expert iteration is not asked of a privileged run."""
         if self.round % self.chunk:
             raise SpecError(f"dmc: round ({self.round}) must be a multiple of chunk ({self.chunk})")
+        if self.expert and self.privileged:
+            raise SpecError(
+                "dmc: expert and privileged do not combine (a privileged run's rows are wider "
+                "than the dataset's); drop one"
+            )
         if self.warm_episodes:
             make_agent(self.warm)

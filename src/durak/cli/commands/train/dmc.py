@@ -142,7 +142,11 @@ def run_dmc(request: TrainRequest, options: DmcOptions, console: Console) -> Dmc
     with user_errors():
         require_extra("dmc")  # before the modules that import numpy and torch
     from durak.learn.dmc.learner import DmcTrainer, checkpoint_seed  # noqa: PLC0415 - torch
-    from durak.learn.dmc.schedule import DmcSchedule, EvaluationCsv  # noqa: PLC0415
+    from durak.learn.dmc.schedule import (  # noqa: PLC0415
+        DmcSchedule,
+        EvaluationCsv,
+        csv_columns,
+    )
 
     seed = request.seed
     with user_errors():
@@ -152,7 +156,7 @@ def run_dmc(request: TrainRequest, options: DmcOptions, console: Console) -> Dmc
         trainer = DmcTrainer(rules, opponents, the_seed, settings)
         if options.resume:
             trainer.load_checkpoint(plan.checkpoint)
-        log = EvaluationCsv(plan.csv_path, append=options.resume)
+        log = EvaluationCsv(plan.csv_path, options.resume, csv_columns(trainer))
         workers = open_backend(options.backend.value, jobs=options.jobs, address=options.address)
 
     def match(specs: list[str], games: int, seed: int) -> float:
@@ -281,9 +285,10 @@ def _line(row: dict[str, Any], plan: DmcPlan) -> str:
     from durak.learn.dmc.schedule import EVAL_OPPONENTS  # noqa: PLC0415 - needs numpy
 
     wins = " · ".join(f"vs {o} {float(row[f'win_{o}']):.1%}" for o in EVAL_OPPONENTS)
+    expert = f" · expert loss {row['expert_loss'] or '-'}" if "expert_loss" in row else ""
     return (
         f"episodes {row['episodes']:,} · {duration(float(row['hours']) * 3600)} · {wins} "
-        f"({plan.eval_games} games each) · loss {row['loss'] or '-'} · "
+        f"({plan.eval_games} games each) · loss {row['loss'] or '-'}{expert} · "
         f"{row['episodes_per_second']} episodes/s"
     )
 
