@@ -5,11 +5,12 @@ Importing this package registers the built-in agents for :func:`make_agent`: ``r
 ``human`` (:mod:`durak.agents.human`), ``faulty`` (:mod:`durak.agents.faulty`, which
 breaks on purpose to test referees), the search agents ``minimax``, ``mcts``,
 ``maxn`` and ``ismcts`` (:mod:`durak.agents.searchers`) and the exact endgame ``solver``
-(:mod:`durak.agents.solver`), and ``strongest``, the best measured agent within 100 ms per
-decision for the game's rules (:mod:`durak.agents.strongest`).
+(:mod:`durak.agents.solver`), ``phased``, one agent while the talon lasts and another once
+it is empty (:mod:`durak.agents.phased`), and ``strongest``, the best measured agent within
+100 ms per decision for the game's rules (:mod:`durak.agents.strongest`).
 """
 
-from durak.agents import evals, faulty, human, searchers, simple, smart, solver, strongest
+from durak.agents import evals, faulty, human, phased, searchers, simple, smart, solver, strongest
 from durak.agents.base import (
     Agent,
     SpecError,
@@ -37,6 +38,7 @@ __all__ = [
     "human",
     "make_agent",
     "parse_spec",
+    "phased",
     "register",
     "registry",
     "searchers",
