@@ -102,7 +102,7 @@ FILES: dict[tuple[str, str], FileMaker] = {
 #: Options naming a guide (or their default: none).
 GUIDES = frozenset({("ismcts", "prior"), ("ismcts", "value")})
 #: Options naming another agent's spec (``;`` for ``,``).
-SPECS = frozenset({("solver", "fallback")})
+SPECS = frozenset({("solver", "fallback"), ("phased", "opening"), ("phased", "endgame")})
 #: Options naming an opponent model, by their word for none: a model's name (of
 #: :data:`~durak.agents.inference.opponents.MODELS`) or an agent spec.
 MODEL_OPTIONS = {
@@ -157,9 +157,12 @@ def networks() -> list[str]:
     return sorted({*guide_names(), *GUIDED})
 
 
-def variations(info: AgentInfo, folder: Path, rules: Rules) -> Iterator[tuple[str, bool]]:
+def variations(
+    info: AgentInfo, folder: Path, rules: Rules, outer: tuple[str, ...] = ()
+) -> Iterator[tuple[str, bool]]:
     """Every spec walked for agent ``info`` under ``rules``, and whether it names a
-    network (or a file): the cheap base, then one option at a time at each of its values."""
+    network (or a file): the cheap base, then one option at a time at each of its values
+    (``outer``: the agents it is nested in, not nested in it again)."""
     start = base(info)
     seen = {spec(info.name, start)}
     yield spec(info.name, start), False
@@ -172,7 +175,8 @@ def variations(info: AgentInfo, folder: Path, rules: Rules) -> Iterator[tuple[st
         elif key in GUIDES:
             values = [(str(p.default), False), *((g, True) for g in guide_names())]
         elif key in SPECS:
-            values = [(s.replace(",", ";"), n) for s, n in fallbacks(info.name, folder, rules)]
+            nested = fallbacks((*outer, info.name), folder, rules)
+            values = [(s.replace(",", ";"), n) for s, n in nested]
         elif key in MODEL_OPTIONS:
             words = [(w, w in networks()) for w in (MODEL_OPTIONS[key], *MODELS)]
             values = [*words, *MODEL_AGENTS]
@@ -188,14 +192,14 @@ def variations(info: AgentInfo, folder: Path, rules: Rules) -> Iterator[tuple[st
                 yield varied, named
 
 
-def fallbacks(outer: str, folder: Path, rules: Rules) -> Iterator[tuple[str, bool]]:
-    """The specs another agent's spec option is walked with: every other agent's cheap
-    base and its first spec that names a network (the nested agent's own options are
-    walked on their own)."""
+def fallbacks(outer: tuple[str, ...], folder: Path, rules: Rules) -> Iterator[tuple[str, bool]]:
+    """The specs another agent's spec option is walked with: the cheap base of every agent
+    but the ``outer`` ones (it is nested in them) and its first spec that names a network
+    (the nested agent's own options are walked on their own)."""
     for name, info in registry().items():
-        if not walked(name) or name == outer:
+        if not walked(name) or name in outer:
             continue
-        found = iter(variations(info, folder, rules))
+        found = iter(variations(info, folder, rules, outer))
         yield next(found)
         yield from itertools.islice(((s, n) for s, n in found if n), 1)
 

@@ -69,6 +69,10 @@ CHEAP = {
     "ismcts-auto": "ismcts:limit=30,opponent=auto",
     "ismcts-auto-infer": "ismcts:limit=20,opponent=auto,infer=auto,candidates=4,carry=true",
     "mcts-infer-auto": "mcts:limit=10,samples=2,infer=auto,candidates=4",
+    # One agent while the talon lasts, another once it is empty (issue 51's diagnosis).
+    "phased": "phased:opening=mcts:limit=10;samples=1,endgame=ismcts:limit=20",
+    "phased-infer": "phased:opening=mcts:limit=10;samples=1;infer=greedy;candidates=4,"
+    "endgame=ismcts:limit=20;infer=greedy;candidates=4,when=two",
 }
 # OpenSpiel's bots (durak.interop.openspiel.agents), with the extra that runs them.
 if os.environ.get("DURAK_REQUIRE_EXTRAS") == "1" or importlib.util.find_spec("pyspiel"):

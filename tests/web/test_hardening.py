@@ -277,7 +277,10 @@ def test_no_spec_from_the_web_names_a_file(
         ("solver:fallback=human", "choose an agent"),
         ("solver:fallback=solver:fallback=human", "choose an agent"),
         ("solver:fallback=human:x=1", "choose an agent"),
+        ("phased:endgame=human", "choose an agent"),
+        ("phased:opening=solver:fallback=human", "choose an agent"),
         ("faulty", "unknown agent 'faulty'"),
+        ("phased:opening=faulty", "unknown agent 'faulty'"),
         ("solver:fallback=faulty:fault=timeout", "unknown agent 'faulty'"),
         ("ismcts:prior=nosuchguide", "prior must be none or a guide's name"),
         ("solver:fallback=ismcts:value=/dev/zero", "value must be rollout or a guide's name"),
@@ -324,8 +327,9 @@ def test_allowed_specs_nest_and_are_listed(tmp_path: Path) -> None:
     tables = make_tables(tmp_path / "web.jsonl")
     with client_for(tables) as client:
         start(client, "solver:fallback=mcts:limit=5;samples=1,nodes=1000", seed=1)
+        start(client, "phased:opening=greedy,endgame=ismcts:limit=5;c=1,when=two", seed=2)
         names = {a["name"] for a in client.get("/api/agents").json()}
-        assert {"random", "ismcts", "solver", "dmc"} <= names
+        assert {"random", "ismcts", "solver", "phased", "dmc"} <= names
         assert not names & {"human", "faulty"}
 
 
@@ -358,6 +362,7 @@ def test_serve_refuses_a_grant_that_does_not_build(tmp_path: Path) -> None:
         ("solver:fallback=human", "human asks at the server's terminal"),
         ("solver:fallback=solver:fallback=human", "human asks at the server's terminal"),
         ("solver:nodes=5,fallback=solver:fallback=human:x=1", "human asks at the server's"),
+        ("phased:opening=greedy,endgame=human", "human asks at the server's terminal"),
         ("solver:fallback=" + "solver:fallback=" * 4 + "random", "nest more than 4 deep"),
     ],
 )

@@ -7,10 +7,10 @@ Web clients choose agents, never files.  An :class:`AgentPolicy` allows
   everywhere, even by the operator) and ``faulty`` (a testing agent);
 * their numeric, true/false and multiple-choice parameters;
 * the free-text parameters whose meaning the server knows: agent specs
-  (``solver:fallback=``, ``;`` for ``,``; checked in turn), opponent models
-  (``ismcts:opponent=``, ``infer=``: a model's name, or an agent spec checked in turn)
-  and guide names (``ismcts:prior=``, ``value=``: a registered guide or the parameter's
-  default).
+  (``solver:fallback=``, ``phased:opening=``, ``endgame=``, ``;`` for ``,``; checked in
+  turn), opponent models (``ismcts:opponent=``, ``infer=``: a model's name, or an agent
+  spec checked in turn) and guide names (``ismcts:prior=``, ``value=``: a registered
+  guide or the parameter's default).
 
 Every other free-text parameter is refused, ``path=`` of the learned agents among them, so
 no request can make the server open a file, and no answer can tell which paths exist.  The
@@ -32,7 +32,7 @@ from durak.agents.inference.inferring import is_agent_spec
 __all__ = ["QUOTE", "AgentPolicy", "Grant", "cut", "short"]
 
 #: Parameters whose value is an agent spec with ``;`` for ``,`` (as the agent builds it).
-SPEC_PARAMS = frozenset({("solver", "fallback")})
+SPEC_PARAMS = frozenset({("solver", "fallback"), ("phased", "opening"), ("phased", "endgame")})
 #: Parameters naming an opponent model, by their word for "no model": a model's name or
 #: an agent spec with ``;`` for ``,``.
 MODEL_PARAMS = {
