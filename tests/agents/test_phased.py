@@ -216,7 +216,7 @@ def test_an_agent_of_the_phase_that_cannot_analyse_is_one_line_and_draws_nothing
     seen = decision(rules, 2, talon=True)
     rng = random.Random(5)
     before = rng.getstate()
-    with pytest.raises(SpecError, match="^phased: opening: agent 'greedy' cannot analyse"):
+    with pytest.raises(SpecError, match=r"^phased: opening: agent 'greedy' cannot analyse"):
         analyse(agent, seen, rng)
     assert rng.getstate() == before  # the caller may still ask for its act
     assert analyse(agent, decision(rules, 2, talon=False), rng).spec == "ismcts:limit=20"

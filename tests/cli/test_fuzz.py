@@ -35,6 +35,8 @@ SPECS: list[tuple[str, str]] = [
     ("maxn:depth=100", "depth must be in"),
     ("solver:nodes=0", "nodes must be in"),
     ("solver:fallback=nosuch", "unknown agent"),
+    ("phased:endgame=nosuch", "phased: endgame: unknown agent"),
+    ("phased:when=never", "when must be one of"),
     ("random:stop_chance", "expected key=value"),
     ("random:=1", "expected key=value"),
     ("mcts:limit=1,limit=2", "given twice"),

@@ -297,6 +297,17 @@ def test_full_information_is_logged_replayed_and_resumed(tmp_path: Path) -> None
     one_error(invoke(*base, "--open-world", "--full-information"), "--full-information")
 
 
+def test_a_phased_agent_plays_a_seeded_match() -> None:
+    """Issue 51's diagnosis, by ``durak match``: an agent's seat with its endgame handed
+    to a search; the same seed gives the same games."""
+    spec = "phased:opening=greedy,endgame=ismcts:limit=5"
+    args = ["match", spec, "greedy", "greedy", "-n", "3", "--seed", "1", "--json"]
+    first, again = invoke(*args), invoke(*args)
+    assert first.exit_code == 0, first.output
+    assert report(first) == report(again)
+    assert report(first)["games"] == 3 and spec in first.stdout
+
+
 #: A spec that can only forfeit on a 20-card deck: its opponent model is the 36-card network.
 UNFIT = "mcts:infer=dmc,limit=5,samples=1"
 SMALL_DECK = ["--lowest-rank", "10", "--hand-size", "3"]
@@ -307,6 +318,7 @@ SMALL_DECK = ["--lowest-rank", "10", "--hand-size", "3"]
     [
         ["match", UNFIT, "greedy", "-n", "2"],
         ["match", "solver:fallback=minimax:infer=mix;samples=1", "greedy", "-n", "2"],
+        ["match", "phased:endgame=mcts:infer=dmc;limit=5;samples=1", "greedy", "-n", "2"],
         ["match", "maxn:infer=dmc,samples=1", "greedy", "greedy", "--players", "3", "-n", "3"],
         ["tournament", UNFIT, "greedy", "-n", "2"],
         ["grid", "mcts:infer={m},limit=5,samples=1", "-p", "m=greedy,mix", "--vs", "greedy"],
