@@ -67,8 +67,8 @@ def solvable(observation: Observation) -> bool:
     left is strictly competitive (Luce & Raiffa, "Games and Decisions", 1957): what the
     other player prefers is exactly what lowers the mover's return, and the minimax value
     of the mover's return, which alpha-beta computes (Knuth & Moore, 1975), is both
-    players' best play, as in a zero-sum game.  With three players
-    holding cards the paranoid value is not the game's, so it is refused.
+    players' best play, as in a zero-sum game.  With three players holding cards the
+    paranoid value is not the game's, so it is refused.
     """
     if not determined(observation):
         return False
