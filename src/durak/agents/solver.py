@@ -1,12 +1,15 @@
 """The exact endgame solver: the ``solver`` agent and the solve it shares.
 
-Once every card is known (open world, or an empty talon in a two-player game) the
-position is a perfect-information game, and its exact alpha-beta value (Knuth & Moore,
-"An analysis of alpha-beta pruning", Artificial Intelligence 6, 1975; :func:`durak.search.solve`)
-gives the move.  :class:`SolverAgent` plays it and defers to another agent before that and
-in lost positions; :class:`ExactEndgame` keeps one transposition table through a game and
-is also the learner's autopilot in ``durak train --solve-endgame``; the ``ismcts`` agent
-calls :func:`solved_move` with ``endgame=N``.
+Once every card is known the position is a perfect-information game, and its exact
+alpha-beta value (Knuth & Moore, "An analysis of alpha-beta pruning", Artificial
+Intelligence 6, 1975; :func:`durak.search.solve`) gives the move.  That holds in a
+two-player game once the talon is empty (or shown), and in a game of three or more once the
+talon is empty and only two players still hold cards (:func:`two_left`): the others are out
+and never move again (:func:`solvable` says why alpha-beta is then exact).
+:class:`SolverAgent` plays it and defers to another agent before that and in lost
+positions; :class:`ExactEndgame` keeps one transposition table through a game and is also
+the learner's autopilot in ``durak train --solve-endgame``; the ``ismcts`` agent calls
+:func:`solved_result` with ``endgame=N``.
 """
 
 from __future__ import annotations
@@ -41,6 +44,37 @@ def determined(observation: Observation) -> bool:
     return hidden_talon == 0 and len(unseen) <= 1
 
 
+def two_left(observation: Observation) -> bool:
+    """Whether ``observation`` is of a game of any size in which the talon is empty and at
+    most two players still hold cards: only they can still move or be the durak (a player
+    with no cards is never asked to move, and leaves when the bout ends, ``docs/rules.md``).
+    """
+    o = observation
+    return o.talon_size == 0 and sum(1 for size in o.hand_sizes if size) <= 2
+
+
+def solvable(observation: Observation) -> bool:
+    """Whether alpha-beta on the mover's return gives both players' best play from
+    ``observation``'s position, and the position is the only one it fits.
+
+    :func:`durak.search.solve` maximises the return of the player to move at the root and
+    minimises it at every other player's turn (the paranoid reduction beyond two players).
+    Every card must be known (:func:`determined`).  With two players the game is zero-sum,
+    so that is exact.  With more, it is exact once only two players hold cards
+    (:func:`two_left`): the mover's return is +1/(n-1) when the other is the durak, 0 for
+    a draw and -1 when the mover is, and the other's return is -1, 0 and +1/(n-1) for the
+    same outcomes, a strictly decreasing function of the mover's.  So the two-player game
+    left is strictly competitive (Luce & Raiffa, "Games and Decisions", 1957): what the
+    other player prefers is exactly what lowers the mover's return, and the minimax value
+    of the mover's return, which alpha-beta computes (Knuth & Moore, 1975), is both
+    players' best play, as in a zero-sum game.  With three players holding cards the
+    paranoid value is not the game's, so it is refused.
+    """
+    if not determined(observation):
+        return False
+    return observation.rules.players == 2 or two_left(observation)
+
+
 def solve_endgame(
     game: DurakGame, state: GameState, *, nodes: int, table: TranspositionTable | None = None
 ) -> SearchResult[Action]:
@@ -65,13 +99,15 @@ def solved_result(
     nodes: int,
     table: TranspositionTable | None = None,
 ) -> SearchResult[Action] | None:
-    """The exact solve of a two-player position in which every card is known, solved within
-    ``nodes`` nodes and not lost against perfect play; else ``None``.
+    """The exact solve of a position in which every card is known and only two players can
+    still move (:func:`solvable`: a two-player game, or a larger one with two left), solved
+    within ``nodes`` nodes and not lost against perfect play (its value, the mover's
+    return, at least 0: a draw or a win); else ``None``.
 
     The solve is :func:`solve_endgame`'s; a ``table`` carries solved positions over to the
     next decision.  It reads only the observation (the one world consistent with it).
     """
-    if observation.rules.players != 2 or not determined(observation):
+    if not solvable(observation):
         return None
     game = DurakGame(observation.rules, observation.visibility)
     world = game.sample_world(observation, rng)

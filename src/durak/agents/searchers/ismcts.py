@@ -73,9 +73,10 @@ class IsmctsAgent(Inferring):
     """SO-ISMCTS with ``limit`` iterations, a new determinization each, and a progressive
     ``bias`` toward the greedy move; or, with a ``prior`` guide, PUCT with that prior
     (no bias), and with a ``value`` guide, its values at the leaves in place of rollouts
-    (:mod:`durak.agents.guides`).  With ``endgame`` > 0, a two-player position in which
-    every card is known is played by the exact solver when it solves within that many
-    nodes (:func:`~durak.agents.solver.solved_result`).  With ``opponent``, the other
+    (:mod:`durak.agents.guides`).  With ``endgame`` > 0, a position in which every card is
+    known and only two players hold cards (any number at the table) is played by the exact
+    solver when it solves within that many nodes
+    (:func:`~durak.agents.solver.solved_result`).  With ``opponent``, the other
     players' nodes take that model's prior (or its most likely move as the biased one)
     and rollout, the searcher's own nodes keep its own; with ``infer``, the
     determinizations are drawn from the worlds weighed by the opponents' moves
