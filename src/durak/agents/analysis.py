@@ -35,6 +35,7 @@ __all__ = [
     "Analyst",
     "analyse",
     "forced",
+    "not_an_analyst",
     "searched",
     "spec_of",
 ]
@@ -130,11 +131,17 @@ def analyse(agent: object, observation: Observation, rng: random.Random) -> Anal
     :class:`SpecError` (one line) if the agent cannot analyse, ``ValueError`` if the
     observation's player has no decision to make."""
     if not isinstance(agent, Analyst):
-        name = getattr(agent, "name", type(agent).__name__)
-        raise SpecError(f"agent {name!r} cannot analyse a decision (ismcts, dmc, strongest can)")
+        raise not_an_analyst(getattr(agent, "name", type(agent).__name__))
     if observation.turn != observation.player or not observation.legal_actions:
         raise ValueError(f"player {observation.player} has no decision to analyse")
     return agent.analyse(observation, rng)
+
+
+def not_an_analyst(name: str) -> SpecError:
+    """The one-line error for agent ``name``, which cannot analyse, naming those that can."""
+    return SpecError(
+        f"agent {name!r} cannot analyse a decision (ismcts, dmc, strongest and phased can)"
+    )
 
 
 def forced(observation: Observation, spec: str, kind: AnalysisKind) -> Analysis:

@@ -23,8 +23,8 @@ from typing import Any
 
 import attrs
 
-from durak.agents.analysis import Analysis, Analyst, analyse
-from durak.agents.base import SpecError, Watcher, make_agent
+from durak.agents.analysis import Analysis, Analyst, analyse, not_an_analyst
+from durak.agents.base import Watcher, make_agent
 from durak.arena.gamelog.entry import LogEntry
 from durak.arena.gamelog.replay import Replay, replay_entry
 from durak.rules import Action, Observation, observe
@@ -220,7 +220,7 @@ def _analyst(make: AgentFactory, spec: str, entry: LogEntry) -> object:
     """The analysing agent for ``entry``'s rules; :class:`SpecError` if it cannot analyse."""
     agent = make(spec, entry.rules)
     if not isinstance(agent, Analyst):
-        raise SpecError(f"agent {spec!r} cannot analyse a decision (ismcts, dmc, strongest can)")
+        raise not_an_analyst(spec)
     return agent
 
 
