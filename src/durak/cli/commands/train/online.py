@@ -125,11 +125,6 @@ def train_online(request: TrainRequest, options: OnlineOptions) -> None:
             )
         opponents = seat_opponents(request.vs, request.players)
         rules = request.rules_options.rules(1 + len(opponents), request.players)
-        if solve_endgame is not None and rules.players != 2:
-            raise UsageError(
-                f"--solve-endgame needs 2 players (every card is known only "
-                f"then), got {rules.players}"
-            )
         csv_path, png = request.csv_path, request.png
         _check_output(request)
         learner = make_learner(spec, rules)
