@@ -35,6 +35,7 @@ from durak.agents.specs import (
     Param,
     ParamValue,
     SpecError,
+    nested_spec,
     params_of,
     parse_spec,
     typed_params,
@@ -362,7 +363,7 @@ def replacements(specs: Sequence[str]) -> tuple[tuple[str, str], ...]:
     found: dict[str, str] = {}
     while todo:
         try:
-            name, raw = parse_spec(todo.pop().replace(";", ","))
+            name, raw = parse_spec(nested_spec(todo.pop()))
         except SpecError:
             continue  # a parameter's value that is no spec
         info = known.get(name)

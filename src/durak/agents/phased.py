@@ -32,7 +32,7 @@ from durak.agents.base import (
     register,
     watchers_among,
 )
-from durak.agents.specs import Param, param, params_of
+from durak.agents.specs import Param, nested_spec, param, params_of
 from durak.rules import Action, Observation, Rules
 
 __all__ = ["SWITCHES", "PhasedAgent"]
@@ -106,7 +106,7 @@ class PhasedAgent(Relay):
 def _part(role: str, spec: str) -> Agent:
     """The agent of a nested spec (``;`` for ``,``), its :class:`SpecError` naming ``role``."""
     try:
-        return make_agent(spec.replace(";", ","))
+        return make_agent(nested_spec(spec))
     except SpecError as e:
         raise SpecError(f"phased: {role}: {e}") from None
 

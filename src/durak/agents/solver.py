@@ -29,7 +29,7 @@ from durak.agents.base import (
     register,
     watchers_among,
 )
-from durak.agents.specs import Param, param, params_of
+from durak.agents.specs import Param, nested_spec, param, params_of
 from durak.rules import Action, DurakGame, GameState, Observation, Rules
 from durak.search import Budget, BudgetExhausted, SearchResult, TranspositionTable, solve
 
@@ -203,7 +203,7 @@ _FALLBACK = Param("fallback", str, "mcts", "other positions' agent spec, ';' for
 
 
 def _solver(fallback: str, **settings: Any) -> SolverAgent:
-    return SolverAgent(make_agent(fallback.replace(";", ",")), **settings)
+    return SolverAgent(make_agent(nested_spec(fallback)), **settings)
 
 
 register(

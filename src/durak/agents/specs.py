@@ -181,6 +181,12 @@ def params_of(cls: type) -> tuple[Param, ...]:
     )
 
 
+def nested_spec(value: str) -> str:
+    """The agent spec written in an option's value (``solver:fallback=``,
+    ``phased:opening=``, ``ismcts:opponent=``): ``;`` stands for ``,``."""
+    return value.replace(";", ",")
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``"name:key=value,key=value"`` into the name and its raw parameters."""
     if not isinstance(spec, str):

@@ -28,6 +28,7 @@ import attrs
 from durak.agents.base import AgentInfo, SpecError, parse_spec, registry
 from durak.agents.guides import guide_names
 from durak.agents.inference.inferring import is_agent_spec
+from durak.agents.specs import nested_spec
 
 __all__ = ["QUOTE", "AgentPolicy", "Grant", "cut", "short"]
 
@@ -105,7 +106,7 @@ def _grantable(name: str, raw: dict[str, str], depth: int) -> None:
         if _names_spec(name, key, value):
             if depth >= MAX_DEPTH:
                 raise SpecError(f"agent specs nest more than {MAX_DEPTH} deep")
-            _grantable(*parse_spec(value.replace(";", ",")), depth + 1)
+            _grantable(*parse_spec(nested_spec(value)), depth + 1)
 
 
 @attrs.frozen
@@ -156,7 +157,7 @@ class AgentPolicy:
         if param is None:
             raise SpecError(f"{info.name}: unknown parameter {short(key)}")
         if _names_spec(info.name, key, value):
-            self._check(value.replace(";", ","), depth + 1)
+            self._check(nested_spec(value), depth + 1)
         elif (info.name, key) in MODEL_PARAMS:
             pass  # a model's name, or the word for none
         elif (info.name, key) in GUIDE_PARAMS:

@@ -31,6 +31,7 @@ import attrs
 
 from durak.agents.base import Agent, SpecError, make_agent, parse_spec
 from durak.agents.policies import PolicyAgent
+from durak.agents.specs import nested_spec
 from durak.rules import Action, GameState, Observation, Visibility, legal_actions, observe
 
 __all__ = ["MAX_DEPTH", "REFUSED", "AgentModel", "model_agent", "nested_spec"]
@@ -43,11 +44,6 @@ MAX_DEPTH = 2
 REFUSED = {"human": "it asks a person at the terminal"}
 
 _DEPTH = contextvars.ContextVar("durak_agent_model_depth", default=0)
-
-
-def nested_spec(value: str) -> str:
-    """The agent spec written in an option's value: ``;`` stands for ``,``."""
-    return value.replace(";", ",")
 
 
 @contextmanager
