@@ -117,9 +117,15 @@ def test_resuming_with_another_policy_choice_is_refused(tmp_path: Path) -> None:
     write(with_policy, *base, "--policy")
     write(without, *base)
     before = files(with_policy), files(without)
-    one_error(invoke(*base, "--out", with_policy, "--resume"), "policy", "refusing to resume")
     one_error(
-        invoke(*base, "--policy", "--out", without, "--resume"), "policy", "refusing to resume"
+        invoke(*base, "--out", with_policy, "--resume"),
+        "the dataset has policy True, the command has no policy",
+        "refusing to resume",
+    )
+    one_error(
+        invoke(*base, "--policy", "--out", without, "--resume"),
+        "the dataset has no policy, the command has policy True",
+        "refusing to resume",
     )
     assert (files(with_policy), files(without)) == before
     again = invoke(*base, "--policy", "--out", with_policy, "--resume")

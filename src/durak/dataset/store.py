@@ -106,11 +106,20 @@ def _write_bytes(path: Path, data: bytes) -> None:
 
 
 def _mismatch(theirs: dict[str, Any], mine: dict[str, Any]) -> str:
-    """The first field where the manifest's run differs from the command's."""
+    """The first field where the manifest's run differs from the command's; a field
+    one side lacks is named as absent there, not shown as ``None``."""
+
     for key in sorted(set(theirs) | set(mine)):
-        if theirs.get(key) != mine.get(key):
-            return f"the dataset has {key} {theirs.get(key)!r}, the command {mine.get(key)!r}"
+        if theirs.get(key, _ABSENT) != mine.get(key, _ABSENT):
+            if key in theirs and key in mine:
+                return f"the dataset has {key} {theirs[key]!r}, the command {mine[key]!r}"
+            if key in theirs:
+                return f"the dataset has {key} {theirs[key]!r}, the command has no {key}"
+            return f"the dataset has no {key}, the command has {key} {mine[key]!r}"
     return "the runs differ"
+
+
+_ABSENT = object()
 
 
 class DatasetDir:
