@@ -48,13 +48,15 @@ class OnlineOptions:
 
     Attributes:
       solve_endgame: ``--solve-endgame``, the node limit of the exact endgame moves the
-        learner plays (2 players only); ``None``: the learner plays every move.
+        learner plays (once every card is known and only two players hold cards);
+        ``None``: the learner plays every move.
     """
 
     solve_endgame: Annotated[
         int | None,
         typer.Option(
-            help="Play the learner's exact endgame moves (2 players, once every card is known) "
+            help="Play the learner's exact endgame moves (once every card is known and only "
+            "two players hold cards, at any table size) "
             "with a solve of at most this many nodes, as solver:nodes=N,fallback=... plays them; "
             "the learner learns the other decisions.",
             rich_help_panel=RUN,
