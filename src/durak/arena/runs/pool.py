@@ -299,8 +299,27 @@ def _stop(pool: Any) -> None:
         if lock is not None:
             lock.acquire(False)  # taken now, or held by a dead process: free it either way
             lock.release()
+    spare = _end_result_thread(pool)
     pool.terminate()
     pool.join()
+    spare.close()
+
+
+def _end_result_thread(pool: Any) -> multiprocessing.connection.Connection:
+    """End the pool's result thread before ``terminate`` joins it.  A worker killed while
+    it sent a result leaves part of a message in the result pipe, and the thread waits for
+    the rest forever; ``terminate``'s wake-up message only adds to the part.  Every worker
+    is dead here, so the pool's own end is the pipe's last writer: closing it gives the
+    thread end-of-file, on which it exits.  The lost tasks' entries leave the pool's cache
+    (``terminate`` refuses a cache without the thread), and ``terminate``'s wake-up goes to
+    a spare pipe in place of the closed end: its reading end is returned, to be closed
+    after ``terminate``."""
+    outqueue = pool._outqueue
+    outqueue._writer.close()
+    pool._result_handler.join()
+    pool._cache.clear()
+    spare, outqueue._writer = multiprocessing.Pipe(duplex=False)
+    return spare
 
 
 def _signal_name(number: int) -> str:
