@@ -105,10 +105,13 @@ def _write_bytes(path: Path, data: bytes) -> None:
     write_atomic(path, lambda f: f.write(data), "replace")
 
 
+#: A field a run does not record (its key absent), which no recorded value equals.
+_ABSENT = object()
+
+
 def _mismatch(theirs: dict[str, Any], mine: dict[str, Any]) -> str:
     """The first field where the manifest's run differs from the command's; a field
     one side lacks is named as absent there, not shown as ``None``."""
-
     for key in sorted(set(theirs) | set(mine)):
         if theirs.get(key, _ABSENT) != mine.get(key, _ABSENT):
             if key in theirs and key in mine:
@@ -117,9 +120,6 @@ def _mismatch(theirs: dict[str, Any], mine: dict[str, Any]) -> str:
                 return f"the dataset has {key} {theirs[key]!r}, the command has no {key}"
             return f"the dataset has no {key}, the command has {key} {mine[key]!r}"
     return "the runs differ"
-
-
-_ABSENT = object()
 
 
 class DatasetDir:
