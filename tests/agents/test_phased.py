@@ -31,7 +31,7 @@ from tests.support.agent_checks import (
 @attrs.define(eq=False)
 class Spy:
     """Plays greedily and notes what it decided and heard; refuses games of ``refuse``
-    players (a :class:`~durak.agents.base.RulesBound` agent)."""
+    players (a :class:`~durak.agents.protocol.RulesBound` agent)."""
 
     refuse: int = param(0, "a player count it refuses (0: none)", low=0, high=6)
     name: str = "spy"

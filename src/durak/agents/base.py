@@ -1,8 +1,7 @@
-"""The agent protocol, and agent construction from spec strings.
+"""The agent registry, and agent construction from spec strings.
 
-An agent sees only an :class:`~durak.rules.Observation` (never the ``GameState``) and draws
-all its randomness from the ``random.Random`` it is handed, so a game is reproducible from
-its seed.  Spec strings follow the Zarlykov (2023) CLI style, e.g. ``"random"`` or
+The protocols an agent follows are in :mod:`durak.agents.protocol` (re-exported here).
+Spec strings follow the Zarlykov (2023) CLI style, e.g. ``"random"`` or
 ``"random:stop_chance=0.1"``.
 """
 
@@ -12,11 +11,10 @@ import importlib
 import importlib.metadata
 import os
 import pickle
-import random
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Protocol, cast, runtime_checkable
+from typing import cast
 
 import attrs
 
@@ -31,6 +29,14 @@ from durak.agents.plugins import (
     loading,
     own_frames,
 )
+from durak.agents.protocol import (
+    Agent,
+    Relay,
+    RulesBound,
+    Watcher,
+    check_bound,
+    watchers_among,
+)
 from durak.agents.specs import (
     Param,
     ParamValue,
@@ -40,7 +46,7 @@ from durak.agents.specs import (
     parse_spec,
     typed_params,
 )
-from durak.rules import Action, Observation, Rules
+from durak.rules import Rules
 
 __all__ = [
     "Agent",
@@ -69,94 +75,6 @@ __all__ = [
     "typed_params",
     "watchers_among",
 ]
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """Anything with a ``name`` and ``act(observation, rng) -> Action`` returning a legal action."""
-
-    @property
-    def name(self) -> str:
-        """A short display name."""
-        ...
-
-    def act(self, observation: Observation, rng: random.Random) -> Action:
-        """Choose one of ``observation.legal_actions``."""
-        ...
-
-
-@runtime_checkable
-class Watcher(Protocol):
-    """Optional hooks for an agent that follows the game between its own decisions.
-
-    :func:`~durak.arena.play_game` calls them on every agent that has all three, each time
-    with that agent's own :class:`~durak.rules.Observation`, so a watcher learns nothing a
-    player at the table would not: every action in Durak is played face up.
-    """
-
-    def game_started(self, observation: Observation) -> None:
-        """Called once, with the observation of the dealt game, before any action."""
-        ...
-
-    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
-        """Called after every action of every player (this one's too), with the observation
-        of the state it led to."""
-        ...
-
-    def game_ended(self, observation: Observation, loser: int | None) -> None:
-        """Called once at the end, with the final observation and the durak (``None``: draw)."""
-        ...
-
-
-@runtime_checkable
-class RulesBound(Protocol):
-    """An agent made for one variant (say a model trained for some :class:`Rules`).
-
-    :func:`make_agent` calls :meth:`check_rules` when it builds the agent for a game, so
-    that a model made for other rules is refused before the first game.
-    """
-
-    def check_rules(self, rules: Rules) -> None:
-        """Raise :class:`SpecError` naming both rules if this agent cannot play ``rules``."""
-        ...
-
-
-def check_bound(part: object, rules: Rules, context: str) -> None:
-    """``part.check_rules(rules)`` if ``part`` is made for one variant, its
-    :class:`SpecError` prefixed with ``context``."""
-    if isinstance(part, RulesBound):
-        try:
-            part.check_rules(rules)
-        except SpecError as e:
-            raise SpecError(f"{context}: {e}") from None
-
-
-def watchers_among(*agents: object) -> tuple[Watcher, ...]:
-    """Those of ``agents`` that are :class:`Watcher`\\ s, in order: find them once, since the
-    Protocol check is slow and a relay would otherwise repeat it at every action."""
-    return tuple(a for a in agents if isinstance(a, Watcher))
-
-
-class Relay:
-    """A :class:`Watcher` that passes each hook on to ``watchers``, in order: for an agent
-    built from other agents (say a search with a fallback), so each hears the whole game."""
-
-    watchers: tuple[Watcher, ...]
-
-    def game_started(self, observation: Observation) -> None:
-        """Passes the hook on to every watcher."""
-        for w in self.watchers:
-            w.game_started(observation)
-
-    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
-        """Passes the hook on to every watcher."""
-        for w in self.watchers:
-            w.action_taken(player, action, observation)
-
-    def game_ended(self, observation: Observation, loser: int | None) -> None:
-        """Passes the hook on to every watcher."""
-        for w in self.watchers:
-            w.game_ended(observation, loser)
 
 
 AgentFactory = Callable[..., Agent]

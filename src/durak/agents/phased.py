@@ -58,7 +58,7 @@ SWITCHES: dict[str, Callable[[Observation], bool]] = {
 class PhasedAgent(Relay):
     """``opening``'s move until the observation is in the endgame (``when``: see the module
     docstring), ``endgame``'s from then on.  Both agents hear every hook of the game (it
-    is a :class:`~durak.agents.base.Relay`), so a watcher among them (an inferring search)
+    is a :class:`~durak.agents.protocol.Relay`), so a watcher among them (an inferring search)
     follows the whole game, not only its own phase; both are checked against the game's
     rules.  The ``phased`` spec builds them from specs with ``;`` for ``,``
     (``phased:opening=greedy,endgame=ismcts:limit=300;opponent=greedy``)."""

@@ -7,7 +7,7 @@ so a tampered log is refused exactly as ``durak replay`` refuses it (one
 (:mod:`durak.agents.analysis`) from the deciding seat's own
 :func:`~durak.rules.observe` only, at the visibility the game was played with, never from
 the state: a review tells the reviewed player nothing they could not see at the table.
-The analyst also watches the game (its :class:`~durak.agents.base.Watcher` hooks, if it
+The analyst also watches the game (its :class:`~durak.agents.protocol.Watcher` hooks, if it
 has them) through that seat's observations, as it would have at the table.
 
 Every draw comes from ``derive_seed(seed, deal_seed, step)``: the same seed gives the same
