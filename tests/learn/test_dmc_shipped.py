@@ -28,6 +28,7 @@ from durak.agents.learned import NoModelError, table_name  # noqa: E402
 from durak.agents.strongest import (  # noqa: E402
     GUIDED,
     MORE_PLAYERS,
+    TWO_PLAYERS,
     network_fits,
     network_problem,
     strongest_spec,
@@ -167,14 +168,18 @@ def test_make_agent_resolves_dmc_when_bound_to_rules() -> None:
     assert isinstance(make_agent("dmc", Rules()), ShippedDmcAgent)
 
 
-def test_strongest_searches_with_a_network_wherever_one_ships(
+def test_strongest_searches_with_a_network_at_two_players_wherever_one_ships(
     models: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert not network_fits(THREE)
-    assert strongest_spec(THREE) == MORE_PLAYERS
-    monkeypatch.setattr(shipped_module, "MODELS", models)  # as if a 3-player model shipped
+    small = Rules(lowest_rank=10)  # 2 players, 20 cards: no model is shipped for it
+    assert not network_fits(THREE) and not network_fits(small)
+    assert strongest_spec(THREE) == MORE_PLAYERS and strongest_spec(small) == TWO_PLAYERS
+    tiny_model(models / "dmc-2p-20.pt", small)
+    monkeypatch.setattr(shipped_module, "MODELS", models)  # as if these models shipped
     assert network_fits(THREE) and network_problem(THREE) is None
-    assert strongest_spec(THREE) == GUIDED
+    assert strongest_spec(small) == GUIDED
+    # At 3 players the torch-free search was measured the stronger (GUIDED_PLAYERS).
+    assert strongest_spec(THREE) == MORE_PLAYERS
     searcher = make_agent("ismcts:prior=dmc,value=dmc,limit=8,opponent=greedy", THREE)
     check_legal_reproducible_games(lambda: searcher, ["greedy", "greedy"], THREE, 2)
     problem = network_problem(NONE)

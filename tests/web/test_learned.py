@@ -49,6 +49,7 @@ def test_the_default_table_offers_dmc_and_strongest(client: tuple[TestClient, Ta
     answer = learned(c)
     assert answer["fits"] and answer["agents"] == ["dmc", "strongest"]
     assert answer["refused"] == [] and "dmc plays it" in answer["note"]
+    assert answer["note"].endswith("strongest searches with it.")
     assert len(tables) == 0  # asking starts nothing
 
 
@@ -82,6 +83,10 @@ def test_a_3_player_table_offers_dmc_once_a_3_player_model_ships(
     monkeypatch.setattr(shipped_module, "MODELS", models)
     answer = learned(c, **three)
     assert answer["fits"] and answer["agents"] == ["dmc", "strongest"]
+    # strongest does not search with a 3-player network: that was measured the weaker.
+    assert answer["note"].endswith(
+        "strongest plays ismcts:limit=300,opponent=greedy, measured stronger at this table."
+    )
 
 
 def test_rules_that_cannot_be_played_are_a_400(client: tuple[TestClient, Tables]) -> None:

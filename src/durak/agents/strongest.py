@@ -6,12 +6,13 @@ for those rules and plays it (hooks included):
 
 * :data:`GUIDED`, the network-guided search, its leaves scored eight at a time, with a
   posterior over candidate opponents (``opponent=auto``, carried across the games of a
-  match) at the other players' nodes, where a shipped ``dmc`` network fits the rules (the
-  tables ``durak agents dmc`` lists; the ``dmc`` guide resolves its model per rules) and
-  its extra (PyTorch) is installed;
-* otherwise, without the network: :data:`TWO_PLAYERS` for two players (plain ISMCTS at
-  the budget measured within 100 ms) and :data:`MORE_PLAYERS` for three or more (the
-  4-player row of issue 41's table).
+  match) at the other players' nodes, at two players where a shipped ``dmc`` network fits
+  the rules (the tables ``durak agents dmc`` lists; the ``dmc`` guide resolves its model
+  per rules) and its extra (PyTorch) is installed;
+* otherwise: :data:`TWO_PLAYERS` for two players (plain ISMCTS at the budget measured
+  within 100 ms) and :data:`MORE_PLAYERS` for three or more (the 4-player row of issue
+  41's table), even where a network fits: at three players the guided search with a
+  3-player network was the durak more often (:data:`GUIDED_PLAYERS`).
 
 :meth:`StrongestAgent.spec` gives the spec it plays under given rules, and every spec is
 in its description (``durak agents``).
@@ -31,6 +32,7 @@ from durak.rules import Action, Observation, Rules
 
 __all__ = [
     "GUIDED",
+    "GUIDED_PLAYERS",
     "MORE_PLAYERS",
     "TWO_PLAYERS",
     "StrongestAgent",
@@ -48,6 +50,10 @@ TWO_PLAYERS = "ismcts:limit=600"
 #: Three or more players: the durak in 4.0% of 400 games against three ``greedy``, at
 #: 67.5 ms mean (issue 41).
 MORE_PLAYERS = "ismcts:limit=300,opponent=greedy"
+#: The table sizes at which :data:`GUIDED` was measured the stronger.  Against two
+#: ``greedy`` (600 games, selection seed 5095, issue 51) it was the durak in 12.0%
+#: [9.2%, 15.4%] with a 3-player network, :data:`MORE_PLAYERS` in 6.7% [4.7%, 9.4%].
+GUIDED_PLAYERS = frozenset({2})
 
 
 def network_problem(rules: Rules) -> str | None:
@@ -76,7 +82,7 @@ def network_fits(rules: Rules) -> bool:
 
 def strongest_spec(rules: Rules) -> str:
     """The spec ``strongest`` plays under ``rules`` (see the module docstring)."""
-    if network_fits(rules):
+    if rules.players in GUIDED_PLAYERS and network_fits(rules):
         return GUIDED
     return TWO_PLAYERS if rules.players == 2 else MORE_PLAYERS
 
@@ -142,7 +148,7 @@ register(
     "strongest",
     StrongestAgent,
     f"the strongest agent measured within 100 ms per decision: {GUIDED} where a shipped "
-    f"dmc network fits the rules (the tables dmc lists; needs the dmc extra), else "
-    f"{TWO_PLAYERS} (2 players) or {MORE_PLAYERS} (3+)",
+    f"dmc network fits the 2-player rules (the tables dmc lists; needs the dmc extra), "
+    f"else {TWO_PLAYERS} (2 players) or {MORE_PLAYERS} (3+)",
     (),
 )

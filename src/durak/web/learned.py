@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from durak.agents.strongest import network_problem
+from durak.agents.strongest import GUIDED, network_problem, strongest_spec
 from durak.rules import Rules
 from durak.web.policy import AgentPolicy
 
@@ -14,7 +14,7 @@ __all__ = ["LEARNED", "STRONGEST", "learned_view"]
 
 #: The learned agent: a shipped network of the table's rules.
 LEARNED = "dmc"
-#: The strongest agent: it searches with that network where it fits.
+#: The strongest agent: it searches with that network where that was measured the stronger.
 STRONGEST = "strongest"
 
 
@@ -27,8 +27,10 @@ def learned_view(rules: Rules, policy: AgentPolicy) -> dict[str, Any]:
     problem = network_problem(rules)
     if problem is None:
         agents = [a for a in (LEARNED, STRONGEST) if a in allowed]
-        note = (
-            f"A learned network fits this table: {LEARNED} plays it, {STRONGEST} searches with it."
+        note = f"A learned network fits this table: {LEARNED} plays it, " + (
+            f"{STRONGEST} searches with it."
+            if strongest_spec(rules) == GUIDED
+            else f"{STRONGEST} plays {strongest_spec(rules)}, measured stronger at this table."
         )
         return {"fits": True, "agents": agents, "refused": [], "note": note}
     refused = [LEARNED] if LEARNED in allowed else []
