@@ -27,10 +27,11 @@ def learned_view(rules: Rules, policy: AgentPolicy) -> dict[str, Any]:
     problem = network_problem(rules)
     if problem is None:
         agents = [a for a in (LEARNED, STRONGEST) if a in allowed]
+        spec = strongest_spec(rules)
         note = f"A learned network fits this table: {LEARNED} plays it, " + (
             f"{STRONGEST} searches with it."
-            if strongest_spec(rules) == GUIDED
-            else f"{STRONGEST} plays {strongest_spec(rules)}, measured stronger at this table."
+            if spec == GUIDED
+            else f"{STRONGEST} plays {spec}, measured stronger at this table."
         )
         return {"fits": True, "agents": agents, "refused": [], "note": note}
     refused = [LEARNED] if LEARNED in allowed else []
