@@ -546,7 +546,7 @@ def test_guided_specs_are_refused_under_rules_the_network_does_not_fit(spec: str
             "--lowest-rank",
             "9",
         ],
-        ["play", "ismcts:prior=dmc,limit=20", "greedy"],
+        ["play", "ismcts:prior=dmc,limit=20", "greedy", "--lowest-rank", "9"],
         ["train", "dmc", "--vs", "ismcts:prior=dmc", "--players", "5", "--games", "8"],
         ["train", "qlearn", "--vs", "ismcts:value=dmc", "--players", "5", "--games", "8"],
     ],
