@@ -79,6 +79,16 @@ def test_the_packages_models_load_and_each_fits_the_rules_it_is_listed_under() -
         assert load_model(path).rules == rules == read_rules(path)
 
 
+@pytest.mark.parametrize("rules", list(shipped_models()), ids=table_name)
+def test_each_shipped_model_plays_legal_reproducible_games_blind_to_hidden_cards(
+    rules: Rules,
+) -> None:
+    # The shared agent checks, at each shipped table's own rules (issue 51).
+    others = ["greedy", "random", "lowest", "greedy", "random"][: rules.players - 1]
+    check_legal_reproducible_games(lambda: make_agent("dmc", rules), others, rules, 11)
+    assert check_decisions_ignore_hidden_cards(make_agent("dmc", rules), rules, 13) >= 10
+
+
 def test_two_files_for_the_same_rules_are_refused(models: Path) -> None:
     tiny_model(models / "other-3p.pt", THREE, seed=1)
     with pytest.raises(SpecError, match="two shipped models for 3 players") as e:
