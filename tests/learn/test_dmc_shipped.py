@@ -33,6 +33,8 @@ from durak.agents.strongest import (  # noqa: E402
     network_problem,
     strongest_spec,
 )
+from durak.arena.play.match import MatchPlan  # noqa: E402
+from durak.arena.runs.run import Run  # noqa: E402
 from durak.cli.app import app  # noqa: E402
 from durak.learn.dmc import BUNDLED  # noqa: E402
 from durak.learn.dmc.agent import ShippedDmcAgent, ShippedDmcGuide, loaded  # noqa: E402
@@ -217,3 +219,28 @@ def test_durak_agents_lists_the_shipped_tables_and_their_files() -> None:
         assert f"{table_name(rules)}: {path.name}" in description
     result = runner.invoke(app, ["agents", "dmc", "--json", "-"])
     assert result.exit_code == 0 and "dmc-2p-36.pt" in result.stdout
+
+
+def test_a_run_and_the_command_line_say_what_dmc_and_strongest_play(tmp_path: Path) -> None:
+    three = Rules(players=3)
+    plans = [
+        MatchPlan(three, ("dmc", "greedy", "dmc"), 1, 3),
+        MatchPlan(Rules(), ("strongest", "dmc"), 1, 2),
+    ]
+    run = Run(plans)
+    run.close()
+    assert run.resolutions == [
+        f"dmc plays the shipped model {shipped_model(three).name} ({table_name(three)})",
+        f"strongest plays {strongest_spec(Rules())}",
+        f"dmc plays the shipped model {BUNDLED.name} ({table_name(Rules())})",
+    ]
+    assert Run([MatchPlan(three, ("greedy", "lowest", "random"), 1, 3)]).resolutions == []
+    match = runner.invoke(app, ["match", "dmc", "greedy", "greedy", "-n", "3", "-j", "1"])
+    dataset = ["dataset", "dmc", "random", "random", "-n", "2", "-j", "1", "--out", str(tmp_path)]
+    for result in (match, runner.invoke(app, dataset)):
+        assert result.exit_code == 0, result.output
+        line = f"agent: dmc plays the shipped model {shipped_model(three).name}"
+        assert result.stdout.count(line) == 1, result.stdout
+    ladder = runner.invoke(app, ["ladder", "dmc", "lowest", "-n", "2", "-j", "1", "-q"])
+    assert ladder.exit_code == 0, ladder.output
+    assert f"agent: dmc plays the shipped model {BUNDLED.name}" in ladder.stdout

@@ -1,6 +1,6 @@
 """The agent protocols: what an agent is (:class:`Agent`), the hooks of one that follows the
 whole game (:class:`Watcher`, passed on by a :class:`Relay`) and of one made for a single
-variant (:class:`RulesBound`).
+variant (:class:`RulesBound`) or that plays what the game's rules choose (:class:`Resolving`).
 
 An agent sees only an :class:`~durak.rules.Observation` (never the ``GameState``) and draws
 all its randomness from the ``random.Random`` it is handed, so a game is reproducible from
@@ -11,12 +11,22 @@ rather than the game's state.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from durak.agents.specs import SpecError
 from durak.rules import Action, Observation, Rules
 
-__all__ = ["Agent", "Relay", "RulesBound", "Watcher", "check_bound", "watchers_among"]
+__all__ = [
+    "Agent",
+    "Relay",
+    "Resolving",
+    "RulesBound",
+    "Watcher",
+    "check_bound",
+    "resolutions",
+    "watchers_among",
+]
 
 
 @runtime_checkable
@@ -67,6 +77,27 @@ class RulesBound(Protocol):
     def check_rules(self, rules: Rules) -> None:
         """Raise :class:`SpecError` naming both rules if this agent cannot play ``rules``."""
         ...
+
+
+@runtime_checkable
+class Resolving(Protocol):
+    """An agent that plays what each game's rules choose (``dmc``'s shipped model of those
+    rules, ``strongest``'s spec), so a run can say what it plays."""
+
+    def resolution(self, rules: Rules) -> str:
+        """What it plays under ``rules``, in words (``SpecError`` if nothing fits)."""
+        ...
+
+
+def resolutions(specs: Sequence[str], agents: Sequence[object], rules: Rules) -> list[str]:
+    """``SPEC plays WHAT`` for each :class:`Resolving` agent among ``agents`` (built from
+    ``specs`` for ``rules``), each spec once, in seat order."""
+    found = (
+        f"{spec} plays {agent.resolution(rules)}"
+        for spec, agent in zip(specs, agents, strict=True)
+        if isinstance(agent, Resolving)
+    )
+    return list(dict.fromkeys(found))
 
 
 def check_bound(part: object, rules: Rules, context: str) -> None:

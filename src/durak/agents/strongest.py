@@ -106,6 +106,10 @@ class StrongestAgent:
         """The spec it plays under ``rules``."""
         return self._resolved(rules)[0]
 
+    def resolution(self, rules: Rules) -> str:
+        """The spec it plays under ``rules``."""
+        return self.spec(rules)
+
     def resolve(self, rules: Rules) -> Agent:
         """The agent for ``rules``, built (and checked against them) on first use."""
         return self._resolved(rules)[1]

@@ -61,6 +61,8 @@ def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) 
         run.close()
         raise
     to_play = run.total - run.resumed
+    for line in run.resolutions:
+        out.print(f"agent: {line}")
     out.print(f"runs on: {backend.where_for(to_play)}")
     with (
         backend,

@@ -23,6 +23,7 @@ from typing import Any
 
 import attrs
 
+from durak.agents.protocol import resolutions
 from durak.agents.specs import parse_spec
 from durak.arena.play.match import GameOutcome, MatchPlan, build_agents
 from durak.arena.play.referee import Referee
@@ -51,10 +52,11 @@ def pair_seed(seed: int, first: str, second: str) -> int:
     return derive_seed(seed, int.from_bytes(digest[:8], "big"))
 
 
-def check_specs(specs: Sequence[str], rules: Rules) -> None:
+def check_specs(specs: Sequence[str], rules: Rules) -> list[str]:
     """``ValueError`` naming the problem unless ``specs`` are at least two distinct agent
     specs, none of them ``human``, each one that builds for ``rules``
-    (:class:`~durak.agents.SpecError`)."""
+    (:class:`~durak.agents.SpecError`); what those the rules resolve play
+    (:func:`~durak.agents.protocol.resolutions`)."""
     if len(specs) < 2:
         raise ValueError(f"a ladder needs at least two agents, got {len(specs)}")
     for spec in specs:
@@ -62,7 +64,7 @@ def check_specs(specs: Sequence[str], rules: Rules) -> None:
             raise ValueError(f"agent spec {spec!r} is given twice")
         if parse_spec(spec)[0] == "human":
             raise ValueError("a ladder plays agents against agents: 'human' cannot join it")
-    build_agents(specs, rules)
+    return resolutions(specs, build_agents(specs, rules), rules)
 
 
 def _code(outcome: GameOutcome) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 
+from durak.agents.protocol import resolutions
 from durak.arena.gamelog.entry import LogEntry, LogError, entry_for
 from durak.arena.gamelog.files import LogWriter, read_log
 from durak.arena.gamelog.replay import check_unique, replay_entry
@@ -57,8 +58,12 @@ class Run:
         keys = [repr(p.identity()) for p in self.plans]
         if len(set(keys)) != len(keys):
             raise ValueError("the same match is planned twice")
-        for specs, rules in {(p.specs, p.rules) for p in self.plans}:
-            build_agents(specs, rules)
+        #: What the agents that play what the rules choose play (``dmc``'s model,
+        #: ``strongest``'s spec), one line each: ``SPEC plays WHAT``.
+        found: list[str] = []
+        for specs, rules in dict.fromkeys((p.specs, p.rules) for p in self.plans):
+            found += resolutions(specs, build_agents(specs, rules), rules)
+        self.resolutions = list(dict.fromkeys(found))
         self.log = None if log is None else Path(log)
         #: Things the user should know about the log (a dropped line, ignored games).
         self.notes: list[str] = []

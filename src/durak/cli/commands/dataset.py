@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import attrs
 import typer
 
+from durak.agents.protocol import resolutions
 from durak.arena.play.match import build_agents
 from durak.arena.runs.backends import open_backend
 from durak.arena.runs.interface import Backend, BackendError
@@ -185,7 +186,8 @@ def dataset(
                 f"a game needs at least two agents, one spec per seat; got {len(specs)}"
             )
         rules = rules_options.rules(len(specs), players)
-        build_agents(specs, rules)  # a bad spec fails before any file is written
+        # a bad spec fails before any file is written
+        plays = resolutions(specs, build_agents(specs, rules), rules)
         resumed = settings.resume and settings.seed is None
         logged = manifest_seed(settings.out) if resumed else None
         seed = choose_seed(settings.seed) if logged is None else logged
@@ -201,11 +203,18 @@ def dataset(
         store = DatasetDir(settings.out, plan.description(), settings.mode)
     source = None if logged is None else str(settings.out)
     with store:
-        _write(plan, store, settings, seed_line(seed, settings.seed, source))
+        _write(plan, store, settings, seed_line(seed, settings.seed, source), plays)
 
 
-def _write(plan: DatasetPlan, store: DatasetDir, settings: DatasetSettings, seed_text: str) -> None:
-    """Write the shards ``store`` lacks, with a progress bar; the summary, and after a
+def _write(
+    plan: DatasetPlan,
+    store: DatasetDir,
+    settings: DatasetSettings,
+    seed_text: str,
+    plays: list[str],
+) -> None:
+    """Write the shards ``store`` lacks, with a progress bar, after a header that names
+    what each agent that the rules resolve plays (``plays``); the summary, and after a
     stop, what was kept and how to finish."""
     from durak.dataset import write_shards  # noqa: PLC0415
 
@@ -216,6 +225,8 @@ def _write(plan: DatasetPlan, store: DatasetDir, settings: DatasetSettings, seed
         f"file{'s' * (count != 1)} of {plan.shard_games} · {store.path}"
     )
     out.print(f"rules: {describe_rules(plan.rules)}" + visibility_label(plan.open_world))
+    for line in plays:
+        out.print(f"agent: {line}")
     for note in store.notes:
         err.print(f"note: {note}")
     resumed = len(store.done)

@@ -199,7 +199,7 @@ def ladder(
     with user_errors():
         _check_extras(method, plot)
         rules = rules_options.rules(2)
-        check_specs(specs, rules)
+        plays = check_specs(specs, rules)
         the_anchor = _default_anchor(specs, anchor)
         seed = _seed(settings.seed, file)
         setup = LadderSetup(rules, seed, settings.move_timeout)
@@ -210,7 +210,7 @@ def ladder(
             check_target(plot, "replace" if reports.force else "refuse")
         outputs = reports.open()
         schedule = the_ladder.schedule(specs, settings.games)
-    _play(the_ladder, schedule, settings, outputs, file, specs, seed)
+    _play(the_ladder, schedule, settings, outputs, file, specs, seed, plays)
     with user_errors():
         rated = _rate(method, the_ladder, specs, the_anchor, bootstrap, settings.confidence)
     out = outputs.console()
@@ -242,8 +242,10 @@ def _play(
     file: Path | None,
     specs: list[str],
     seed: int,
+    plays: list[str],
 ) -> None:
-    """Play the schedule's games with a progress bar; a stop saves the ladder and exits."""
+    """Play the schedule's games with a progress bar, after a header that names what each
+    agent that the rules resolve plays (``plays``); a stop saves the ladder and exits."""
     out = outputs.console()
     pairs = len(specs) * (len(specs) - 1) // 2
     source = None if file is None or not file.exists() else str(file)
@@ -253,6 +255,8 @@ def _play(
         f"{seed_line(seed, settings.seed, source)}{kept}"
     )
     out.print(f"rules: {describe_rules(the_ladder.setup.rules)}")
+    for line in plays:
+        out.print(f"agent: {line}")
     todo = schedule.total
     out.print(
         f"to play: {todo} games in {len(schedule.plans)} pairings"

@@ -23,6 +23,7 @@ import attrs
 
 from durak.agents.analysis import ActionAssessment, Analysis, forced, spec_of
 from durak.agents.base import SpecError
+from durak.agents.learned import table_name
 from durak.agents.policies import one_hot
 from durak.extras import needs
 
@@ -145,6 +146,10 @@ class ShippedDmcAgent:
     def check_rules(self, rules: Rules) -> None:
         """Resolve the model for ``rules`` (:class:`~durak.agents.SpecError` if none fits)."""
         self.resolve(rules)
+
+    def resolution(self, rules: Rules) -> str:
+        """The shipped model it plays under ``rules``, by file and table."""
+        return f"the shipped model {self.model_path(rules).name} ({table_name(rules)})"
 
     def act(self, observation: Observation, rng: random.Random) -> Action:
         """The resolved agent's action."""
