@@ -106,6 +106,13 @@ def seed_line(seed: int, given: int | None, source: str | None = None) -> str:
     return f"seed {seed} (random; repeat with --seed {seed})"
 
 
+def print_resolutions(out: Console, plays: list[str]) -> None:
+    """One ``agent:`` header line per agent that the rules resolve (``SPEC plays WHAT``,
+    :func:`~durak.agents.protocol.resolutions`)."""
+    for line in plays:
+        out.print(f"agent: {line}")
+
+
 def visibility_label(visibility: Visibility) -> str:
     """`` · open world``, `` · full information`` or nothing, for the rules line."""
     return {False: "", True: " · open world", "full": " · full information"}[visibility]

@@ -19,7 +19,7 @@ from rich.console import Console
 from durak.arena.play.match import MatchPlan, PlayedGame
 from durak.arena.runs.interface import BackendError
 from durak.arena.runs.run import Run
-from durak.cli.console import Outputs, stderr_console, timing_line
+from durak.cli.console import Outputs, print_resolutions, stderr_console, timing_line
 from durak.cli.errors import user_errors
 from durak.cli.progress import GameProgress, wanted
 from durak.cli.run_options import RunSettings
@@ -61,8 +61,7 @@ def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) 
         run.close()
         raise
     to_play = run.total - run.resumed
-    for line in run.resolutions:
-        out.print(f"agent: {line}")
+    print_resolutions(out, run.resolutions)
     out.print(f"runs on: {backend.where_for(to_play)}")
     with (
         backend,

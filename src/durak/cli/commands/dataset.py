@@ -23,6 +23,7 @@ from durak.arena.runs.backends import open_backend
 from durak.arena.runs.interface import Backend, BackendError
 from durak.cli.console import (
     duration,
+    print_resolutions,
     seed_line,
     stderr_console,
     stdout_console,
@@ -225,8 +226,7 @@ def _write(
         f"file{'s' * (count != 1)} of {plan.shard_games} · {store.path}"
     )
     out.print(f"rules: {describe_rules(plan.rules)}" + visibility_label(plan.open_world))
-    for line in plays:
-        out.print(f"agent: {line}")
+    print_resolutions(out, plays)
     for note in store.notes:
         err.print(f"note: {note}")
     resumed = len(store.done)

@@ -23,7 +23,7 @@ from durak.arena.experiments.ladder_file import file_seed, read_ladder, write_la
 from durak.arena.runs.interface import BackendError
 from durak.arena.scores.alpharank import alpharank_ratings, check_openspiel
 from durak.arena.scores.ratings import EXTRA, Rating, elo_ratings
-from durak.cli.console import Outputs, seed_line, timing_line
+from durak.cli.console import Outputs, print_resolutions, seed_line, timing_line
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand, option_group
 from durak.cli.options import (
@@ -255,8 +255,7 @@ def _play(
         f"{seed_line(seed, settings.seed, source)}{kept}"
     )
     out.print(f"rules: {describe_rules(the_ladder.setup.rules)}")
-    for line in plays:
-        out.print(f"agent: {line}")
+    print_resolutions(out, plays)
     todo = schedule.total
     out.print(
         f"to play: {todo} games in {len(schedule.plans)} pairings"
