@@ -241,6 +241,9 @@ def test_a_run_and_the_command_line_say_what_dmc_and_strongest_play(tmp_path: Pa
         assert result.exit_code == 0, result.output
         line = f"agent: dmc plays the shipped model {shipped_model(three).name}"
         assert result.stdout.count(line) == 1, result.stdout
+    played = runner.invoke(app, ["play", "dmc", "greedy", "--seed", "1"], input="")
+    line = f"agent: dmc plays the shipped model {shipped_model(three).name}"
+    assert played.stdout.count(line) == 1, played.output
     ladder = runner.invoke(app, ["ladder", "dmc", "lowest", "-n", "2", "-j", "1", "-q"])
     assert ladder.exit_code == 0, ladder.output
     assert f"agent: dmc plays the shipped model {BUNDLED.name}" in ladder.stdout

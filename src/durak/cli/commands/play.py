@@ -20,6 +20,7 @@ import typer
 
 from durak.agents import HumanAgent, make_agent
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
+from durak.agents.protocol import resolutions
 from durak.arena.gamelog.files import LogWriter, read_log
 from durak.arena.play.game import play_game
 from durak.arena.play.person import PlayerLeft, play_entry
@@ -142,6 +143,8 @@ def play(
     print(
         f"play: you are seat {seat} of {rules.players} · seed {the_seed} · {describe_rules(rules)}"
     )
+    for line in resolutions(specs, [a.agent for a in others], rules):
+        print(f"agent: {line}")
     if first:
         print(f"note: {log} holds {first} games; these continue its numbering from game {first}")
     lost = 0
