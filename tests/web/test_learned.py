@@ -85,7 +85,7 @@ def test_a_3_player_table_offers_dmc_once_a_3_player_model_ships(
     assert answer["fits"] and answer["agents"] == ["dmc", "strongest"]
     # strongest does not search with a 3-player network: that was measured the weaker.
     assert answer["note"].endswith(
-        "strongest plays ismcts:limit=300,opponent=greedy, measured stronger at this table."
+        "strongest plays ismcts:limit=300,opponent=greedy at this table."
     )
 
 

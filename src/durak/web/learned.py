@@ -31,7 +31,7 @@ def learned_view(rules: Rules, policy: AgentPolicy) -> dict[str, Any]:
         note = f"A learned network fits this table: {LEARNED} plays it, " + (
             f"{STRONGEST} searches with it."
             if spec == GUIDED
-            else f"{STRONGEST} plays {spec}, measured stronger at this table."
+            else f"{STRONGEST} plays {spec} at this table."
         )
         return {"fits": True, "agents": agents, "refused": [], "note": note}
     refused = [LEARNED] if LEARNED in allowed else []
