@@ -14,6 +14,7 @@ import csv
 import io
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -106,11 +107,12 @@ def seed_line(seed: int, given: int | None, source: str | None = None) -> str:
     return f"seed {seed} (random; repeat with --seed {seed})"
 
 
-def print_resolutions(out: Console, plays: list[str]) -> None:
-    """One ``agent:`` header line per agent that the rules resolve (``SPEC plays WHAT``,
+def print_resolutions(emit: Callable[[str], object], plays: list[str]) -> None:
+    """One ``agent:`` header line to ``emit`` (a console's or the builtin ``print``) per
+    agent that the rules resolve (``SPEC plays WHAT``,
     :func:`~durak.agents.protocol.resolutions`)."""
     for line in plays:
-        out.print(f"agent: {line}")
+        emit(f"agent: {line}")
 
 
 def visibility_label(visibility: Visibility) -> str:

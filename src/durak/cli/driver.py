@@ -61,7 +61,7 @@ def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) 
         run.close()
         raise
     to_play = run.total - run.resumed
-    print_resolutions(out, run.resolutions)
+    print_resolutions(out.print, run.resolutions)
     out.print(f"runs on: {backend.where_for(to_play)}")
     with (
         backend,

@@ -226,7 +226,7 @@ def _write(
         f"file{'s' * (count != 1)} of {plan.shard_games} · {store.path}"
     )
     out.print(f"rules: {describe_rules(plan.rules)}" + visibility_label(plan.open_world))
-    print_resolutions(out, plays)
+    print_resolutions(out.print, plays)
     for note in store.notes:
         err.print(f"note: {note}")
     resumed = len(store.done)

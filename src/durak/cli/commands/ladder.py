@@ -255,7 +255,7 @@ def _play(
         f"{seed_line(seed, settings.seed, source)}{kept}"
     )
     out.print(f"rules: {describe_rules(the_ladder.setup.rules)}")
-    print_resolutions(out, plays)
+    print_resolutions(out.print, plays)
     todo = schedule.total
     out.print(
         f"to play: {todo} games in {len(schedule.plans)} pairings"

@@ -25,6 +25,7 @@ from durak.arena.gamelog.files import LogWriter, read_log
 from durak.arena.play.game import play_game
 from durak.arena.play.person import PlayerLeft, play_entry
 from durak.arena.play.referee import Referee
+from durak.cli.console import print_resolutions
 from durak.cli.errors import INTERRUPTED, fail, user_errors
 from durak.cli.option_groups import expand
 from durak.cli.options import (
@@ -143,8 +144,7 @@ def play(
     print(
         f"play: you are seat {seat} of {rules.players} · seed {the_seed} · {describe_rules(rules)}"
     )
-    for line in resolutions(specs, [a.agent for a in others], rules):
-        print(f"agent: {line}")
+    print_resolutions(print, resolutions(specs, [a.agent for a in others], rules))
     if first:
         print(f"note: {log} holds {first} games; these continue its numbering from game {first}")
     lost = 0
