@@ -27,7 +27,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
-from durak.agents.simple import random_choice
+from durak.agents.heuristics.simple import random_choice
 from durak.rules import (
     Action,
     GameState,

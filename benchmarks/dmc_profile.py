@@ -30,7 +30,7 @@ PARTS = {
     "features (dmc.features, encode_observation)": ("dmc/features.py", "observations.py"),
     "torch (forward passes; backward and Adam in the learner)": ("torch",),
     "numpy (arrays built and copied)": ("numpy",),
-    "opponents (greedy, lowest)": ("agents/simple.py", "agents/tactics.py"),
+    "opponents (greedy, lowest)": ("agents/heuristics/simple.py", "agents/heuristics/tactics.py"),
     "engine (durak.rules)": ("durak/rules/",),
 }
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from durak.agents.evals import greedy_rollout
+from durak.agents.heuristics.evals import greedy_rollout
 from durak.rules import DurakGame, GameState, Rules, loser, new_game, step
 from durak.search import Budget, BudgetExhausted, solve
 

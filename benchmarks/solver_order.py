@@ -2,7 +2,7 @@
 
 For each deal (seeds 0..N-1) it plays greedy against greedy to the position at which the
 talon runs out and solves it with :func:`durak.search.solve`: in the canonical action
-order, with :func:`durak.agents.evals.cheap_first`, and with ``cheap_first`` and the
+order, with :func:`durak.agents.heuristics.evals.cheap_first`, and with ``cheap_first`` and the
 game's ``value_range`` (the ``solver`` agent's settings).  It prints, per setting, the
 positions solved within the node budget, their median nodes and the seconds taken.
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 import time
 
-from durak.agents.evals import cheap_first, greedy_rollout
+from durak.agents.heuristics.evals import cheap_first, greedy_rollout
 from durak.rules import Action, DurakGame, GameState, Rules, new_game, step
 from durak.search import Budget, BudgetExhausted, MoveOrder, solve
 

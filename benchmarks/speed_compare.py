@@ -46,7 +46,7 @@ def load(path: str, learn: bool) -> Modules:
     for name in [m for m in sys.modules if m == "durak" or m.startswith("durak.")]:
         del sys.modules[name]
     sys.path.insert(0, path)
-    names = ["durak.rules", "durak.search", "durak.agents.evals"]
+    names = ["durak.rules", "durak.search", "durak.agents.heuristics.evals"]
     if learn:
         names.append("durak.learn.dmc")
     try:

@@ -1,4 +1,4 @@
-"""What an agent thinks of a decision (:mod:`durak.agents.analysis`): every legal action,
+"""What an agent thinks of a decision (:mod:`durak.agents.interface.analysis`): every legal action,
 the agent's own choice, reproducible, and a function of the observation only."""
 
 from __future__ import annotations
@@ -8,15 +8,16 @@ import random
 import attrs
 import pytest
 
-from durak.agents import evals, make_agent
-from durak.agents.analysis import (
+from durak.agents import make_agent
+from durak.agents.base import SpecError
+from durak.agents.heuristics import evals
+from durak.agents.interface.analysis import (
     ActionAssessment,
     Analysis,
     Analyst,
     analyse,
     spec_of,
 )
-from durak.agents.base import SpecError
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.agents.searchers.options import ROLLOUTS, searched_game
 from durak.agents.solver import determined

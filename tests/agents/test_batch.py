@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 import durak.search
-from durak.agents import SpecError, evals, make_agent
+from durak.agents import SpecError, make_agent
 from durak.agents.guides import BatchGuide, Guidance, Guide
+from durak.agents.heuristics import evals
 from durak.agents.inference import inferring
 from durak.agents.searchers import ismcts as ismcts_agent
 from durak.agents.searchers.ismcts import IsmctsAgent

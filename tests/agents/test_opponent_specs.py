@@ -21,13 +21,13 @@ from typer.testing import CliRunner
 from durak.agents import SpecError, make_agent
 from durak.agents import base as agents_base
 from durak.agents.base import Agent, replacements
+from durak.agents.heuristics.simple import RandomAgent
 from durak.agents.inference.agent_model import AgentModel
 from durak.agents.inference.belief import weigh_worlds
 from durak.agents.inference.opponents import GreedyModel
 from durak.agents.inference.record import GameLog
 from durak.agents.searchers.exploiter import search_exploiter_spec
 from durak.agents.searchers.ismcts import IsmctsAgent
-from durak.agents.simple import RandomAgent
 from durak.arena.play.game import play_game
 from durak.cli.app import app
 from durak.rules import (
@@ -322,7 +322,7 @@ def test_the_replaced_mark_sees_agents_nested_in_model_options(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     info = agents_base.registry()["smart"]
-    replaced = attrs.evolve(info, source="a plugin", replaced="durak.agents.smart")
+    replaced = attrs.evolve(info, source="a plugin", replaced="durak.agents.heuristics.smart")
     monkeypatch.setitem(agents_base._REGISTRY, "smart", replaced)
     for spec in (
         "ismcts:opponent=smart",

@@ -15,10 +15,10 @@ import pytest
 
 from durak.agents import base as agents_base
 from durak.agents import make_agent
-from durak.agents.analysis import analyse
 from durak.agents.base import SpecError
+from durak.agents.heuristics.simple import greedy_action
+from durak.agents.interface.analysis import analyse
 from durak.agents.phased import PhasedAgent
-from durak.agents.simple import greedy_action
 from durak.agents.specs import param, params_of
 from durak.arena.play.game import GameRecord, play_game
 from durak.rules import Action, Observation, Rules, new_game, observe, step
@@ -31,7 +31,7 @@ from tests.support.agent_checks import (
 @attrs.define(eq=False)
 class Spy:
     """Plays greedily and notes what it decided and heard; refuses games of ``refuse``
-    players (a :class:`~durak.agents.protocol.RulesBound` agent)."""
+    players (a :class:`~durak.agents.interface.protocol.RulesBound` agent)."""
 
     refuse: int = param(0, "a player count it refuses (0: none)", low=0, high=6)
     name: str = "spy"

@@ -36,7 +36,7 @@ register("greedy", Impostor, "plays its last legal action"{replace})
 """
 BROKEN = """
 from durak.agents import register
-from durak.agents.simple import RandomAgent
+from durak.agents.heuristics.simple import RandomAgent
 
 register("half-made", RandomAgent, "registered before the plugin fails")
 raise RuntimeError("boom in the plugin")
@@ -99,13 +99,13 @@ def test_an_entry_point_cannot_replace_a_built_in_at_any_jobs(tmp_path: Path) ->
         assert row(result.stdout, "greedy") == row(plain.stdout, "greedy"), (jobs, result.stdout)
         [warning] = result.stderr.splitlines()
         assert warning.startswith("warning: plugin impostor_ep"), warning
-        assert "skipped" in warning and "durak.agents.simple" in warning, warning
+        assert "skipped" in warning and "durak.agents.heuristics.simple" in warning, warning
 
 
 def test_an_agent_module_cannot_replace_a_built_in(tmp_path: Path) -> None:
     (tmp_path / "mine.py").write_text(IMPOSTOR.format(replace=""), encoding="utf-8")
     result = durak(tmp_path, *MATCH, "--agent-module", "mine")
-    line = one_line(result, "--agent-module mine", "'greedy'", "durak.agents.simple")
+    line = one_line(result, "--agent-module mine", "'greedy'", "durak.agents.heuristics.simple")
     assert "replace=True" in line
     shown = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
     assert f"\n{line}\n" in shown  # the line docs/agents.md shows is the one printed
@@ -120,10 +120,10 @@ def test_a_replacement_meant_plays_at_any_jobs_and_says_so(tmp_path: Path) -> No
         [note] = result.stderr.splitlines()
         assert note == (
             "note: agent 'greedy' is the one meant (--agent-module) registers, replacing "
-            "the agent of durak.agents.simple"
+            "the agent of durak.agents.heuristics.simple"
         )
     listed = durak(tmp_path, "agents", "greedy", "--json", "--agent-module", "meant")
-    assert "replacing the agent of durak.agents.simple" in listed.stdout, listed.stdout
+    assert "replacing the agent of durak.agents.heuristics.simple" in listed.stdout, listed.stdout
 
 
 def test_a_broken_plugin_is_one_line_and_the_rest_still_loads(tmp_path: Path) -> None:
@@ -235,10 +235,10 @@ def own_registry(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.usefixtures("own_registry")
 def test_register_refuses_a_taken_name_naming_both_sources() -> None:
     with pytest.raises(
-        PluginError, match=r"'greedy' is already registered by durak\.agents\.simple"
+        PluginError, match=r"'greedy' is already registered by durak\.agents\.heuristics\.simple"
     ):
         register("greedy", _Mine, "an impostor")  # type: ignore[arg-type]
-    assert registry()["greedy"].source == "durak.agents.simple"
+    assert registry()["greedy"].source == "durak.agents.heuristics.simple"
     with pytest.raises(TypeError, match="an agent name must be a string, got int"):
         register(123, _Mine, "a number")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="not a spec name"):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from durak.agents.evals import greedy_rollout
-from durak.agents.simple import greedy_choice
+from durak.agents.heuristics.evals import greedy_rollout
+from durak.agents.heuristics.simple import greedy_choice
 from durak.rules import Rules, legal_actions
 from tests.support.strategies import random_game
 

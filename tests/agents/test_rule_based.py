@@ -27,7 +27,7 @@ from durak.agents import (
     make_agent,
     registry,
 )
-from durak.agents.tactics import (
+from durak.agents.heuristics.tactics import (
     attackers_of,
     lowest_play,
     opponent_hand,

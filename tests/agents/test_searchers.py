@@ -11,13 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from durak.agents import evals, make_agent, solver
+from durak.agents import make_agent, solver
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
+from durak.agents.heuristics import evals
+from durak.agents.heuristics.tactics import action_card, play_key, weak_mask
 from durak.agents.inference.record import GameLog, PublicRecord
 from durak.agents.searchers import ismcts as ismcts_agent
 from durak.agents.searchers import options, sampled_worlds
 from durak.agents.solver import SolverAgent
-from durak.agents.tactics import action_card, play_key, weak_mask
 from durak.arena.play.game import play_game
 from durak.rules import (
     Action,

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from durak.agents import RandomAgent, SpecError, make_agent, parse_spec, registry
-from durak.agents.simple import random_choice
+from durak.agents.heuristics.simple import random_choice
 from durak.arena.experiments.bench import (
     bench_alphabeta,
     bench_engine,

@@ -18,7 +18,7 @@ np = require_extra("numpy")
 pq = require_extra("pyarrow.parquet")
 
 from durak.agents import make_agent  # noqa: E402
-from durak.agents.analysis import Analyst  # noqa: E402
+from durak.agents.interface.analysis import Analyst  # noqa: E402
 from durak.cli.app import app  # noqa: E402
 from durak.dataset.recorder import policy_of  # noqa: E402
 from durak.encoding import ActionSpace  # noqa: E402

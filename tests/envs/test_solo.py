@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from durak.agents import LowestAgent
-from durak.agents.simple import lowest_action
+from durak.agents.heuristics.simple import lowest_action
 from durak.agents.solver import ExactEndgame, SolverAgent, solved_move
 from durak.arena.play.game import play_game
 from durak.envs.solo import SoloStep, SoloTable

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import attrs
 import pytest
 
-from durak.agents import evals
+from durak.agents.heuristics import evals
 from durak.rules import DurakGame, GameState, Rules, legal_actions, new_game, observe, returns
 from durak.rules import step_unchecked as step
 from durak.search import Budget, TreeSettings, ismcts, mcts

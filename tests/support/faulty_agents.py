@@ -36,7 +36,7 @@ import attrs
 
 from durak.agents.base import register
 from durak.agents.faulty import fail
-from durak.agents.simple import greedy_action
+from durak.agents.heuristics.simple import greedy_action
 from durak.agents.specs import param
 from durak.rules import Action, Attack, Card, Observation
 

@@ -9,7 +9,7 @@ import threading
 
 import attrs
 
-from durak.agents.analysis import Analysis
+from durak.agents.interface.analysis import Analysis
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.rules import Action, Observation, Rules
 

@@ -21,7 +21,7 @@ require_extra("httpx2")
 from fastapi.testclient import TestClient  # noqa: E402
 
 import durak.web.registry as registry_module  # noqa: E402
-from durak.agents.analysis import Analysis  # noqa: E402
+from durak.agents.interface.analysis import Analysis  # noqa: E402
 from durak.agents.strongest import StrongestAgent  # noqa: E402
 from durak.rules import Observation, Rules  # noqa: E402
 from durak.web.registry import Tables  # noqa: E402

@@ -21,8 +21,8 @@ require_extra("httpx2")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from durak.agents import make_agent  # noqa: E402
-from durak.agents.analysis import analyse  # noqa: E402
 from durak.agents.human import describe  # noqa: E402
+from durak.agents.interface.analysis import analyse  # noqa: E402
 from durak.arena.gamelog.files import read_log  # noqa: E402
 from durak.arena.gamelog.replay import replay_entry  # noqa: E402
 from durak.rules import (  # noqa: E402

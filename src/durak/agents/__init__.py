@@ -1,7 +1,8 @@
 """Agents that play Durak from an :class:`~durak.rules.Observation` only.
 
 Importing this package registers the built-in agents for :func:`make_agent`: ``random``,
-``greedy`` and ``lowest`` (:mod:`durak.agents.simple`), ``smart`` (:mod:`durak.agents.smart`)
+``greedy`` and ``lowest`` (:mod:`durak.agents.heuristics.simple`), ``smart``
+(:mod:`durak.agents.heuristics.smart`)
 ``human`` (:mod:`durak.agents.human`), ``faulty`` (:mod:`durak.agents.faulty`, which
 breaks on purpose to test referees), the search agents ``minimax``, ``mcts``,
 ``maxn`` and ``ismcts`` (:mod:`durak.agents.searchers`) and the exact endgame ``solver``
@@ -10,7 +11,7 @@ it is empty (:mod:`durak.agents.phased`), and ``strongest``, the best measured a
 100 ms per decision for the game's rules (:mod:`durak.agents.strongest`).
 """
 
-from durak.agents import evals, faulty, human, phased, searchers, simple, smart, solver, strongest
+from durak.agents import faulty, human, phased, searchers, solver, strongest
 from durak.agents.base import (
     Agent,
     SpecError,
@@ -20,9 +21,10 @@ from durak.agents.base import (
     register,
     registry,
 )
+from durak.agents.heuristics import evals, simple, smart  # noqa: F401 - they register agents
+from durak.agents.heuristics.simple import GreedyAgent, LowestAgent, RandomAgent
+from durak.agents.heuristics.smart import SmartAgent
 from durak.agents.human import HumanAgent, shown_hand, shown_order
-from durak.agents.simple import GreedyAgent, LowestAgent, RandomAgent
-from durak.agents.smart import SmartAgent
 
 __all__ = [
     "Agent",
@@ -33,7 +35,6 @@ __all__ = [
     "SmartAgent",
     "SpecError",
     "Watcher",
-    "evals",
     "faulty",
     "human",
     "make_agent",
@@ -44,8 +45,6 @@ __all__ = [
     "searchers",
     "shown_hand",
     "shown_order",
-    "simple",
-    "smart",
     "solver",
     "strongest",
 ]

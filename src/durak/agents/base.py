@@ -1,6 +1,6 @@
 """The agent registry, and agent construction from spec strings.
 
-The protocols an agent follows are in :mod:`durak.agents.protocol` (re-exported here).
+The protocols an agent follows are in :mod:`durak.agents.interface.protocol` (re-exported here).
 Spec strings follow the Zarlykov (2023) CLI style, e.g. ``"random"`` or
 ``"random:stop_chance=0.1"``.
 """
@@ -18,6 +18,14 @@ from typing import cast
 
 import attrs
 
+from durak.agents.interface.protocol import (
+    Agent,
+    Relay,
+    RulesBound,
+    Watcher,
+    check_bound,
+    watchers_among,
+)
 from durak.agents.plugins import (
     AgentModule,
     PluginError,
@@ -28,14 +36,6 @@ from durak.agents.plugins import (
     importable_from,
     loading,
     own_frames,
-)
-from durak.agents.protocol import (
-    Agent,
-    Relay,
-    RulesBound,
-    Watcher,
-    check_bound,
-    watchers_among,
 )
 from durak.agents.specs import (
     Param,

@@ -17,7 +17,7 @@ from typing import NoReturn
 import attrs
 
 from durak.agents.base import register
-from durak.agents.simple import random_choice
+from durak.agents.heuristics.simple import random_choice
 from durak.agents.specs import param
 from durak.rules import Action, Observation, Pass, Take
 

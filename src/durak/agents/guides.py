@@ -14,7 +14,7 @@ both callables of :mod:`durak.search`:
   evaluator of :class:`~durak.search.LeafBatch`).
 
 A guide made for one rules variant (a network) is also a
-:class:`~durak.agents.protocol.RulesBound`: the search agent that uses it checks it when
+:class:`~durak.agents.interface.protocol.RulesBound`: the search agent that uses it checks it when
 :func:`~durak.agents.make_agent` builds it for a game, as a plain ``dmc`` agent is checked.
 
 Guides are registered by name (``register_guide``); packages outside the core register

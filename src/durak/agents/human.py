@@ -16,7 +16,7 @@ from typing import TextIO
 import attrs
 
 from durak.agents.base import register
-from durak.agents.tactics import power, sorted_by_power
+from durak.agents.heuristics.tactics import power, sorted_by_power
 from durak.rules import Action, Card, Observation, parse_action
 
 

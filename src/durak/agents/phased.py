@@ -21,7 +21,6 @@ from collections.abc import Callable
 
 import attrs
 
-from durak.agents.analysis import Analysis, analyse
 from durak.agents.base import (
     Agent,
     Relay,
@@ -32,6 +31,7 @@ from durak.agents.base import (
     register,
     watchers_among,
 )
+from durak.agents.interface.analysis import Analysis, analyse
 from durak.agents.specs import Param, nested_spec, param, params_of
 from durak.rules import Action, Observation, Rules
 
@@ -58,8 +58,8 @@ SWITCHES: dict[str, Callable[[Observation], bool]] = {
 class PhasedAgent(Relay):
     """``opening``'s move until the observation is in the endgame (``when``: see the module
     docstring), ``endgame``'s from then on.  Both agents hear every hook of the game (it
-    is a :class:`~durak.agents.protocol.Relay`), so a watcher among them (an inferring search)
-    follows the whole game, not only its own phase; both are checked against the game's
+    is a :class:`~durak.agents.interface.protocol.Relay`), so a watcher among them (an inferring
+    search) follows the whole game, not only its own phase; both are checked against the game's
     rules.  The ``phased`` spec builds them from specs with ``;`` for ``,``
     (``phased:opening=greedy,endgame=ismcts:limit=300;opponent=greedy``)."""
 
@@ -92,8 +92,8 @@ class PhasedAgent(Relay):
         return self.playing(observation).act(observation, rng)
 
     def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
-        """The analysis (:mod:`durak.agents.analysis`) of the agent of this phase, under its
-        own spec (the agent that decided); :class:`SpecError` naming the phase if that
+        """The analysis (:mod:`durak.agents.interface.analysis`) of the agent of this phase, under
+        its own spec (the agent that decided); :class:`SpecError` naming the phase if that
         agent cannot analyse (``rng`` is then left untouched)."""
         agent = self.playing(observation)
         role = "endgame" if agent is self.endgame else "opening"

@@ -19,7 +19,6 @@ from typing import Any
 
 import attrs
 
-from durak.agents import evals
 from durak.agents.base import (
     Agent,
     Relay,
@@ -29,6 +28,7 @@ from durak.agents.base import (
     register,
     watchers_among,
 )
+from durak.agents.heuristics import evals
 from durak.agents.specs import Param, nested_spec, param, params_of
 from durak.rules import Action, DurakGame, GameState, Observation, Rules
 from durak.search import Budget, BudgetExhausted, SearchResult, TranspositionTable, solve
@@ -79,8 +79,8 @@ def solve_endgame(
     game: DurakGame, state: GameState, *, nodes: int, table: TranspositionTable | None = None
 ) -> SearchResult[Action]:
     """The exact solve of ``state`` as the ``solver`` agent runs it: the weakest cards first
-    (:func:`~durak.agents.evals.cheap_first`), from the game's value range, so a proven win
-    ends a node's search at once, within ``nodes`` nodes (else :class:`BudgetExhausted`);
+    (:func:`~durak.agents.heuristics.evals.cheap_first`), from the game's value range, so a proven
+    win ends a node's search at once, within ``nodes`` nodes (else :class:`BudgetExhausted`);
     a ``table`` carries solved positions over to the next solve."""
     return solve(
         game,

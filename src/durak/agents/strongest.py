@@ -24,9 +24,9 @@ import random
 
 import attrs
 
-from durak.agents.analysis import Analysis, analyse
 from durak.agents.base import Agent, RulesBound, SpecError, Watcher, make_agent, register
 from durak.agents.guides import guide_names, make_guide
+from durak.agents.interface.analysis import Analysis, analyse
 from durak.agents.learned import NoModelError
 from durak.rules import Action, Observation, Rules
 
@@ -123,7 +123,7 @@ class StrongestAgent:
         return self.resolve(observation.rules).act(observation, rng)
 
     def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
-        """The resolved agent's analysis (:mod:`durak.agents.analysis`), under the spec it
+        """The resolved agent's analysis (:mod:`durak.agents.interface.analysis`), under the spec it
         resolved to; :class:`SpecError` if that agent cannot analyse."""
         rules = observation.rules
         found = analyse(self.resolve(rules), observation, rng)

@@ -110,7 +110,7 @@ def seed_line(seed: int, given: int | None, source: str | None = None) -> str:
 def print_resolutions(emit: Callable[[str], object], plays: list[str]) -> None:
     """One ``agent:`` header line to ``emit`` (a console's or the builtin ``print``) per
     agent that the rules resolve (``SPEC plays WHAT``,
-    :func:`~durak.agents.protocol.resolutions`)."""
+    :func:`~durak.agents.interface.protocol.resolutions`)."""
     for line in plays:
         emit(f"agent: {line}")
 

@@ -4,7 +4,7 @@
 The recorder notes the observation the agent is asked to act on (``play_game`` makes it
 anyway), so a dataset's rows need no second pass through the engine.  With a journal of
 policies it answers a decision with the agent's
-:meth:`~durak.agents.analysis.Analyst.analyse` instead of its ``act``: an analyst chooses
+:meth:`~durak.agents.interface.analysis.Analyst.analyse` instead of its ``act``: an analyst chooses
 the same action from the same generator either way (``ismcts`` runs the one search behind
 both), so the game is the one played without it.  The recorded policy (:func:`policy_of`)
 is the target of expert iteration (Anthony, Tian & Barber, "Thinking Fast and Slow with
@@ -25,8 +25,8 @@ with needs("durak dataset", "dataset"):
     import numpy as np
     from numpy.typing import NDArray
 
-from durak.agents.analysis import Analysis, Analyst
 from durak.agents.base import Agent, SpecError, Watcher
+from durak.agents.interface.analysis import Analysis, Analyst
 from durak.encoding import ActionSpace
 from durak.rules import Action, Observation
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import attrs
 
-from durak.agents.tactics import power
+from durak.agents.heuristics.tactics import power
 from durak.envs.solo import SoloStep
 from durak.rules import Action, Defend, Observation
 

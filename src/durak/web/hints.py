@@ -4,7 +4,7 @@ decision (issue 52), as the page shows it.
 :func:`analyst` builds the analyst (:data:`HINT_AGENT`, ``strongest``: it resolves per
 rules, building each rules' agent once, at the first hint of those rules; a server shares
 one among its tables), and a table's :class:`Hinter` analyses the person's current decision
-(:func:`durak.agents.analysis.analyse`) from the person's own observation only, under the
+(:func:`durak.agents.interface.analysis.analyse`) from the person's own observation only, under the
 table's :class:`~durak.arena.play.referee.Referee`: the server's move time limit, and
 called off when the table closes, as any agent's move.  :func:`hint_view` is what the
 browser is sent, a pure function of that analysis and observation: every legal action,
@@ -20,8 +20,8 @@ import threading
 from typing import Any
 
 from durak.agents import make_agent, shown_order
-from durak.agents.analysis import Analysis, analyse
 from durak.agents.base import Agent, SpecError, check_bound
+from durak.agents.interface.analysis import Analysis, analyse
 from durak.arena.play.referee import AgentFaultError, GameStopped, Referee
 from durak.rules import Observation, Rules
 from durak.seeding import derive_seed

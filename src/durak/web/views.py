@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from durak.agents import shown_hand, shown_order
-from durak.agents.tactics import sorted_by_power
+from durak.agents.heuristics.tactics import sorted_by_power
 from durak.rules import Action, Card, Observation, Rules
 
 __all__ = ["Move", "Outcome", "card_text", "rules_json", "table_view"]

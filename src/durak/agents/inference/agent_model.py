@@ -10,7 +10,7 @@ players move as the target does approximates a best response to the target, and 
 inference weighs the worlds by the target's likelihood of the moves it made.
 
 The agent's choice is a distribution: read exactly from an agent that states it
-(:class:`~durak.agents.policies.PolicyAgent`: ``random``, and one-hot for the
+(:class:`~durak.agents.interface.policies.PolicyAgent`: ``random``, and one-hot for the
 deterministic ``greedy``, ``lowest`` and ``smart``), else estimated from ``draws`` calls
 of ``act``, each with its own generator seeded from the searcher's (the same seed, the
 same estimate).  ``epsilon`` of it is spread evenly over the legal actions, so no move
@@ -30,7 +30,7 @@ from typing import cast
 import attrs
 
 from durak.agents.base import Agent, SpecError, make_agent, parse_spec
-from durak.agents.policies import PolicyAgent
+from durak.agents.interface.policies import PolicyAgent
 from durak.agents.specs import nested_spec
 from durak.rules import Action, GameState, Observation, Visibility, legal_actions, observe
 

@@ -83,8 +83,8 @@ class Inferring:
     """Spec parameters and game hooks of an agent that may infer from the opponents' moves.
 
     ``guides`` holds the guides its options name (loaded once, at construction), by name.
-    It is a :class:`~durak.agents.protocol.RulesBound`: :meth:`check_rules` checks every one of
-    them, whichever option named it, so :func:`~durak.agents.make_agent` refuses an agent
+    It is a :class:`~durak.agents.interface.protocol.RulesBound`: :meth:`check_rules` checks every
+    one of them, whichever option named it, so :func:`~durak.agents.make_agent` refuses an agent
     whose guide cannot score the game before the first one.
     """
 

@@ -32,8 +32,8 @@ from typing import Protocol, TypeVar
 
 import attrs
 
-from durak.agents.evals import greedy_heuristic
 from durak.agents.guides import Guidance
+from durak.agents.heuristics.evals import greedy_heuristic
 from durak.rules import Action, GameState, legal_actions
 
 __all__ = [

@@ -55,9 +55,9 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from durak.agents.heuristics.tactics import action_card
 from durak.agents.inference.agent_model import AgentModel
 from durak.agents.inference.opponents import OpponentModel
-from durak.agents.tactics import action_card
 from durak.rules import (
     CARDS,
     Action,

@@ -15,7 +15,7 @@ from math import comb, inf
 
 import attrs
 
-from durak.agents.tactics import action_card
+from durak.agents.heuristics.tactics import action_card
 from durak.rules import (
     CARDS,
     Action,

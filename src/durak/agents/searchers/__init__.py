@@ -10,7 +10,7 @@ They are thin wrappers over :mod:`durak.search` (which never sees these agents):
 * ``maxn`` is Van Khan's (2024) max^n agent for 3-6 players, with the same sampling;
 * ``ismcts`` is Single-Observer ISMCTS (Cowling, Powley & Whitehouse, 2012);
 * ``mcts`` and ``ismcts`` add a progressive bias (Chaslot et al., 2008) toward the greedy
-  move (:func:`~durak.agents.evals.greedy_heuristic`), which measured clearly stronger
+  move (:func:`~durak.agents.heuristics.evals.greedy_heuristic`), which measured clearly stronger
   against ``greedy`` (``docs/agents.md``);
 * ``mcts:talon=sampled`` fixes only the hands in each world and draws the talon order anew
   at every iteration, so future draws are chance events rather than known cards;

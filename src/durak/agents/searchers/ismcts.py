@@ -16,10 +16,9 @@ from functools import partial
 
 import attrs
 
-from durak.agents import evals
-from durak.agents.analysis import Analysis, AnalysisKind, forced, searched, spec_of
 from durak.agents.base import SpecError, register
 from durak.agents.guides import Guidance
+from durak.agents.heuristics import evals
 from durak.agents.inference.belief import InferredGame
 from durak.agents.inference.inferring import (
     GUIDED,
@@ -30,6 +29,7 @@ from durak.agents.inference.inferring import (
     is_agent_spec,
 )
 from durak.agents.inference.opponents import by_mover, most_likely
+from durak.agents.interface.analysis import Analysis, AnalysisKind, forced, searched, spec_of
 from durak.agents.searchers.options import (
     BIAS_HELP,
     C_HELP,
@@ -175,7 +175,7 @@ class IsmctsAgent(Inferring):
     def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
         """The search behind :meth:`act` (the same action for an equal ``rng``): each root
         action's visit share and mean return, or, in a solved endgame, the exact value of
-        the solved move (:mod:`durak.agents.analysis`)."""
+        the solved move (:mod:`durak.agents.interface.analysis`)."""
         spec = spec_of(self)
         if len(observation.legal_actions) == 1:
             return forced(observation, spec, "search")

@@ -5,7 +5,7 @@ Whitehouse 2012; the agents: :mod:`durak.agents.searchers`).
 
 from __future__ import annotations
 
-from durak.agents import evals
+from durak.agents.heuristics import evals
 from durak.rules import Action, DurakGame, GameState, Observation
 from durak.search import RolloutPolicy
 

@@ -23,8 +23,8 @@ from collections.abc import Callable
 
 import attrs
 
-from durak.agents import evals
 from durak.agents.base import register
+from durak.agents.heuristics import evals
 from durak.agents.inference.inferring import Inferring, inference_last
 from durak.agents.searchers.options import (
     BIAS_HELP,

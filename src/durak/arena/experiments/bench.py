@@ -1,8 +1,8 @@
 """Benchmarks: engine speed, and the speed of the searches of :mod:`durak.search` on Durak.
 
 Engine games are played with the unchecked fast path and Zarlykov's random policy
-(:func:`durak.agents.simple.random_choice`, ``stop_chance=0.2``), in one process, as search
-and training drive the engine.  Search figures are MCTS and ISMCTS iterations per second
+(:func:`durak.agents.heuristics.simple.random_choice`, ``stop_chance=0.2``), in one process, as
+search and training drive the engine.  Search figures are MCTS and ISMCTS iterations per second
 from the opening and alpha-beta nodes per second on endgames.  Times are this thread's CPU
 time (:func:`clock`): on an idle machine the same as the wall clock, and on a machine
 shared with other jobs not slowed by them (every benchmark here runs in one thread).
@@ -15,8 +15,8 @@ import time
 
 import attrs
 
-from durak.agents import evals
-from durak.agents.simple import random_choice
+from durak.agents.heuristics import evals
+from durak.agents.heuristics.simple import random_choice
 from durak.rules import (
     DurakGame,
     GameState,

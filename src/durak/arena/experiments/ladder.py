@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from durak.agents.protocol import resolutions
+from durak.agents.interface.protocol import resolutions
 from durak.agents.specs import parse_spec
 from durak.arena.play.match import GameOutcome, MatchPlan, build_agents
 from durak.arena.play.referee import Referee
@@ -56,7 +56,7 @@ def check_specs(specs: Sequence[str], rules: Rules) -> list[str]:
     """``ValueError`` naming the problem unless ``specs`` are at least two distinct agent
     specs, none of them ``human``, each one that builds for ``rules``
     (:class:`~durak.agents.SpecError`); what those the rules resolve play
-    (:func:`~durak.agents.protocol.resolutions`)."""
+    (:func:`~durak.agents.interface.protocol.resolutions`)."""
     if len(specs) < 2:
         raise ValueError(f"a ladder needs at least two agents, got {len(specs)}")
     for spec in specs:

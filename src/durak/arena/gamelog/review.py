@@ -4,11 +4,11 @@ what an analysing agent would have played, and the value lost by the difference.
 The game is first replayed through the engine by :func:`~durak.arena.gamelog.replay.replay_entry`,
 so a tampered log is refused exactly as ``durak replay`` refuses it (one
 :class:`~durak.arena.gamelog.entry.LogError` line).  Each decision is then analysed
-(:mod:`durak.agents.analysis`) from the deciding seat's own
+(:mod:`durak.agents.interface.analysis`) from the deciding seat's own
 :func:`~durak.rules.observe` only, at the visibility the game was played with, never from
 the state: a review tells the reviewed player nothing they could not see at the table.
-The analyst also watches the game (its :class:`~durak.agents.protocol.Watcher` hooks, if it
-has them) through that seat's observations, as it would have at the table.
+The analyst also watches the game (its :class:`~durak.agents.interface.protocol.Watcher` hooks, if
+it has them) through that seat's observations, as it would have at the table.
 
 Every draw comes from ``derive_seed(seed, deal_seed, step)``: the same seed gives the same
 review.  A forced decision (one legal action) is listed but not analysed.
@@ -23,8 +23,8 @@ from typing import Any
 
 import attrs
 
-from durak.agents.analysis import Analysis, Analyst, analyse, not_an_analyst
 from durak.agents.base import Watcher, make_agent
+from durak.agents.interface.analysis import Analysis, Analyst, analyse, not_an_analyst
 from durak.arena.gamelog.entry import LogEntry
 from durak.arena.gamelog.replay import Replay, replay_entry
 from durak.rules import Action, Observation, observe

@@ -21,7 +21,7 @@ from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 
-from durak.agents.protocol import resolutions
+from durak.agents.interface.protocol import resolutions
 from durak.arena.gamelog.entry import LogEntry, LogError, entry_for
 from durak.arena.gamelog.files import LogWriter, read_log
 from durak.arena.gamelog.replay import check_unique, replay_entry

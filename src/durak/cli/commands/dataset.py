@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import attrs
 import typer
 
-from durak.agents.protocol import resolutions
+from durak.agents.interface.protocol import resolutions
 from durak.arena.play.match import build_agents
 from durak.arena.runs.backends import open_backend
 from durak.arena.runs.interface import Backend, BackendError

@@ -20,7 +20,7 @@ import typer
 
 from durak.agents import HumanAgent, make_agent
 from durak.agents.base import Agent, Relay, Watcher, watchers_among
-from durak.agents.protocol import resolutions
+from durak.agents.interface.protocol import resolutions
 from durak.arena.gamelog.files import LogWriter, read_log
 from durak.arena.play.game import play_game
 from durak.arena.play.person import PlayerLeft, play_entry

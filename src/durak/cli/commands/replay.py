@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from durak.agents.tactics import sorted_by_power
+from durak.agents.heuristics.tactics import sorted_by_power
 from durak.arena.gamelog.entry import LogEntry
 from durak.arena.gamelog.files import read_log
 from durak.arena.gamelog.replay import Replay, check_unique, replay_entry

@@ -3,8 +3,8 @@
 OpenSpiel's bots answer ``step(state)`` with an action id and hear the others' actions
 through ``inform_action`` (Lanctot et al., arXiv:1908.09453, section "Bots").  The bot here
 shows its agent nothing but :func:`~durak.rules.observe` of the ``python_durak`` state, as
-the arena does, and passes the :class:`~durak.agents.protocol.Watcher` hooks on to an agent that
-follows the game.
+the arena does, and passes the :class:`~durak.agents.interface.protocol.Watcher` hooks on to an
+agent that follows the game.
 """
 
 from __future__ import annotations

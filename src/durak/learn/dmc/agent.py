@@ -21,10 +21,10 @@ from pathlib import Path
 
 import attrs
 
-from durak.agents.analysis import ActionAssessment, Analysis, forced, spec_of
 from durak.agents.base import SpecError
+from durak.agents.interface.analysis import ActionAssessment, Analysis, forced, spec_of
+from durak.agents.interface.policies import one_hot
 from durak.agents.learned import table_name
-from durak.agents.policies import one_hot
 from durak.extras import needs
 
 with needs("dmc", "dmc"):
@@ -60,7 +60,7 @@ class DmcAgent:
         return legal[int(np.argmax(values))]
 
     def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
-        """The network's Q of every legal action (:mod:`durak.agents.analysis`), its
+        """The network's Q of every legal action (:mod:`durak.agents.interface.analysis`), its
         choice :meth:`act`'s; a forced decision unscored, as :meth:`act` answers it."""
         self.check_rules(observation.rules)
         spec = spec_of(self)
@@ -74,7 +74,7 @@ class DmcAgent:
 
     def policy(self, observation: Observation) -> list[float]:
         """One-hot on :meth:`act`'s action (it ignores ``rng``): an explicit
-        :class:`~durak.agents.policies.PolicyAgent` policy."""
+        :class:`~durak.agents.interface.policies.PolicyAgent` policy."""
         return one_hot(observation.legal_actions, self.act(observation, random.Random(0)))
 
 

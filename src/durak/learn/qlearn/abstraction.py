@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from durak.agents.tactics import action_card, power
+from durak.agents.heuristics.tactics import action_card, power
 from durak.rules import Action, Attack, Card, Defend, Observation, Pass, Take, Transfer
 
 __all__ = ["ABSTRACTIONS", "GROUPINGS", "action_groups", "relative_groups"]

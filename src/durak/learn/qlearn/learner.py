@@ -25,8 +25,8 @@ from typing import Any
 import attrs
 
 from durak.agents.base import SpecError
+from durak.agents.heuristics.tactics import lowest_play
 from durak.agents.specs import param
-from durak.agents.tactics import lowest_play
 from durak.envs.solo import SoloStep
 from durak.learn.online import Epsilon
 from durak.learn.qlearn.abstraction import ABSTRACTIONS, GROUPINGS

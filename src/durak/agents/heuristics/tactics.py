@@ -4,9 +4,10 @@ Card power follows Zarlykov (2023) and Van Khan (2024): every non-trump card is 
 every trump; within each group cards order by rank (suits break ties so the order is total
 and deterministic).
 
-Besides power, it holds the order in which the rule-based agents (:mod:`durak.agents.simple`,
-:mod:`durak.agents.smart`) rank card plays, who may throw in, and Bonnet's *weaknesses* of a
-hand against a fully known opponent hand (our reading of Zarlykov 2023, 4.2.2), with
+Besides power, it holds the order in which the rule-based agents
+(:mod:`durak.agents.heuristics.simple`,
+:mod:`durak.agents.heuristics.smart`) rank card plays, who may throw in, and Bonnet's *weaknesses*
+of a hand against a fully known opponent hand (our reading of Zarlykov 2023, 4.2.2), with
 :func:`opponent_hand` telling when that hand is known.
 """
 

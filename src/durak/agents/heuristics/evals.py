@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from durak.agents.simple import greedy_choice
-from durak.agents.tactics import action_card, play_key, weak_mask
+from durak.agents.heuristics.simple import greedy_choice
+from durak.agents.heuristics.tactics import action_card, play_key, weak_mask
 from durak.rules import (
     CARDS,
     NUM_CARDS,

@@ -8,7 +8,7 @@
 * ``lowest`` is Crampton's LowestValueBot (the "lowest" agent of Van Khan 2024): the
   lowest-power legal card, always.
 
-Card power is :func:`durak.agents.tactics.power` (non-trumps below trumps, then by rank).
+Card power is :func:`durak.agents.heuristics.tactics.power` (non-trumps below trumps, then by rank).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 import attrs
 
 from durak.agents.base import register
-from durak.agents.policies import one_hot
+from durak.agents.heuristics.tactics import lowest_play
+from durak.agents.interface.policies import one_hot
 from durak.agents.specs import param
-from durak.agents.tactics import lowest_play
 from durak.rules import Action, Observation, Pass, Suit, Take
 
 
@@ -100,7 +100,8 @@ def greedy_choice(legal: Sequence[Action], trump: Suit | None, talon_size: int) 
 @attrs.frozen
 class GreedyAgent:
     """Zarlykov's (2023, Fig. 4.2) greedy agent: it always plays the lowest-power card that
-    works (power: :func:`~durak.agents.tactics.power`, every non-trump below every trump).
+    works (power: :func:`~durak.agents.heuristics.tactics.power`, every non-trump below every
+    trump).
 
     * Leading: the lowest-power card in hand, so non-trumps go first.
     * Defending: the lowest-power card that beats an undefended attack card.  A transfer
@@ -137,12 +138,12 @@ def lowest_action(observation: Observation) -> Action:
 class LowestAgent:
     """Crampton's LowestValueBot, the "lowest" agent of Van Khan (2024): it always plays its
     lowest-power legal card action (Attack, Defend or Transfer; power:
-    :func:`~durak.agents.tactics.power`), and takes or passes only when no card action is
+    :func:`~durak.agents.heuristics.tactics.power`), and takes or passes only when no card action is
     legal.
 
     Unlike ``greedy`` it throws in trumps while the talon lasts and never passes or takes
     while it could play a card.  Ties between plays of one card are broken as in
-    :func:`~durak.agents.tactics.play_key`.  It is deterministic and ignores ``rng``.
+    :func:`~durak.agents.heuristics.tactics.play_key`.  It is deterministic and ignores ``rng``.
     """
 
     name: str = "lowest"

@@ -1,8 +1,9 @@
 """The ``smart`` rule-based agent: greedy play with two refinements (Zarlykov 2023, 4.2.2).
 
 See :class:`SmartAgent`.  The helpers it shares with the evaluation functions
-(:func:`~durak.agents.tactics.weaknesses`, :func:`~durak.agents.tactics.opponent_hand`) live
-in :mod:`durak.agents.tactics`.
+(:func:`~durak.agents.heuristics.tactics.weaknesses`,
+:func:`~durak.agents.heuristics.tactics.opponent_hand`) live
+in :mod:`durak.agents.heuristics.tactics`.
 """
 
 from __future__ import annotations
@@ -12,15 +13,15 @@ import random
 import attrs
 
 from durak.agents.base import register
-from durak.agents.policies import one_hot
-from durak.agents.simple import greedy_action
-from durak.agents.tactics import (
+from durak.agents.heuristics.simple import greedy_action
+from durak.agents.heuristics.tactics import (
     attackers_of,
     lowest_play,
     opponent_hand,
     play_key,
     weaknesses,
 )
+from durak.agents.interface.policies import one_hot
 from durak.rules import Action, Attack, Defend, Observation, Take
 
 
@@ -87,17 +88,17 @@ class SmartAgent:
        and no transfer it takes.
     2. **Bonnet's weakness rule** (two-player endgames).  A *weakness* of a player is a card
        in its hand that the opponent can beat with a card it holds
-       (:func:`~durak.agents.tactics.weaknesses`).  The rule applies when the talon is empty,
-       smart is attacking (leading or throwing in) and the sole remaining opponent's hand is
-       fully known (:func:`~durak.agents.tactics.opponent_hand`): in an open world, or in a
-       closed world by deduction, since once the talon is empty every hidden card must be
+       (:func:`~durak.agents.heuristics.tactics.weaknesses`).  The rule applies when the talon is
+       empty, smart is attacking (leading or throwing in) and the sole remaining opponent's hand is
+       fully known (:func:`~durak.agents.heuristics.tactics.opponent_hand`): in an open world, or
+       in a closed world by deduction, since once the talon is empty every hidden card must be
        the opponent's.  With at most one weakness, smart leads (and throws in) its non-weak
        cards first, lowest power first, and keeps the weakness for last.  When no legal
        attack uses a non-weak card (its hand holds only the weakness, or, throwing in, only
        the weakness matches the table) it falls back to greedy, as it does with two or more
        weaknesses or when the rule does not apply.
 
-    Every other decision is greedy's (:class:`~durak.agents.simple.GreedyAgent`).  It is
+    Every other decision is greedy's (:class:`~durak.agents.heuristics.simple.GreedyAgent`).  It is
     deterministic and ignores ``rng``.
     """
 
