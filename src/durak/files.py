@@ -16,6 +16,12 @@ A *source* is read by :func:`open_source` or :func:`read_source`: a regular file
 most a stated number of bytes, never a FIFO, a device or a folder (checked before it is
 opened, and again on the open descriptor, which is opened without blocking).
 
+A *plan* (:class:`FilePlan`) is every file one run writes and reads, declared together
+and checked together before any work (:meth:`FilePlan.check`): two outputs at one path, an
+output at one of the run's inputs, a target that is not a regular file, or one that exists
+without leave to replace it, is refused however the run was asked (``--force`` replaces a
+file; it never lets one run write a file twice or over what it reads).
+
 Every problem is one :class:`FileError` naming the path and the reason.
 """
 
@@ -27,13 +33,19 @@ import io
 import os
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Literal
 
+import attrs
+
 __all__ = [
+    "STDOUT",
     "Existing",
     "FileError",
+    "FilePlan",
+    "Input",
+    "Output",
     "atomic_path",
     "check_target",
     "open_source",
@@ -277,3 +289,97 @@ def read_source(path: str | os.PathLike[str], limit: int) -> bytes:
     if len(data) > limit:
         raise FileError(path, f"grew past the {limit:,} bytes this file may hold")
     return data
+
+
+#: The name of standard output among a run's outputs (``--json -``).
+STDOUT = "-"
+
+
+@attrs.frozen
+class Output:
+    """One file a run writes.
+
+    Attributes:
+      path: the path, or :data:`STDOUT`.
+      option: how the command line named it, for messages (``--plot``, ``OUT.ckpt``).
+      existing: what to do with a regular file already there (:data:`Existing`).
+      folder: a folder the run fills (a dataset): checked here against the other paths
+        only, its place and contents by its writer.
+    """
+
+    path: str | os.PathLike[str]
+    option: str
+    existing: Existing = "refuse"
+    folder: bool = False
+
+
+@attrs.frozen
+class Input:
+    """One file (or folder) a run reads: ``path``, named on the command line by
+    ``option``."""
+
+    path: str | os.PathLike[str]
+    option: str
+
+
+def _identity(path: str | os.PathLike[str]) -> Hashable:
+    """What makes two paths one file: the device and inode of one that exists (a hard
+    link, a symbolic link or ``a/../b`` is the same file), else the resolved path."""
+    raw = os.fspath(path)
+    if raw == STDOUT:
+        return STDOUT
+    with contextlib.suppress(OSError):
+        st = os.stat(raw)
+        return (st.st_dev, st.st_ino)
+    return os.path.realpath(raw)
+
+
+def _where(path: str | os.PathLike[str]) -> str:
+    return "standard output" if os.fspath(path) == STDOUT else os.fspath(path)
+
+
+@attrs.frozen
+class FilePlan:
+    """Every file one run writes (``outputs``) and reads (``inputs``); see the module
+    docstring.  Build it before any work and call :meth:`check`."""
+
+    outputs: tuple[Output, ...] = ()
+    inputs: tuple[Input, ...] = ()
+
+    @classmethod
+    def of(
+        cls, outputs: Iterable[Output | None] = (), inputs: Iterable[Input | None] = ()
+    ) -> FilePlan:
+        """The plan of these files, the ``None`` of an option not given left out."""
+        return cls(
+            tuple(o for o in outputs if o is not None), tuple(i for i in inputs if i is not None)
+        )
+
+    def __add__(self, other: FilePlan) -> FilePlan:
+        """Both plans' files: a command's own and those of a part it runs."""
+        return FilePlan(self.outputs + other.outputs, self.inputs + other.inputs)
+
+    def check(self) -> None:
+        """Raise :class:`FileError` for the first problem, in this order: two outputs at
+        one path, an output at an input, then each output's own target
+        (:func:`check_target`; a folder is its writer's to check).  Nothing is written."""
+        seen: dict[Hashable, Output] = {}
+        for out in self.outputs:
+            earlier = seen.setdefault(_identity(out.path), out)
+            if earlier is not out:
+                raise FileError(
+                    _where(out.path),
+                    f"{earlier.option} and {out.option} name the same file; a run writes "
+                    "each file once (refused even with --force)",
+                )
+        for source in self.inputs:
+            clash = seen.get(_identity(source.path))
+            if clash is not None:
+                raise FileError(
+                    _where(clash.path),
+                    f"{clash.option} names {source.option}, which this run reads; it would "
+                    "be overwritten (refused even with --force)",
+                )
+        for out in self.outputs:
+            if os.fspath(out.path) != STDOUT and not out.folder:
+                check_target(out.path, out.existing)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -91,7 +92,8 @@ def test_training_writes_the_learner_the_csv_and_the_curve(trained: tuple[Path, 
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"train: qlearn vs random · {EPISODES} episodes · seed {SEED}")
     assert sum(line.startswith("episodes ") for line in lines) == len(rows) - 1
-    assert f"trained: {EPISODES} episodes in " in result.stdout
+    assert f"trained: {EPISODES} episodes\n" in result.stdout
+    assert re.search(r"^time: .* episodes/s · 1 job$", result.stdout, re.MULTILINE)
     assert f"wrote: {out}, {out.with_suffix('.csv')}, {out.with_suffix('.png')}" in lines
 
 
@@ -282,7 +284,7 @@ def test_an_existing_out_needs_force(trained: tuple[Path, Result], tmp_path: Pat
         (["qlearn", "--vs", "random", "--games", "0"], "--games and --interval must be"),
         (["qlearn", "--vs", "random", "--interval", "-1"], "--games and --interval must be"),
         (["qlearn", "--vs", "random", "--out", "/no/such/dir/q.json"], "no such directory"),
-        (["qlearn", "--vs", "random", "--csv", "{out}"], "would be overwritten by the CSV"),
+        (["qlearn", "--vs", "random", "--csv", "{out}"], "--out and --csv name the same file"),
         (["qlearn"], "Missing option '--vs'"),
         (["qlearn", "--vs", "random", "--solve-endgame", "0"], "Invalid value for"),
     ],

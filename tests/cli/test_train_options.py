@@ -9,13 +9,13 @@ import enum
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
 import typer
 from typer.testing import CliRunner
 
 from durak.cli.app import app
 from durak.cli.commands.train.command import TRAININGS, training_of
+from durak.cli.option_groups import option_names
 from durak.learn.registry import learners
 
 runner = CliRunner()
@@ -28,13 +28,19 @@ def _train_params() -> dict[str, Any]:
 
 
 def _foreign() -> list[tuple[str, str, object]]:
-    """(learner, option field, its default) for every option of another learner's group."""
+    """(learner, option field, its default) for every option of another learner's group,
+    and every shared option the learner's training refuses."""
+    params = _train_params()
     cases = []
     for name, info in learners().items():
-        mine = training_of(info).options
-        for training in TRAININGS:
-            if training.options is not mine:
-                cases += [(name, f.name, f.default) for f in attrs.fields(training.options)]
+        own = training_of(info)
+        names = [
+            field
+            for training in TRAININGS
+            if training.options is not own.options
+            for field in option_names(training.options)
+        ]
+        cases += [(name, field, params[field].default) for field in [*names, *own.refused]]
     return cases
 
 

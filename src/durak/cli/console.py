@@ -130,16 +130,17 @@ def duration(seconds: float) -> str:
     return f"{seconds / 3600:.2f} h"
 
 
-def timing_line(wall: float, games: int, jobs: int) -> str:
-    """``time: 1.84 s wall · 109 games/s · 2 jobs``; slow runs give s/game instead.
+def timing_line(wall: float, count: int, jobs: int, unit: str = "games") -> str:
+    """``time: 1.84 s wall · 109 games/s · 2 jobs`` (``count`` ``unit`` done); slow runs
+    give seconds per unit instead.
 
-    >>> timing_line(1.84, 200, 2), timing_line(735.3, 200, 1)
-    ('time: 1.84 s wall · 109 games/s · 2 jobs', 'time: 735.30 s wall · 3.68 s/game · 1 job')
+    >>> timing_line(1.84, 200, 2), timing_line(735.3, 200, 1, "files")
+    ('time: 1.84 s wall · 109 games/s · 2 jobs', 'time: 735.30 s wall · 3.68 s/file · 1 job')
     """
     rate = ""
-    if wall > 0 and games:
-        per_second = games / wall
-        rate = (
-            f" · {per_second:,.0f} games/s" if per_second >= 1 else f" · {wall / games:,.2f} s/game"
-        )
+    if wall > 0 and count:
+        per_second = count / wall
+        one = unit.removesuffix("s")
+        fast = per_second >= 1
+        rate = f" · {per_second:,.0f} {unit}/s" if fast else f" · {wall / count:,.2f} s/{one}"
     return f"time: {wall:.2f} s wall{rate} · {jobs} job{'s' if jobs > 1 else ''}"

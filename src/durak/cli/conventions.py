@@ -25,7 +25,9 @@ from typing import Any
 OPTIONAL_VALUE = {"--json": "-", "--csv": "-"}
 
 #: Old spellings, by command: old option -> the option of the convention.
-DEPRECATED = {"train": {"--episodes": "--games", "--actors": "--jobs"}}
+DEPRECATED = {
+    "train": {"--episodes": "--games", "--actors": "--jobs", "--eval-games": "--curve-games"}
+}
 
 
 #: Options of ``durak`` itself that may also be given after the command.

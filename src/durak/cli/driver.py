@@ -1,29 +1,141 @@
-"""Running a :class:`~durak.arena.runs.run.Run` at the command line (``match``,
-``tournament``, ``grid``): the backend, a progress bar, one line per game when verbose,
-the stop path of :mod:`durak.cli.stopping` (Ctrl-C, SIGTERM, a log that cannot be
-written, a backend that lost its workers), and at the end the ``--json``/``--csv``
-reports, the timing line and, after a stop, how to resume.
+"""The one driver of every long command: ``match``, ``tournament``, ``grid``, ``ladder``,
+``dataset``, ``exploit``'s evaluation and ``train``.
 
-The options are :mod:`durak.cli.run_options`' groups; the report files are checked before
-the first game (:meth:`~durak.cli.run_options.ReportFiles.open`), so a bad path, or a file
-that exists without ``--force``, fails at once.
+A command describes its run as a :class:`Job` (the header lines, the ``agent:`` lines,
+notes, how many units there are and how many are done) and a loop that does the work on a
+backend and yields a :class:`Step` per unit or batch done.  :func:`drive` prints the
+header, the ``agent:`` lines and ``runs on:``, starts the backend, draws the progress bar
+and turns Ctrl-C, SIGTERM and the errors a run survives into a :class:`Stopped`
+(:mod:`durak.cli.stopping`) at any moment, the backend's start included;
+:meth:`Driven.close` prints the closing ``time:`` line and, after a stop, the one stop line
+that says what was kept and how to continue, with the stop's exit code.
+
+Only a backend that cannot start at all (no Ray cluster at ``--address``, say) is a usage
+error (one line, exit 2): nothing was done.
 """
 
 from __future__ import annotations
 
-from contextlib import closing
+import time
+from collections.abc import Callable, Generator, Mapping
+from contextlib import closing, nullcontext
 from typing import Any
 
+import attrs
 from rich.console import Console
 
 from durak.arena.play.match import MatchPlan, PlayedGame
-from durak.arena.runs.interface import BackendError
+from durak.arena.runs.interface import Backend, BackendError
 from durak.arena.runs.run import Run
 from durak.cli.console import Outputs, print_resolutions, stderr_console, timing_line
 from durak.cli.errors import user_errors
-from durak.cli.progress import GameProgress, wanted
-from durak.cli.run_options import RunSettings
+from durak.cli.progress import BarProgress, GameProgress, wanted
 from durak.cli.stopping import Stopped, stoppable
+from durak.files import FileError
+
+#: The errors a run survives by stopping and keeping what it did: a full disk, a file that
+#: cannot be written, a backend that lost its workers.
+SURVIVED: tuple[type[Exception], ...] = (OSError, BackendError, FileError)
+
+
+@attrs.frozen
+class Step:
+    """Work done by a run's loop: ``count`` units (games, files, episodes), and a
+    ``line`` to print above the bar, if any."""
+
+    count: int = 1
+    line: str | None = None
+
+
+@attrs.frozen
+class Job:
+    """What a run is about to do.
+
+    Attributes:
+      header: the lines that open the output (``match: ...``, ``rules: ...``).
+      total: the units of the whole run (``None``: unknown, a run to a time limit);
+        done: those done before (resumed).
+      unit: what is counted (``games``, ``episodes``).
+      resolutions: what each agent the rules resolve plays (``agent:`` lines).
+      notes: lines for standard error (``note: ...``, ``resuming: ...``).
+    """
+
+    header: tuple[str, ...]
+    total: int | None
+    done: int = 0
+    unit: str = "games"
+    resolutions: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Driven:
+    """How a run went: why it stopped (``None``: it ended), its wall seconds, the units
+    it did (``count``) and the processes it used (``jobs``)."""
+
+    stopped: Stopped | None
+    wall: float
+    count: int
+    jobs: int
+
+    def close(self, out: Console, kept: str, rate: tuple[int, str] | None = None) -> None:
+        """Print the ``time:`` line (its rate in ``rate``'s units, by default the units
+        counted); after a stop, raise its exit with the stop line ``REASON: kept``."""
+        amount, unit = rate if rate is not None else (self.count, "")
+        out.print(timing_line(self.wall, amount, self.jobs, unit or "games"))
+        if self.stopped is not None:
+            raise self.stopped.exit(kept)
+
+
+def _where(backend: Backend | None, count: int | None) -> str:
+    if backend is None:
+        return "this process"
+    return backend.where if count is None else backend.where_for(count)
+
+
+def drive(
+    job: Job,
+    out: Console,
+    loop: Callable[[Backend | None], Generator[Step, None, None]],
+    *,
+    quiet: bool,
+    backend: Callable[[], Backend | None] = lambda: None,
+    progress: BarProgress | None = None,
+    ends: Mapping[type[Exception], str] | None = None,
+) -> Driven:
+    """Run ``loop`` on the backend ``backend()`` starts (``None``: this process) after
+    printing ``job``'s header; see the module docstring.  ``progress`` replaces the
+    default bar of ``job.unit``; ``ends`` are exceptions that end the run as Ctrl-C does
+    (their reason, exit code 130; ``EOFError`` from a person's input, say)."""
+    err = stderr_console()
+    for line in job.header:
+        out.print(line)
+    for note in job.notes:
+        err.print(note)
+    print_resolutions(out.print, list(job.resolutions))
+    started = time.perf_counter()
+    opened: Backend | None = None
+    with stoppable() as starting, user_errors():  # Ctrl-C as the backend starts: a stop too
+        opened = backend()
+    if starting.stopped is not None:
+        return Driven(starting.stopped, time.perf_counter() - started, 0, 1)
+    todo = None if job.total is None else job.total - job.done
+    out.print(f"runs on: {_where(opened, todo)}")
+    jobs = 1 if opened is None else min(opened.capacity(), max(todo or opened.capacity(), 1))
+    count = 0
+    bar = progress or GameProgress(job.total, job.done, wanted(quiet), out, unit=job.unit)
+    with (
+        opened if opened is not None else nullcontext(),
+        bar,
+        stoppable(SURVIVED, ends) as stop,
+        closing(loop(opened)) as steps,  # closed (and its work kept) on a stop
+    ):
+        for step in steps:
+            count += step.count
+            bar.advance(step.count)
+            if step.line is not None:
+                bar.print(step.line)
+    return Driven(stop.stopped, time.perf_counter() - started, count, jobs)
 
 
 def game_line(plan: MatchPlan, played: PlayedGame, verbose: int, pairing: bool) -> str:
@@ -46,57 +158,51 @@ def game_line(plan: MatchPlan, played: PlayedGame, verbose: int, pairing: bool) 
     return line
 
 
-def drive(run: Run, settings: RunSettings, out: Console, pairing: bool = False) -> Stopped | None:
-    """Open the backend and play ``run`` on it with a progress bar; ``None`` if every game
-    was played, else why not.  A backend that cannot start is a one-line error, exit 2."""
-    err = stderr_console()
-    for note in run.notes:
-        err.print(f"note: {note}")
+def drive_run(
+    run: Run,
+    header: tuple[str, ...],
+    out: Console,
+    *,
+    quiet: bool,
+    verbose: int,
+    backend: Callable[[], Backend | None],
+    pairing: bool = False,
+) -> Driven:
+    """:func:`drive` a :class:`~durak.arena.runs.run.Run` (``match``, ``tournament``,
+    ``grid``, ``exploit``'s evaluation): a step per game, its line with ``--verbose``."""
+    notes = tuple(f"note: {n}" for n in run.notes)
     if run.resumed:
-        err.print(f"resuming: {run.resumed} of {run.total} games already in {run.log}")
+        notes += (f"resuming: {run.resumed} of {run.total} games already in {run.log}",)
+
+    def loop(opened: Backend | None) -> Generator[Step, None, None]:
+        assert opened is not None  # a run always plays on a backend
+        for p, played in run.play(opened):
+            yield Step(1, game_line(run.plans[p], played, verbose, pairing) if verbose else None)
+
+    job = Job(header, run.total, run.resumed, "games", tuple(run.resolutions), notes)
     try:
-        with user_errors():
-            backend = settings.open_backend()
-    except BaseException:
+        return drive(job, out, loop, quiet=quiet, backend=backend)
+    finally:
         run.close()
-        raise
-    to_play = run.total - run.resumed
-    print_resolutions(out.print, run.resolutions)
-    out.print(f"runs on: {backend.where_for(to_play)}")
-    with (
-        backend,
-        GameProgress(run.total, run.resumed, wanted(settings.quiet), out) as bar,
-        stoppable((OSError, BackendError)) as stop,  # a full disk, say, or Ray lost workers
-        closing(run.play(backend)) as games,  # closed on stop
-    ):
-        for p, played in games:
-            bar.advance()
-            if settings.verbose:
-                bar.print(game_line(run.plans[p], played, settings.verbose, pairing))
-    return stop.stopped
 
 
 def finish(
     run: Run,
-    settings: RunSettings,
+    driven: Driven,
     out: Console,
-    stopped: Stopped | None,
     outputs: Outputs,
     rows: list[dict[str, Any]],
     report: dict[str, Any],
 ) -> None:
     """Write the ``--csv`` ``rows`` and the ``--json`` ``report`` (which says whether the
-    run was interrupted), then the timing and log lines; after a stop, why and how to
-    resume, and its exit code (:class:`~durak.cli.stopping.Stopped`)."""
+    run was interrupted), the log line, and close the run (:meth:`Driven.close`: after a
+    stop, how to resume)."""
     with user_errors():
-        outputs.write(rows, {**report, "interrupted": stopped is not None})
+        outputs.write(rows, {**report, "interrupted": driven.stopped is not None})
     played = sum(r.games for r in run.results()) - run.resumed
-    out.print(timing_line(run.wall_seconds, played, run.workers_used))
     if run.log is not None:
         out.print(f"log: {run.log} ({run.resumed + played} games, {run.resumed} resumed)")
-    if stopped is not None:
-        done = run.resumed + played
-        keep = "pass --log FILE to keep games across runs"
-        if run.log is not None:
-            keep = f"they are in {run.log}; run the same command with --resume to finish"
-        raise stopped.exit(f"{done} of {run.total} games finished; {keep}")
+    keep = "pass --log FILE to keep games across runs"
+    if run.log is not None:
+        keep = f"they are in {run.log}; run the same command with --resume to finish"
+    driven.close(out, f"{run.resumed + played} of {run.total} games finished; {keep}")

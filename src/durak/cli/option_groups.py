@@ -65,6 +65,11 @@ def _parameters(group: type) -> list[inspect.Parameter]:
     return params
 
 
+def option_names(group: type) -> list[str]:
+    """The command parameters ``group`` puts into a signature, nested groups' included."""
+    return [p.name for p in _parameters(group)]
+
+
 def _gather(group: type, kwargs: dict[str, Any]) -> Any:
     """The instance of ``group`` made of (and taken out of) the parameters ``kwargs``,
     nested groups first; a group's own check raises ``ValueError``."""

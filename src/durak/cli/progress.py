@@ -83,6 +83,9 @@ class BarProgress:
         if self._bar is not None:
             self._bar.stop()
 
+    def advance(self, count: int = 1) -> None:
+        """Count ``count`` units done; a bar that counts its own way ignores it."""
+
     def refresh(self) -> None:
         """Redraw the bar, at most ten times a second: drawing costs more than a unit."""
         if self._bar is not None:

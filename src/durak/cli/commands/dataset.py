@@ -8,9 +8,7 @@ finished file and ``--resume`` writes the rest, to the bytes one uninterrupted r
 
 from __future__ import annotations
 
-import os
-import time
-from contextlib import nullcontext
+from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,27 +17,21 @@ import typer
 
 from durak.agents.interface.protocol import resolutions
 from durak.arena.play.match import build_agents
-from durak.arena.runs.backends import open_backend
-from durak.arena.runs.interface import Backend, BackendError
+from durak.arena.runs.interface import Backend
 from durak.cli.console import (
-    duration,
-    print_resolutions,
     seed_line,
-    stderr_console,
     stdout_console,
     visibility_label,
 )
+from durak.cli.driver import Job, Step, drive
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand, option_group
 from durak.cli.options import (
     OUTPUT,
     RUN,
-    Address,
     BackendName,
-    BackendOption,
     Force,
     FullInformation,
-    Jobs,
     OpenWorld,
     Players,
     Quiet,
@@ -50,10 +42,9 @@ from durak.cli.options import (
     choose_seed,
     describe_rules,
 )
-from durak.cli.progress import GameProgress, wanted
-from durak.cli.stopping import stoppable
+from durak.cli.run_options import RunOptions
 from durak.extras import check_installed
-from durak.files import FileError
+from durak.files import FilePlan, Output
 from durak.rules import Visibility
 
 if TYPE_CHECKING:
@@ -109,24 +100,22 @@ class DatasetSettings:
     Attributes:
       games: ``--games``; out: ``--out``, the folder; shards: ``--shards``, games per file.
       seed: ``--seed``; ``None``: the dataset's when resuming, else a random one.
-      jobs, backend, address: where the games are played, as in ``durak match``.
+      where: ``--jobs``, ``--backend``, ``--address``
+        (:class:`~durak.cli.run_options.RunOptions`).
       open_world, full_information: what the players see (and the rows encode).
       resume: ``--resume``; force: ``--force``, replace a dataset in ``out``.
       policy: ``--policy``, a ``policy`` column (:mod:`durak.dataset.recorder`).
       quiet: ``--quiet``: no progress bar.
 
     Invariants (a :class:`~durak.cli.options.UsageError` otherwise): not both ``--resume``
-    and ``--force``, nor ``--open-world`` and ``--full-information``; ``--address`` only
-    with ``--backend ray``.
+    and ``--force``, nor ``--open-world`` and ``--full-information``.
     """
 
     games: DatasetGames
     out: Out
     shards: Shards = 1000
     seed: Seed = None
-    jobs: Jobs = None
-    backend: BackendOption = BackendName.local
-    address: Address = None
+    where: RunOptions = attrs.field(factory=RunOptions)
     open_world: OpenWorld = False
     full_information: FullInformation = False
     resume: ResumeDataset = False
@@ -135,12 +124,11 @@ class DatasetSettings:
     policy: Policy = False
 
     def __attrs_post_init__(self) -> None:
+        self.where.check()
         if self.resume and self.force:
             raise UsageError("--resume continues the dataset in --out, --force replaces it")
         if self.open_world and self.full_information:
             raise UsageError("--full-information shows every hand already; drop --open-world")
-        if self.address is not None and self.backend is not BackendName.ray:
-            raise UsageError("--address is for --backend ray (the cluster to join)")
 
     @property
     def mode(self) -> Mode:
@@ -154,10 +142,14 @@ class DatasetSettings:
 
     def backend_or_none(self) -> Backend | None:
         """``None`` (this process) for one local job, else the backend, started."""
-        if self.backend is BackendName.local and self.jobs == 1:
+        where = self.where
+        if where.backend is BackendName.local and where.jobs == 1:
             return None
-        jobs = self.jobs or os.cpu_count() or 1
-        return open_backend(self.backend.value, jobs=jobs, address=self.address)
+        return where.open_backend()
+
+    def files(self) -> FilePlan:
+        """The dataset's folder, as the run's output (its writer checks the contents)."""
+        return FilePlan((Output(self.out, "--out", folder=True),))
 
 
 @expand
@@ -201,6 +193,7 @@ def dataset(
             settings.visibility,
             settings.policy,
         )
+        settings.files().check()
         store = DatasetDir(settings.out, plan.description(), settings.mode)
     source = None if logged is None else str(settings.out)
     with store:
@@ -214,50 +207,46 @@ def _write(
     seed_text: str,
     plays: list[str],
 ) -> None:
-    """Write the shards ``store`` lacks, with a progress bar, after a header that names
-    what each agent that the rules resolve plays (``plays``); the summary, and after a
-    stop, what was kept and how to finish."""
+    """Write the shards ``store`` lacks (:func:`~durak.cli.driver.drive`), after a header
+    that names what each agent that the rules resolve plays (``plays``); the summary, and
+    after a stop, what was kept and how to finish."""
     from durak.dataset import write_shards  # noqa: PLC0415
 
-    out, err = stdout_console(), stderr_console()
+    out = stdout_console()
     count = plan.shard_count
-    out.print(
-        f"dataset: {' vs '.join(plan.specs)} · {seed_text} · {plan.games} games in {count} "
-        f"file{'s' * (count != 1)} of {plan.shard_games} · {store.path}"
-    )
-    out.print(f"rules: {describe_rules(plan.rules)}" + visibility_label(plan.open_world))
-    print_resolutions(out.print, plays)
-    for note in store.notes:
-        err.print(f"note: {note}")
     resumed = len(store.done)
-    done_games = sum(s.games for s in store.done.values())
+    notes = tuple(f"note: {note}" for note in store.notes)
     if resumed:
-        err.print(f"resuming: {resumed} of {count} files already in {store.path}")
-    with user_errors():
-        backend = settings.backend_or_none()
-    where = "this process" if backend is None else backend.where
-    out.print(f"runs on: {where}")
-    started = time.perf_counter()
-    games = decisions = 0
-    with (
-        backend if backend is not None else nullcontext(),
-        GameProgress(plan.games, done_games, wanted(settings.quiet), out) as bar,
-        stoppable((OSError, BackendError, FileError)) as stop,
-    ):
+        notes += (f"resuming: {resumed} of {count} files already in {store.path}",)
+    header = (
+        f"dataset: {' vs '.join(plan.specs)} · {seed_text} · {plan.games} games in {count} "
+        f"file{'s' * (count != 1)} of {plan.shard_games} · {store.path}",
+        f"rules: {describe_rules(plan.rules)}" + visibility_label(plan.open_world),
+    )
+    done_games = sum(s.games for s in store.done.values())
+    decisions = 0
+
+    def loop(backend: Backend | None) -> Generator[Step, None, None]:
+        nonlocal decisions
         for shard in write_shards(plan, store, backend):
-            games += shard.games
             decisions += shard.decisions
-            bar.advance(shard.games)
-    wall = time.perf_counter() - started
+            yield Step(shard.games)
+
+    driven = drive(
+        Job(header, plan.games, done_games, "games", tuple(plays), notes),
+        out,
+        loop,
+        quiet=settings.quiet,
+        backend=settings.backend_or_none,
+    )
     kept = store.done.values()
     out.print(
         f"wrote: {len(kept)} of {count} files, {sum(s.games for s in kept):,} games, "
         f"{sum(s.decisions for s in kept):,} decisions ({resumed} files resumed)"
     )
-    rate = f" · {decisions / wall:,.0f} decisions/s" if wall > 0 and decisions else ""
-    out.print(f"time: {duration(wall)} wall{rate}")
-    if stop.stopped is not None:
-        raise stop.stopped.exit(
-            f"{len(store.done)} of {count} files written to {store.path}; run the same "
-            "command with --resume to finish"
-        )
+    driven.close(
+        out,
+        f"{len(store.done)} of {count} files written to {store.path}; run the same "
+        "command with --resume to finish",
+        rate=(decisions, "decisions"),
+    )

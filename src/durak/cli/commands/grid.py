@@ -9,7 +9,7 @@ import typer
 from durak.arena.experiments.grid import Grid, GridResult, parse_param
 from durak.arena.experiments.report import grid_report, grid_rows
 from durak.cli.console import visibility_label
-from durak.cli.driver import drive, finish
+from durak.cli.driver import finish
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand
 from durak.cli.options import (
@@ -71,17 +71,17 @@ def grid(
             open_world,
             settings.referee(),
         )
-        outputs = reports.open(settings.resume)
+        outputs = settings.outputs(reports)
         run = settings.run(g.plans())
     out = outputs.console()
-    out.print(
+    header = (
         f"grid: {template} with {' × '.join(p.split('=')[0] for p in param)} "
         f"({len(run.plans)} settings) vs {', '.join(opponents)} · {games} games each · "
-        f"{settings.seed_line(the_seed)}"
+        f"{settings.seed_line(the_seed)}",
+        f"rules: {describe_rules(rules)}" + visibility_label(open_world),
     )
-    out.print(f"rules: {describe_rules(rules)}" + visibility_label(open_world))
-    stopped = drive(run, settings, out, pairing=True)
+    driven = settings.drive(run, header, out, pairing=True)
     result = GridResult(g, tuple(run.results()))
     out.print(grid_table(result, confidence))
     rows, report = grid_rows(result, confidence), grid_report(result, confidence)
-    finish(run, settings, out, stopped, outputs, rows, report)
+    finish(run, driven, out, outputs, rows, report)

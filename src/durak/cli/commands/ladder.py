@@ -10,8 +10,7 @@ pairings, and an interrupted run continues where it stopped.
 from __future__ import annotations
 
 import enum
-import time
-from contextlib import closing
+from collections.abc import Generator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,34 +19,31 @@ import typer
 
 from durak.arena.experiments.ladder import Ladder, LadderSetup, Schedule, check_specs
 from durak.arena.experiments.ladder_file import file_seed, read_ladder, write_ladder
-from durak.arena.runs.interface import BackendError
+from durak.arena.runs.interface import Backend
 from durak.arena.scores.alpharank import alpharank_ratings, check_openspiel
 from durak.arena.scores.ratings import EXTRA, Rating, elo_ratings
-from durak.cli.console import Outputs, print_resolutions, seed_line, timing_line
+from durak.cli.console import Outputs, print_resolutions, seed_line
+from durak.cli.driver import Job, Step, drive
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand, option_group
 from durak.cli.options import (
     OUTPUT,
     RUN,
-    Address,
-    BackendName,
-    BackendOption,
     Confidence,
-    Jobs,
     MoveTimeout,
     Quiet,
     RulesOptions,
     Seed,
     Specs,
+    check_confidence,
+    check_timeout,
     choose_seed,
     describe_rules,
 )
-from durak.cli.progress import GameProgress, wanted
-from durak.cli.run_options import ReportFiles, RunSettings
-from durak.cli.stopping import stoppable
+from durak.cli.run_options import ReportFiles, RunOptions
 from durak.cli.tables import ladder_table
 from durak.extras import check_installed
-from durak.files import FileError, check_target
+from durak.files import FilePlan, Output
 from durak.learn.plot import ratings_chart
 
 
@@ -73,38 +69,28 @@ PairGames = Annotated[
 @option_group
 @attrs.frozen
 class LadderSettings:
-    """The run options of ``durak ladder``, as :class:`~durak.cli.run_options.RunSettings`
-    declares them (the ladder file takes the place of ``--log`` and ``--resume``).
+    """The run options of ``durak ladder`` (the ladder file takes the place of ``--log``
+    and ``--resume``).
 
     Attributes:
-      games, seed, jobs, backend, address, move_timeout, confidence, quiet: as in
-        :class:`~durak.cli.run_options.RunSettings`; ``games`` is per pair.
+      games: ``--games``, per pair.
+      seed, move_timeout, confidence, quiet: as in
+        :class:`~durak.cli.run_options.RunSettings`.
+      where: ``--jobs``, ``--backend``, ``--address``
+        (:class:`~durak.cli.run_options.RunOptions`).
     """
 
     games: PairGames = 100
     seed: Seed = None
-    jobs: Jobs = None
-    backend: BackendOption = BackendName.local
-    address: Address = None
+    where: RunOptions = attrs.field(factory=RunOptions)
     move_timeout: MoveTimeout = None
     confidence: Confidence = 0.98
     quiet: Quiet = False
 
     def __attrs_post_init__(self) -> None:
-        self.run()  # its checks: a usage error on one line
-
-    def run(self) -> RunSettings:
-        """The same options as run settings (for the backend and the checks)."""
-        return RunSettings(
-            games=self.games,
-            seed=self.seed,
-            jobs=self.jobs,
-            backend=self.backend,
-            address=self.address,
-            move_timeout=self.move_timeout,
-            confidence=self.confidence,
-            quiet=self.quiet,
-        )
+        self.where.check()
+        check_confidence(self.confidence)
+        check_timeout(self.move_timeout)
 
 
 def _save(file: Path | None) -> Any:
@@ -203,11 +189,14 @@ def ladder(
         the_anchor = _default_anchor(specs, anchor)
         seed = _seed(settings.seed, file)
         setup = LadderSetup(rules, seed, settings.move_timeout)
-        if file is not None:
-            check_target(file, "replace")
+        own = FilePlan.of(
+            [
+                None if file is None else Output(file, "--file", "replace"),
+                None if plot is None else Output(plot, "--plot", reports.existing()),
+            ]
+        )
+        (own + reports.files()).check()
         the_ladder = read_ladder(file, setup) if file is not None else Ladder(setup)
-        if plot is not None:
-            check_target(plot, "replace" if reports.force else "refuse")
         outputs = reports.open()
         schedule = the_ladder.schedule(specs, settings.games)
     _play(the_ladder, schedule, settings, outputs, file, specs, seed, plays)
@@ -244,45 +233,43 @@ def _play(
     seed: int,
     plays: list[str],
 ) -> None:
-    """Play the schedule's games with a progress bar, after a header that names what each
-    agent that the rules resolve plays (``plays``); a stop saves the ladder and exits."""
+    """Play the schedule's games (:func:`~durak.cli.driver.drive`), after a header that
+    names what each agent that the rules resolve plays (``plays``); a stop saves the
+    ladder and exits."""
     out = outputs.console()
     pairs = len(specs) * (len(specs) - 1) // 2
     source = None if file is None or not file.exists() else str(file)
     kept = "" if file is None else f" · file {file}"
-    out.print(
-        f"ladder: {len(specs)} agents, {pairs} pairings × {settings.games} games · "
-        f"{seed_line(seed, settings.seed, source)}{kept}"
-    )
-    out.print(f"rules: {describe_rules(the_ladder.setup.rules)}")
-    print_resolutions(out.print, plays)
     todo = schedule.total
-    out.print(
+    header = (
+        f"ladder: {len(specs)} agents, {pairs} pairings × {settings.games} games · "
+        f"{seed_line(seed, settings.seed, source)}{kept}",
+        f"rules: {describe_rules(the_ladder.setup.rules)}",
         f"to play: {todo} games in {len(schedule.plans)} pairings"
-        f"{'' if todo else ' (every pairing is in the file)'}"
+        f"{'' if todo else ' (every pairing is in the file)'}",
     )
     if not todo:
+        for line in header:
+            out.print(line)
+        print_resolutions(out.print, plays)
         return
-    run = settings.run()
-    with user_errors():
-        backend = run.open_backend()
-    out.print(f"runs on: {backend.where_for(todo)}")
-    started, played = time.perf_counter(), 0
-    with (
-        backend,
-        GameProgress(todo, 0, wanted(settings.quiet), out) as bar,
-        stoppable((OSError, BackendError, FileError)) as stop,
-        closing(schedule.play(backend, _save(file))) as games,  # closed (and saved) on stop
-    ):
-        for count in games:
-            bar.advance(count)
-            played += count
-    out.print(timing_line(time.perf_counter() - started, played, backend.capacity()))
-    if stop.stopped is not None:
-        keep = "pass --file FILE to keep games across runs"
-        if file is not None:
-            keep = f"the whole deals finished are in {file}; run the same command to finish"
-        raise stop.stopped.exit(keep)
+
+    def loop(backend: Backend | None) -> Generator[Step, None, None]:
+        assert backend is not None
+        for count in schedule.play(backend, _save(file)):
+            yield Step(count)
+
+    driven = drive(
+        Job(header, todo, resolutions=tuple(plays)),
+        out,
+        loop,
+        quiet=settings.quiet,
+        backend=settings.where.open_backend,
+    )
+    keep = "pass --file FILE to keep games across runs"
+    if file is not None:
+        keep = f"the whole deals finished are in {file}; run the same command to finish"
+    driven.close(out, keep)
 
 
 def _report(

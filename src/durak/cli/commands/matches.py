@@ -16,7 +16,7 @@ from durak.arena.experiments.report import (
 from durak.arena.experiments.tournament import Tournament, TournamentResult
 from durak.arena.play.match import MatchPlan
 from durak.cli.console import visibility_label
-from durak.cli.driver import drive, finish
+from durak.cli.driver import finish
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import expand
 from durak.cli.options import (
@@ -62,7 +62,7 @@ def match(
         plan = MatchPlan(
             rules, tuple(specs), the_seed, games, settings.visibility, settings.referee()
         )
-        outputs = reports.open(settings.resume)
+        outputs = settings.outputs(reports)
         run = settings.run([plan])
     out = outputs.console()
     n = rules.players
@@ -72,23 +72,21 @@ def match(
         if games % n == 0
         else f" (not a multiple of {n}: seats are not balanced)"
     )
-    out.print(
-        f"match: {' vs '.join(specs)} · {settings.seed_line(the_seed)} · {games} games{balance}"
-    )
     limit = settings.move_timeout
-    out.print(
+    header = (
+        f"match: {' vs '.join(specs)} · {settings.seed_line(the_seed)} · {games} games{balance}",
         f"rules: {describe_rules(rules)}"
         + visibility_label(settings.visibility)
-        + ("" if limit is None else f" · move limit {limit:g} s")
+        + ("" if limit is None else f" · move limit {limit:g} s"),
     )
-    stopped = drive(run, settings, out)
+    driven = settings.drive(run, header, out)
     result = run.results()[0]
     if result.games:
         out.print(match_table(result, confidence))
         for line in match_summary(result, confidence):
             out.print(line)
     rows, report = match_rows(result, confidence), match_report(result, confidence)
-    finish(run, settings, out, stopped, outputs, rows, report)
+    finish(run, driven, out, outputs, rows, report)
 
 
 @expand
@@ -122,17 +120,17 @@ def tournament(
         rules = rules_options.rules(2)
         the_seed = settings.the_seed()
         t = Tournament(rules, tuple(specs), the_seed, games, open_world, settings.referee())
-        outputs = reports.open(settings.resume)
+        outputs = settings.outputs(reports)
         run = settings.run(t.plans())
     out = outputs.console()
-    out.print(
+    header = (
         f"tournament: {len(specs)} agents, {len(t.pairs)} pairings × {games} games · "
-        f"{settings.seed_line(the_seed)}"
+        f"{settings.seed_line(the_seed)}",
+        f"rules: {describe_rules(rules)}" + visibility_label(open_world),
     )
-    out.print(f"rules: {describe_rules(rules)}" + visibility_label(open_world))
-    stopped = drive(run, settings, out, pairing=True)
+    driven = settings.drive(run, header, out, pairing=True)
     result = TournamentResult(t, tuple(run.results()))
     out.print(tournament_matrix(result, confidence))
     out.print(ranking_table(result, confidence))
     rows, report = tournament_rows(result, confidence), tournament_report(result, confidence)
-    finish(run, settings, out, stopped, outputs, rows, report)
+    finish(run, driven, out, outputs, rows, report)

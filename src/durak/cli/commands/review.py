@@ -23,7 +23,8 @@ from durak.cli.console import stderr_console, stdout_console
 from durak.cli.errors import user_errors
 from durak.cli.options import Force, JsonFile, Quiet
 from durak.cli.progress import GameProgress, wanted
-from durak.files import Existing, write_atomic
+from durak.cli.run_options import ReportFiles
+from durak.files import FilePlan, Input, write_atomic
 
 
 def _value(v: float | None) -> str:
@@ -100,6 +101,9 @@ def review(
 
     The log is re-validated through the engine first, as durak replay does.
     """
+    reports = ReportFiles(json_file=json_file, force=force)
+    with user_errors():
+        (reports.files() + FilePlan(inputs=(Input(file, "the log FILE"),))).check()
     games = checked_games(file)
     shown = select_game(games, file, game, line, index="game")
     entry = shown.entry
@@ -117,8 +121,7 @@ def review(
             print(text)
         else:
             with user_errors():
-                again: Existing = "replace" if force else "refuse"
-                write_atomic(json_file, lambda f: f.write(f"{text}\n".encode()), again)
+                write_atomic(json_file, lambda f: f.write(f"{text}\n".encode()), reports.existing())
     out = stderr_console() if to_stdout else stdout_console()
     names = " / ".join(entry.specs[a] for a in entry.seats)
     seats_text = ", ".join(str(s) for s in found.seats)

@@ -14,7 +14,7 @@ line, an option given from another learner's group.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 import attrs
 import typer
@@ -26,7 +26,7 @@ from durak.cli.commands.train.dmc import DmcOptions, train_dmc
 from durak.cli.commands.train.online import OnlineOptions, train_online
 from durak.cli.commands.train.request import TrainRequest
 from durak.cli.errors import user_errors
-from durak.cli.option_groups import expand
+from durak.cli.option_groups import expand, option_names
 from durak.cli.options import Force, JsonFile, UsageError
 from durak.learn.registry import TrainerInfo, learner_of
 from durak.learn.registry import learners as registered_learners
@@ -40,14 +40,16 @@ class Training:
       options: the option group (:func:`~durak.cli.option_groups.option_group`) of the
         options only its learners take.
       run: the training, given the request and the ``options`` given.
+      refused: the options of the shared groups this training has no use for.
     """
 
     options: type
     run: Callable[[TrainRequest, Any], None]
+    refused: tuple[str, ...] = ()
 
 
-#: The training of every online learner.
-ONLINE = Training(OnlineOptions, train_online)
+#: The training of every online learner (its episodes are its goal, in this process).
+ONLINE = Training(OnlineOptions, train_online, ("hours", "resume", "curve_games"))
 #: The learners that train with a loop of their own, by name.
 OWN_LOOPS: dict[str, Training] = {"dmc": Training(DmcOptions, train_dmc)}
 #: Every way to train (each option group once).
@@ -71,21 +73,26 @@ def refuse_foreign_options(
     that belongs to another training's group than ``training``'s (``name``: the
     learner)."""
     options = {p.name: p for p in ctx.command.params}
-    for group in groups:
-        if isinstance(group, training.options):
-            continue
-        for field in attrs.fields(cast(Any, type(group))):
-            source = ctx.get_parameter_source(field.name)
-            if source is not None and source.name == "COMMANDLINE":
-                flag = max(options[field.name].opts, key=len)
-                takers = [
-                    n
-                    for n, info in registered_learners().items()
-                    if isinstance(group, training_of(info).options)
-                ]
-                raise UsageError(
-                    f"{flag}: not an option of durak train {name} (only for {', '.join(takers)})"
-                )
+    foreign = {
+        field: type(group)
+        for group in groups
+        if not isinstance(group, training.options)
+        for field in option_names(type(group))
+    }
+    foreign.update(dict.fromkeys(training.refused, type(None)))
+    for field, group_type in foreign.items():
+        source = ctx.get_parameter_source(field)
+        if source is not None and source.name == "COMMANDLINE":
+            flag = max(options[field].opts, key=len)
+            takers = [
+                n
+                for n, info in registered_learners().items()
+                if field not in training_of(info).refused
+                and (group_type is type(None) or training_of(info).options is group_type)
+            ]
+            raise UsageError(
+                f"{flag}: not an option of durak train {name} (only for {', '.join(takers)})"
+            )
 
 
 @expand

@@ -12,19 +12,17 @@ where it stopped.
 from __future__ import annotations
 
 import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Mapping
 from contextlib import closing
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import typer
 from rich.console import Console
 
 from durak.agents import parse_spec
 from durak.agents.specs import params_of, typed_params
-from durak.arena.runs.backends import open_backend
-from durak.arena.runs.interface import BackendError
+from durak.arena.runs.interface import Backend
 from durak.arena.runs.pool import LocalPool
 from durak.arena.runs.run import run_match
 from durak.arena.runs.signals import hold_interrupts
@@ -32,20 +30,17 @@ from durak.cli.commands.train.opponents import dmc_opponents
 from durak.cli.commands.train.output import draw_curve
 from durak.cli.commands.train.request import TrainRequest
 from durak.cli.console import duration, seed_line, stderr_console, stdout_console
+from durak.cli.driver import Job, Step, drive
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import option_group
 from durak.cli.options import (
-    Address,
-    BackendName,
-    BackendOption,
     UsageError,
     choose_seed,
     describe_rules,
     rules_flags,
 )
-from durak.cli.progress import GameProgress, wanted
-from durak.cli.stopping import stoppable
-from durak.files import Existing, FileError, check_target
+from durak.cli.run_options import RunOptions
+from durak.files import FilePlan, Input
 from durak.learn.dmc.settings import DmcSettings
 from durak.learn.torch_support import require_extra
 from durak.rules import Rules
@@ -60,48 +55,12 @@ DMC = "Deep Monte-Carlo (dmc)"
 @option_group
 @attrs.frozen
 class DmcOptions:
-    """The options only ``durak train dmc`` takes.
+    """The options only ``durak train dmc`` takes: where its actors run (``where``:
+    ``--jobs``, ``--backend``, ``--address``, :class:`~durak.cli.run_options.RunOptions`).
+    Its goal (``--games``, ``--hours``, ...) is the request's
+    :class:`~durak.cli.learning.LearningGoal`."""
 
-    Attributes:
-      hours: ``--hours``, the training time across resumes; ``None``: no limit.
-      resume: ``--resume``: continue from the checkpoint ``OUT.ckpt``.
-      jobs: ``--jobs``, actor processes (or Ray CPUs).
-      backend: ``--backend``, where the actors run.
-      address: ``--address``, the Ray cluster to join.
-      eval_games: ``--eval-games``, games against each evaluation opponent.
-
-    ``--games``, ``--hours`` or both must be given; the training checks it
-    (:func:`train_dmc`).
-    """
-
-    hours: Annotated[
-        float | None,
-        typer.Option(
-            help="dmc: stop after this many hours of training (across resumes).",
-            rich_help_panel=DMC,
-            show_default=False,
-        ),
-    ] = None
-    resume: Annotated[
-        bool,
-        typer.Option(help="dmc: continue from the checkpoint OUT.ckpt.", rich_help_panel=DMC),
-    ] = False
-    jobs: Annotated[
-        int,
-        typer.Option(
-            "--jobs", "-j", min=1, help="dmc: actor processes (or Ray CPUs).", rich_help_panel=DMC
-        ),
-    ] = 1
-    backend: BackendOption = BackendName.local
-    address: Address = None
-    eval_games: Annotated[
-        int,
-        typer.Option(
-            min=2,
-            help="dmc: games against each of greedy and lowest per evaluation.",
-            rich_help_panel=DMC,
-        ),
-    ] = 200
+    where: RunOptions = attrs.field(factory=RunOptions)
 
 
 def dmc_settings(spec: str) -> DmcSettings:
@@ -151,13 +110,13 @@ def run_dmc(request: TrainRequest, options: DmcOptions, console: Console) -> Dmc
     seed = request.seed
     with user_errors():
         plan, rules, opponents, settings = _checked(request, options)
-        logged = checkpoint_seed(plan.checkpoint) if options.resume and seed is None else None
+        resume = request.goal.resume
+        logged = checkpoint_seed(plan.checkpoint) if resume and seed is None else None
         the_seed = choose_seed(seed) if logged is None else logged
         trainer = DmcTrainer(rules, opponents, the_seed, settings)
-        if options.resume:
+        if resume:
             trainer.load_checkpoint(plan.checkpoint)
-        log = EvaluationCsv(plan.csv_path, options.resume, csv_columns(trainer))
-        workers = open_backend(options.backend.value, jobs=options.jobs, address=options.address)
+        log = EvaluationCsv(plan.csv_path, resume, csv_columns(trainer))
 
     def match(specs: list[str], games: int, seed: int) -> float:
         result = run_match(rules, specs, games=games, seed=seed, backend=LocalPool(1))
@@ -165,46 +124,51 @@ def run_dmc(request: TrainRequest, options: DmcOptions, console: Console) -> Dmc
 
     meta = {"command": _command(request.spec, opponents, plan, rules, the_seed)}
     schedule = DmcSchedule(trainer, plan, match, meta)
-    console.print(
+    header = (
         f"train: {request.spec} vs {','.join(opponents)} · {_goal(plan)} · "
         f"{seed_line(the_seed, seed, None if logged is None else plan.checkpoint.name)} · "
-        f"evaluation every {plan.interval:,} episodes"
+        f"evaluation every {plan.interval:,} episodes",
+        f"rules: {describe_rules(rules)}",
     )
-    console.print(f"rules: {describe_rules(rules)}")
-    if options.backend is BackendName.ray:
-        where = workers.where
-    else:
-        where = f"{options.jobs} local process{'es' * (options.jobs > 1)}"
-    console.print(f"actors: {where}")
-    if options.resume:
-        console.print(f"resuming: {trainer.episodes:,} episodes, {duration(trainer.seconds)}")
-    bar = GameProgress(
-        plan.episodes, trainer.episodes, wanted(request.quiet), console, unit="episodes"
-    )
+    notes: tuple[str, ...] = ()
+    if resume:
+        notes = (f"resuming: {trainer.episodes:,} episodes, {duration(trainer.seconds)}",)
+    started = trainer.episodes
+
+    def loop(workers: Backend | None) -> Generator[Step, None, None]:
+        assert workers is not None  # the actors run on a backend, local or Ray
+        with closing(log):
+            for done in schedule.rounds(workers, log, hold_interrupts):
+                yield Step(settings.round, None if done.row is None else _line(done.row, plan))
+
     # A worker lost, a file that cannot be written: the round is undone, the rest is kept
     # (if it can be saved).
-    with workers, bar, closing(log), stoppable((BackendError, FileError)) as stop:
-        for done in schedule.rounds(workers, log, hold_interrupts):
-            bar.advance(settings.round)
-            if done.row is not None:
-                bar.print(_line(done.row, plan))
+    driven = drive(
+        Job(header, plan.episodes, trainer.episodes, "episodes", notes=notes),
+        console,
+        loop,
+        quiet=request.quiet,
+        backend=options.where.open_backend,
+    )
     with user_errors():
         schedule.save()
     _warn_unfaded(trainer.model().meta)
     written = [str(plan.out), str(plan.checkpoint), str(plan.csv_path)]
     title = f"durak train {request.spec} vs {','.join(opponents)} (seed {the_seed})"
-    if request.png is not None and draw_curve(request.png, _curve(plan, title)):
-        written.append(str(request.png))
+    png = request.goal.png
+    if png is not None and draw_curve(png, _curve(plan, title)):
+        written.append(str(png))
     console.print(
         f"trained: {trainer.episodes:,} episodes, {trainer.samples:,} samples in "
         f"{duration(trainer.seconds)} of training"
     )
     console.print(f"wrote: {', '.join(written)}")
-    if stop.stopped is not None:
-        raise stop.stopped.exit(
-            f"saved after {trainer.episodes:,} episodes; run the same command with --resume "
-            "to continue"
-        )
+    driven.close(
+        console,
+        f"saved after {trainer.episodes:,} episodes; run the same command with --resume "
+        "to continue",
+        rate=(trainer.episodes - started, "episodes"),
+    )
     return DmcRun(the_seed, rules, plan.out, trainer.episodes)
 
 
@@ -227,39 +191,37 @@ def _checked(
     of the run checked writable before any training."""
     from durak.learn.dmc.schedule import DmcPlan  # noqa: PLC0415 - needs numpy
 
-    episodes, hours = request.episodes, options.hours
+    options.where.check()
+    goal = request.goal
+    episodes, hours = goal.episodes, goal.hours
     if episodes is None and hours is None:
         raise UsageError("durak train dmc needs --games N or --hours H (or both)")
     if (episodes is not None and episodes <= 0) or (hours is not None and not hours > 0):
         raise UsageError("--games and --hours must be positive")
-    interval = 50_000 if request.interval is None else request.interval
+    interval = 50_000 if goal.interval is None else goal.interval
     if interval <= 0:
         raise UsageError(f"--interval must be positive, got {interval}")
     rules = request.rules_options.rules(request.players or 2, request.players)
     if str(request.csv_path) == "-":
         raise UsageError("--csv -: dmc appends its CSV across resumes; give it a file")
+    files = request.files(checkpoint=True) + _expert_input(request.spec)
     opponents = dmc_opponents(request.vs, rules)
     settings = dmc_settings(request.spec)
-    plan = DmcPlan(episodes, hours, interval, options.eval_games, request.out, request.csv_path)
-    if options.resume and not plan.checkpoint.exists():
+    plan = DmcPlan(episodes, hours, interval, goal.curve_games, request.out, request.csv_path)
+    if goal.resume and not plan.checkpoint.exists():
         raise UsageError(f"--resume: no checkpoint {plan.checkpoint} to continue from")
-    if not options.resume and plan.out.is_file() and not request.force:
+    if not goal.resume and plan.out.is_file() and not request.force:
         raise UsageError(f"--out {plan.out} exists; pass --force to overwrite it, or --resume")
-    _check_targets(request, plan, options.resume)
+    files.check()
     return plan, rules, opponents, settings
 
 
-def _check_targets(request: TrainRequest, plan: DmcPlan, resume: bool) -> None:
-    """Refuse, before any training, a file of the run that could not be written: a FIFO,
-    a device or a folder where a file goes, a missing folder, or (without ``--force`` or
-    ``--resume``) a file that exists."""
-    again: Existing = "replace" if request.force or resume else "refuse"
-    check_target(plan.out, again)
-    check_target(plan.checkpoint, again)
-    check_target(plan.csv_path, "append" if resume else again)
-    check_target(plan.out.with_name(plan.out.name + ".eval"), "replace")
-    if request.png is not None:
-        check_target(request.png, again)
+def _expert_input(spec: str) -> FilePlan:
+    """The files the learner spec reads: its start network (``init=``) and its expert
+    dataset (``expert=``)."""
+    _, raw = parse_spec(spec)
+    read = [Input(raw[key], f"the learner's {key}=") for key in ("init", "expert") if raw.get(key)]
+    return FilePlan.of(inputs=read)
 
 
 def _goal(plan: DmcPlan) -> str:

@@ -5,7 +5,7 @@ CSV row per interval, the learner saved to ``--out`` and its learning curve draw
 from __future__ import annotations
 
 import random
-import time
+from collections.abc import Generator
 from contextlib import closing
 from pathlib import Path
 from typing import Annotated
@@ -17,6 +17,7 @@ from rich.console import Console
 from durak.agents.base import Agent
 from durak.agents.faulty import FaultyAgent
 from durak.agents.solver import ExactEndgame
+from durak.arena.runs.interface import Backend
 from durak.cli.commands.train.opponents import UNFIT, seat_opponents, training_opponent
 from durak.cli.commands.train.output import (
     IntervalCsv,
@@ -27,13 +28,13 @@ from durak.cli.commands.train.output import (
 )
 from durak.cli.commands.train.request import TrainRequest
 from durak.cli.console import seed_line, stderr_console, stdout_console
+from durak.cli.driver import Job, Step, drive
 from durak.cli.errors import user_errors
 from durak.cli.option_groups import option_group
 from durak.cli.options import RUN, UsageError, choose_seed, describe_rules
 from durak.cli.progress import wanted
-from durak.cli.stopping import stoppable
 from durak.envs.solo import SoloStep, SoloTable
-from durak.files import Existing, atomic_path, check_target
+from durak.files import atomic_path
 from durak.learn.online import IntervalStats
 from durak.learn.online import train as run_training
 from durak.learn.plot import learning_curve
@@ -96,39 +97,28 @@ class _Watched:
         return self.learner.policy()
 
 
-def _check_output(request: TrainRequest) -> None:
-    """Refuse, before any training, outputs that could not be written: a FIFO, a device or
-    a folder where a file goes, a missing folder, a file that exists (without --force)."""
-    out, csv_path, plot = request.out, request.csv_path, request.png
-    again: Existing = "replace" if request.force else "refuse"
-    if out.is_file() and not request.force:
-        raise UsageError(f"--out {out} exists; pass --force to overwrite it")
-    for path in (out, None if str(csv_path) == "-" else csv_path, plot):
-        if path is not None:
-            check_target(path, again)
-    if out.resolve() in {csv_path.resolve(), plot.resolve() if plot else None}:
-        raise UsageError(f"--out {out} would be overwritten by the CSV or the plot")
-
-
 def train_online(request: TrainRequest, options: OnlineOptions) -> None:
     """Train the online learner of ``request``: plays ``--games`` episodes with the learner
     in a seat drawn from each deal's seed, reporting the win rate and mean reward every
     interval (lines, CSV, PNG), then saves the learner to ``--out`` and prints the
     ``durak match`` command that evaluates it."""
-    spec, episodes, out, seed = request.spec, request.episodes, request.out, request.seed
+    spec, episodes, seed = request.spec, request.goal.episodes, request.seed
     solve_endgame = options.solve_endgame
     with user_errors():
         if episodes is None:
             raise UsageError("--games is required: how many training games (episodes)")
-        interval = 1000 if request.interval is None else request.interval
+        interval = 1000 if request.goal.interval is None else request.goal.interval
         if episodes <= 0 or interval <= 0:
             raise UsageError(
                 f"--games and --interval must be positive, got {episodes} and {interval}"
             )
+        out = request.out
         opponents = seat_opponents(request.vs, request.players)
         rules = request.rules_options.rules(1 + len(opponents), request.players)
-        csv_path, png = request.csv_path, request.png
-        _check_output(request)
+        csv_path, png = request.csv_path, request.goal.png
+        if out.is_file() and not request.force:
+            raise UsageError(f"--out {out} exists; pass --force to overwrite it")
+        request.files(checkpoint=False).check()
         learner = make_learner(spec, rules)
         pilot = None if solve_endgame is None else ExactEndgame(solve_endgame)
         # A person may teach a learner at the terminal; a faulty agent would only crash it.
@@ -139,45 +129,53 @@ def train_online(request: TrainRequest, options: OnlineOptions) -> None:
         log = IntervalCsv(csv_path)
     # With --csv -, standard output carries the CSV alone.
     console = stderr_console() if str(csv_path) == "-" else stdout_console()
-    console.print(
+    header = (
         f"train: {spec} vs {', '.join(opponents)} · {episodes:,} episodes · "
-        f"{seed_line(the_seed, seed)} · interval {interval:,}"
+        f"{seed_line(the_seed, seed)} · interval {interval:,}",
+        f"rules: {describe_rules(rules)}",
     )
-    console.print(f"rules: {describe_rules(rules)}")
     stats: list[IntervalStats] = []
-    started = time.perf_counter()
-    # An opponent that cannot play these rules (say a Q-table of other rules) raises
-    # ValueError mid-run: a one-line error, and nothing saved.  A stop keeps what was
-    # learned (saved below); so does the end of a human opponent's input.
-    with (
-        user_errors(),
-        TrainProgress(episodes, wanted(request.quiet), console) as bar,
-        closing(log),
-    ):
-        watched = _Watched(learner, table, bar)
-        run = run_training(
-            watched,
-            table,
-            episodes=episodes,
-            seed=the_seed,
-            rewards=learner.rewards,
-            interval=interval,
-        )
-        with stoppable(ends={EOFError: "end of input"}) as stop:
-            for s in run:
+    bar = TrainProgress(episodes, wanted(request.quiet), console)
+    watched = _Watched(learner, table, bar)
+
+    def loop(_: Backend | None) -> Generator[Step, None, None]:
+        with closing(log):
+            for s in run_training(
+                watched,
+                table,
+                episodes=episodes,
+                seed=the_seed,
+                rewards=learner.rewards,
+                interval=interval,
+            ):
                 stats.append(s)
                 log.write(s)
                 bar.interval(interval_line(s, episodes))
-    wall = time.perf_counter() - started
+                yield Step(s.games)
+
+    # An opponent that cannot play these rules (say a Q-table of other rules) raises
+    # ValueError mid-run: a one-line error, and nothing saved.  A stop keeps what was
+    # learned (saved below); so does the end of a human opponent's input.
+    with user_errors():
+        driven = drive(
+            Job(header, episodes, 0, "episodes"),
+            console,
+            loop,
+            quiet=request.quiet,
+            progress=bar,
+            ends={EOFError: "end of input"},
+        )
     with user_errors():
         _save(learner, out)
     title = f"durak train {spec} vs {', '.join(opponents)} (seed {the_seed})"
-    _finish(console, watched.episodes, wall, out, csv_path, png, stats, title)
-    if stop.stopped is not None:
-        raise stop.stopped.exit(
-            f"saved the learner after {watched.episodes:,} of {episodes:,} episodes (the CSV "
-            "has the finished intervals)"
-        )
+    console.print(f"trained: {watched.episodes:,} episodes")
+    _finish(console, out, csv_path, png, stats, title)
+    driven.close(
+        console,
+        f"saved the learner after {watched.episodes:,} of {episodes:,} episodes (the CSV "
+        "has the finished intervals)",
+        rate=(watched.episodes, "episodes"),
+    )
     command = evaluate_command(spec, out, opponents, rules, the_seed + 1, solve_endgame)
     console.print(f"evaluate: {command}")
 
@@ -192,19 +190,13 @@ def _save(learner: SavableLearner, out: Path) -> None:
 
 def _finish(
     console: Console,
-    done: int,
-    wall: float,
     out: Path,
     csv_path: Path,
     png: Path | None,
     stats: list[IntervalStats],
     title: str,
 ) -> None:
-    """The timing line, the learning curve and the list of files written."""
-    console.print(
-        f"trained: {done:,} episodes in {wall:.1f} s · "
-        f"{done / wall if wall > 0 else 0:,.0f} episodes/s"
-    )
+    """The learning curve and the list of files written."""
     written = [str(out), str(csv_path)]
 
     def draw(path: Path) -> bool:
