@@ -1,0 +1,176 @@
+"""Contracts every command keeps, generated from the typer app (issue 61), so that a new
+command is covered without a new test: it only needs its row in :data:`BASE`.
+
+* Files: every pair of a command's outputs at one path, and every output at one of its
+  inputs, is refused with one line and exit 2, before any work, even with ``--force``
+  (nothing is written at that path; a file there is left as it was).  A command's file
+  parameters are read from its signature: a ``Path`` option is an output, a ``Path``
+  argument an input.  Derived names (``OUT.ckpt``, ``OUT.csv``, ``OUT.png``) are listed in
+  :data:`DERIVED`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import typing
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from durak.cli.app import app
+from tests.support.cli_checks import one_error
+
+runner = CliRunner()
+
+#: A deck of 4 cards (the king and ace of spades and hearts): games of a few moves.
+TINY = ["--suits", "2", "--lowest-rank", "13", "--hand-size", "2"]
+#: A DMC learner small enough to build at once.
+SMALL_DMC = "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64"
+#: A game log for the commands that read one (written by the fixture).
+LOG = "{log}"
+
+#: A fast invocation of every command (its file options are added by the tests).
+BASE: dict[str, list[str]] = {
+    "match": ["random", "random", "-n", "2", "-j", "1", "--seed", "1", *TINY],
+    "tournament": ["random", "greedy", "-n", "2", "-j", "1", "--seed", "1", *TINY],
+    "grid": ["mcts:limit=2", "--param", "c=1,2", "-n", "2", "-j", "1", "--seed", "1", *TINY],
+    "ladder": ["random", "greedy", "-n", "2", "-j", "1", "--seed", "1", *TINY],
+    "dataset": ["random", "random", "--games", "2", "-j", "1", "--seed", "1", *TINY],
+    "train": [SMALL_DMC, "--vs", "greedy", "-n", "8", "-j", "1", "--seed", "1", "-q", *TINY],
+    "exploit": [
+        *("greedy", "--learner", SMALL_DMC, "-n", "8", "--curve-games", "2", "--eval-games"),
+        *("1", "-j", "1", "--seed", "1", "-q", "--init", "none", *TINY),
+    ],
+    "review": [LOG, "--agent", "greedy"],
+    "replay": [LOG],
+    "play": ["greedy", *TINY],
+    "agents": [],
+    "learners": [],
+    "bench": ["--games", "2"],
+    "serve": ["--port", "0"],
+}
+
+#: Files a command derives from ``--out m.pt``, as (the derived name's end, the option
+#: whose default it is, if any): ``train`` writes ``m.pt.ckpt`` and, unless ``--csv`` says
+#: otherwise, ``m.csv``.
+DERIVED: dict[str, list[tuple[str, str | None]]] = {
+    "train": [(".pt.ckpt", None), (".pt.eval", None), (".csv", "--csv"), (".png", "--plot")],
+    "exploit": [(".pt.ckpt", None), (".pt.eval", None), (".csv", None), (".png", "--plot")],
+}
+
+
+def _commands() -> dict[str, typer.core.TyperCommand]:
+    group = typer.main.get_command(app)
+    ctx = typer.Context(group)
+    return {n: group.get_command(ctx, n) for n in group.list_commands(ctx)}  # type: ignore[attr-defined]
+
+
+def _file_params(command: typer.core.TyperCommand) -> tuple[list[str], list[str]]:
+    """The flags of the command's ``Path`` options (outputs) and the names of its ``Path``
+    arguments (inputs), in signature order."""
+    hints = typing.get_type_hints(command.callback, include_extras=True)
+    outputs, inputs = [], []
+    for name in inspect.signature(command.callback).parameters:  # type: ignore[arg-type]
+        hint = hints.get(name)
+        base = typing.get_args(hint)[0] if typing.get_origin(hint) is typing.Annotated else hint
+        if Path not in (typing.get_args(base) or (base,)):
+            continue
+        param = next(p for p in command.params if p.name == name)
+        if param.param_type_name == "option":
+            outputs.append(max(param.opts, key=len))
+        else:
+            inputs.append(name)
+    return outputs, inputs
+
+
+COMMANDS = _commands()
+FILES = {name: _file_params(c) for name, c in COMMANDS.items()}
+
+
+def test_every_command_has_a_base_invocation() -> None:
+    assert set(BASE) == set(COMMANDS), "give a new command its row in BASE"
+
+
+def _pairs() -> list[tuple[str, str, str]]:
+    cases = []
+    for name, (outputs, _) in FILES.items():
+        cases += [(name, a, b) for a, b in itertools.combinations(outputs, 2)]
+    return cases
+
+
+def _args(name: str, tmp_path: Path) -> list[str]:
+    log = tmp_path / "games.jsonl"
+    if not log.exists():
+        played = ["match", "greedy", "random", "-n", "2", "-j", "1", "--seed", "3"]
+        runner.invoke(app, [*played, *TINY, "--log", str(log)])
+    return [str(log) if a == LOG else a for a in BASE[name]]
+
+
+def _all_outputs(name: str, tmp_path: Path) -> dict[str, Path]:
+    """A distinct path in a fresh folder for every output option of ``name``."""
+    folder = tmp_path / "out"
+    folder.mkdir(exist_ok=True)
+    return {flag: folder / f"{flag.strip('-')}.pt" for flag in FILES[name][0]}
+
+
+def _refused(name: str, given: dict[str, Path], tmp_path: Path, *words: str) -> None:
+    args = [name, *_args(name, tmp_path)]
+    for flag, path in given.items():
+        args += [flag, str(path)]
+    result = runner.invoke(app, [*args, "--force"] if "--force" in _flags(name) else args)
+    one_error(result, *words)
+    assert "runs on:" not in result.output, "work began before the refusal"
+
+
+def _flags(name: str) -> set[str]:
+    return {o for p in COMMANDS[name].params for o in getattr(p, "opts", [])}
+
+
+@pytest.mark.parametrize(("name", "first", "second"), _pairs())
+def test_two_outputs_at_one_path_are_refused_before_any_work(
+    name: str, first: str, second: str, tmp_path: Path
+) -> None:
+    given = _all_outputs(name, tmp_path)
+    shared = given[first]
+    given[second] = shared
+    _refused(name, given, tmp_path, "name the same file", first, second)
+    assert not shared.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "end", "owner"),
+    [(n, end, owner) for n, derived in DERIVED.items() for end, owner in derived],
+)
+def test_an_output_at_a_derived_name_is_refused(
+    name: str, end: str, owner: str | None, tmp_path: Path
+) -> None:
+    out = tmp_path / "m.pt"
+    derived = tmp_path / ("m" + end)
+    others = [f for f in FILES[name][0] if f not in ("--out", owner)]
+    assert others, f"{name}: no option to put at {derived.name}"
+    for flag in others:
+        _refused(name, {"--out": out, flag: derived}, tmp_path, "name the same file")
+        assert not out.exists() and not derived.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "output"),
+    [(n, o) for n, (outputs, inputs) in FILES.items() if inputs for o in outputs],
+)
+def test_an_output_at_an_input_is_refused_and_the_input_kept(
+    name: str, output: str, tmp_path: Path
+) -> None:
+    _args(name, tmp_path)  # writes the log
+    log = tmp_path / "games.jsonl"
+    before = log.read_bytes()
+    _refused(name, {output: log}, tmp_path, "which this run reads")
+    assert log.read_bytes() == before
+
+
+def test_the_file_parameters_are_read_from_the_commands() -> None:
+    assert FILES["match"] == (["--log", "--csv", "--json"], [])
+    assert FILES["review"][1] == ["file"] and "--json" in FILES["review"][0]
+    assert set(FILES["train"][0]) >= {"--out", "--csv", "--plot"}
