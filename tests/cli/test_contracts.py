@@ -174,3 +174,52 @@ def test_the_file_parameters_are_read_from_the_commands() -> None:
     assert FILES["match"] == (["--log", "--csv", "--json"], [])
     assert FILES["review"][1] == ["file"] and "--json" in FILES["review"][0]
     assert set(FILES["train"][0]) >= {"--out", "--csv", "--plot"}
+
+
+#: Outputs a run continues when they exist: a game log (``--resume``) and a ladder file.
+CONTINUED = {"--log", "--file"}
+
+
+@pytest.mark.parametrize(
+    ("name", "output"),
+    [(n, o) for n, (outputs, _) in FILES.items() for o in outputs if o not in CONTINUED],
+)
+def test_an_existing_output_without_force_is_refused_before_any_work(
+    name: str, output: str, tmp_path: Path
+) -> None:
+    there = tmp_path / "there.out"
+    there.write_bytes(b"kept")
+    if name == "dataset":  # its output is a folder, with a dataset in it
+        there = tmp_path / "data"
+        there.mkdir()
+        (there / "part-00000.parquet").write_bytes(b"kept")
+    args = [name, *_args(name, tmp_path), output, str(there)]
+    if output != "--out" and "--out" in FILES[name][0]:
+        args += ["--out", str(tmp_path / "model.pt")]
+    result = runner.invoke(app, args)
+    one_error(result, str(there))
+    assert "runs on:" not in result.output
+    assert not (tmp_path / "model.pt").exists()
+
+
+#: The commands whose games or actors run on a backend (they take ``--jobs``).
+BACKED = sorted(n for n, c in COMMANDS.items() if "--jobs" in _flags(n))
+
+
+@pytest.mark.parametrize("name", BACKED)
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--address", "127.0.0.1:1"], ["--address is for --backend ray"]),
+        (["--backend", "ray", "--address", "127.0.0.1:1", "-j", "2"], ["--jobs", "--address"]),
+    ],
+)
+def test_the_run_options_are_checked_first_by_every_command_that_runs_games(
+    name: str, options: list[str], words: list[str], tmp_path: Path
+) -> None:
+    given = {flag: path for flag, path in _all_outputs(name, tmp_path).items() if flag == "--out"}
+    args = [name, *_args(name, tmp_path), *options]
+    for flag, path in given.items():
+        args += [flag, str(path)]
+    one_error(runner.invoke(app, args), *words)
+    assert not any(p.exists() for p in given.values())
