@@ -182,3 +182,21 @@ def test_a_version_1_checkpoint_is_refused_then_converted_and_resumed(tmp_path: 
     resumed.load_checkpoint(path)
     for key, tensor in resumed.net.state_dict().items():
         assert torch.equal(tensor, data["state_dict"][key])
+
+
+def test_the_upgrade_refuses_a_target_that_is_its_source_under_another_name(
+    tmp_path: Path,
+) -> None:
+    from durak.learn.model_upgrade import main  # noqa: PLC0415
+
+    path = small_model(tmp_path)
+    data = torch.load(path, weights_only=True)
+    del data["checksum"]
+    torch.save({**data, "version": 1}, path)
+    before = path.read_bytes()
+    link = tmp_path / "link.pt"
+    link.symlink_to(path)
+    # NEW.pt is OLD.pt by another name: an output at the upgrade's input, even with --force
+    assert main([str(path), str(link), "--force"]) == 2
+    assert path.read_bytes() == before and link.is_symlink()
+    assert main([str(path), str(tmp_path / "new.pt")]) == 0  # another file: upgraded

@@ -20,7 +20,7 @@ import os
 import sys
 from pathlib import Path
 
-from durak.files import FileError, atomic_path, check_target
+from durak.files import FileError, FilePlan, Input, Output, atomic_path
 from durak.learn.dmc.learner import CHECKPOINT
 from durak.learn.dmc.net import NETWORK as DMC
 from durak.learn.dqn.net import NETWORK as DQN
@@ -52,9 +52,11 @@ def upgrade(
         return ModelUpgradeError(f"{source}: {problem}")
 
     out = Path(target if target is not None else source)
-    replace = force or target is None or os.fspath(target) == os.fspath(source)
-    try:
-        check_target(out, "replace" if replace else "refuse")  # before anything is read
+    in_place = target is None or os.fspath(target) == os.fspath(source)
+    replace = force or in_place
+    reads = None if in_place else Input(source, "OLD.pt")
+    try:  # before anything is read
+        FilePlan.of([Output(out, "NEW.pt", "replace" if replace else "refuse")], [reads]).check()
     except FileError as e:
         raise ModelUpgradeError(str(e)) from None
     data = read_archive(Path(source), bad)
