@@ -59,7 +59,16 @@ def main() -> None:
     model = load_model(BUNDLED)
     weights = {k: v.numpy() for k, v in model.net.state_dict().items()}
     chunk = 8 if args.quick else 64
-    task = ActorTask(rules, model.hidden, weights, 1, 0, chunk, 0.05, ("self", "greedy", "lowest"))
+    task = ActorTask(
+        rules=rules,
+        hidden=model.hidden,
+        weights=weights,
+        seed=1,
+        first=0,
+        count=chunk,
+        epsilon=0.05,
+        opponents=("self", "greedy", "lowest"),
+    )
     profile = cProfile.Profile()
     started = time.perf_counter()
     profile.enable()
@@ -72,8 +81,8 @@ def main() -> None:
         print(f"| {name} | {seconds:.2f} | {seconds / actor:.0%} |")
 
     trainer = DmcTrainer(rules, ["self"], 1, DmcSettings())
-    trainer._rows.append(samples.rows)  # the learner's buffer, as a round leaves it
-    trainer._targets.append(samples.targets)
+    trainer.buffer_rows.append(samples.rows)  # the learner's buffer, as a round leaves it
+    trainer.buffer_targets.append(samples.targets)
     profile = cProfile.Profile()
     started = time.perf_counter()
     profile.enable()

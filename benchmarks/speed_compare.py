@@ -127,8 +127,15 @@ def _dmc(m: Modules, seed: int, episodes: int) -> tuple[int, object]:
     model = m["dmc_net"].load_model(m["dmc"].BUNDLED)
     weights = {k: v.numpy() for k, v in model.net.state_dict().items()}
     opponents = ("self", "greedy", "lowest")
-    task = m["dmc_actor"].ActorTask(
-        m["rules"].Rules(), model.hidden, weights, 1, seed, episodes, 0.05, opponents
+    task = m["dmc_actor"].ActorTask(  # by keyword: the older commits' take them too
+        rules=m["rules"].Rules(),
+        hidden=model.hidden,
+        weights=weights,
+        seed=1,
+        first=seed,
+        count=episodes,
+        epsilon=0.05,
+        opponents=opponents,
     )
     return episodes, m["dmc_actor"].collect(task).decisions
 

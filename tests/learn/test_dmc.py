@@ -109,7 +109,18 @@ def test_the_trump_suit_is_always_in_the_first_slot() -> None:
 def test_actors_play_legal_actions_and_are_deterministic() -> None:
     net = build_network(SMALL, (16,))
     w = {k: v.numpy() for k, v in net.state_dict().items()}
-    task = ActorTask(SMALL, (16,), w, 3, 0, 6, 0.3, ("self", "greedy"))
+    task = ActorTask(
+        rules=SMALL,
+        hidden=(16,),
+        weights=w,
+        seed=3,
+        first=0,
+        count=6,
+        epsilon=0.3,
+        opponents=("self", "greedy"),
+    )
+    with pytest.raises(TypeError):  # thirteen fields: named, never by position
+        ActorTask(SMALL, (16,), w, 3, 0, 6, 0.3, ("self", "greedy"))  # type: ignore[call-arg]
     first, second = collect(task), collect(task)
     assert np.array_equal(first.rows, second.rows)
     assert np.array_equal(first.targets, second.targets)
@@ -365,7 +376,18 @@ def test_a_round_whose_actors_are_lost_leaves_the_learner_as_it_found_it() -> No
 def test_a_warm_start_plays_the_warm_agents_moves_and_learns_their_values() -> None:
     net = build_network(SMALL, (16,))
     w = {k: v.numpy() for k, v in net.state_dict().items()}
-    task = ActorTask(SMALL, (16,), w, 8, 0, 3, 0.0, ("self",), "greedy", 3)
+    task = ActorTask(
+        rules=SMALL,
+        hidden=(16,),
+        weights=w,
+        seed=8,
+        first=0,
+        count=3,
+        epsilon=0.0,
+        opponents=("self",),
+        warm="greedy",
+        warm_episodes=3,
+    )
     got = collect(task)
     greedy = make_agent("greedy")
     expected = []

@@ -4,6 +4,9 @@ segment cross-entropy and its gradient, the decisions rebuilt from a ``durak dat
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -133,10 +136,33 @@ def test_a_dataset_of_other_rules_without_policies_or_changed_is_one_line(
         load_expert(tmp_path, SMALL)
     changed = dataset(tmp_path / "changed")
     (changed / "part-00000.parquet").write_bytes(b"damaged")
-    with pytest.raises(SpecError, match=r"part-00000\.parquet is missing or does not match"):
+    with pytest.raises(SpecError, match=r"part-00000\.parquet: does not match the SHA-256"):
         load_expert(changed, SMALL)
     with pytest.raises(SpecError, match="expert and privileged do not combine"):
         DmcSettings(expert=str(expert_dir), privileged=100).check()
+
+
+@pytest.mark.parametrize("name", ["part-00000.parquet", "part-00009.parquet"])
+def test_a_fifo_or_an_entry_outside_the_run_is_refused_unread(
+    tmp_path: Path, expert_dir: Path, name: str
+) -> None:
+    # Before the fix, a FIFO in place of a listed file blocked for ever (the suite's
+    # pytest-timeout ends such a hang), and an entry past the run's last file was read.
+    data = tmp_path / "data"
+    shutil.copytree(expert_dir, data)
+    manifest = json.loads((data / "_manifest.json").read_text(encoding="utf-8"))
+    if name == "part-00009.parquet":
+        manifest["shards"].append({**manifest["shards"][0], "index": 9})
+        (data / "_manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+        shutil.copy(data / "part-00000.parquet", data / name)
+        shutil.copy(data / "_games" / "part-00000.parquet", data / "_games" / name)
+        problem = "not a file of this run"
+    else:
+        (data / name).unlink()
+        os.mkfifo(data / name)
+        problem = "FIFO"
+    with pytest.raises(SpecError, match=rf"^dmc: expert=.*: {name}: .*{problem}"):
+        load_expert(data, SMALL)
 
 
 def train_args(data: Path, out: Path, games: int, *extra: str) -> list[str]:

@@ -121,7 +121,18 @@ def test_a_past_opponent_plays_its_copy_in_the_other_seats_and_only_the_learner_
     learner, copy = build_network(SMALL, (16,)), build_network(SMALL, (16,))
     w = {k: v.numpy() for k, v in learner.state_dict().items()}
     old = {k: v.numpy() for k, v in copy.state_dict().items()}
-    task = ActorTask(SMALL, (16,), w, 5, 0, 4, 0.0, ("past",), past={0: old}, past_size=1)
+    task = ActorTask(
+        rules=SMALL,
+        hidden=(16,),
+        weights=w,
+        seed=5,
+        first=0,
+        count=4,
+        epsilon=0.0,
+        opponents=("past",),
+        past={0: old},
+        past_size=1,
+    )
     got = collect(task)
     assert got.games == {"past": 4}
     agents = [DmcAgent(DmcModel(net, SMALL, (16,))) for net in (learner, copy)]
@@ -180,12 +191,26 @@ def test_a_saved_model_and_a_search_exploiter_can_be_opponents(tmp_path: Path) -
     assert stats.games == {f"dmc:path={path}": 4, exploiter: 4}
 
 
+def task(weights: Any, first: int, opponents: tuple[str, ...]) -> ActorTask:
+    """Eight episodes from ``first`` of seed 4 against ``opponents``, exploring 0.2."""
+    return ActorTask(
+        rules=SMALL,
+        hidden=(16,),
+        weights=weights,
+        seed=4,
+        first=first,
+        count=8,
+        epsilon=0.2,
+        opponents=opponents,
+    )
+
+
 def test_an_opponent_that_watches_hears_its_own_games(tmp_path: Path) -> None:
     # The actors never called the hooks: an inferring searcher (an exploiter with
     # infer=TARGET) played without its record of the game.
     net = build_network(SMALL, (16,))
     w = {k: v.numpy() for k, v in net.state_dict().items()}
-    got = collect(ActorTask(SMALL, (16,), w, 4, 0, 8, 0.2, ("hook-check", "self")))
+    got = collect(task(w, 0, ("hook-check", "self")))
     assert got.games == {"hook-check": 4}
 
 
@@ -206,7 +231,7 @@ def test_an_agent_is_built_once_per_process_not_once_per_episode(
     net = build_network(SMALL, (16,))
     w = {k: v.numpy() for k, v in net.state_dict().items()}
     for first in (0, 8):
-        got = collect(ActorTask(SMALL, (16,), w, 4, first, 8, 0.2, (f"dmc:path={path}",)))
+        got = collect(task(w, first, (f"dmc:path={path}",)))
         assert got.games == {f"dmc:path={path}": 8}
     assert built == [f"dmc:path={path}"]
 

@@ -86,7 +86,18 @@ def test_samples_carry_the_return_of_the_seat_that_decided(players: int) -> None
     weights = {k: v.numpy() for k, v in net.state_dict().items()}
     opponents = ("self", "lowest")
     episodes = 2 * players  # the learner sits in every seat once
-    task = ActorTask(rules, (16,), weights, 5, 0, episodes, 0.0, opponents, "greedy", episodes)
+    task = ActorTask(
+        rules=rules,
+        hidden=(16,),
+        weights=weights,
+        seed=5,
+        first=0,
+        count=episodes,
+        epsilon=0.0,
+        opponents=opponents,
+        warm="greedy",
+        warm_episodes=episodes,
+    )
     got = collect(task)
     greedy, lowest = make_agent("greedy", rules), make_agent("lowest", rules)
     expected = []

@@ -113,7 +113,19 @@ def test_actors_append_the_hidden_block_times_the_episodes_coefficient() -> None
     horizon = 4
     net = PRIVILEGED.build(SMALL, (16,))
     w = {k: v.numpy() for k, v in net.state_dict().items()}
-    task = ActorTask(SMALL, (16,), w, 8, 0, 3, 0.0, ("self",), "greedy", 3, horizon)
+    task = ActorTask(
+        rules=SMALL,
+        hidden=(16,),
+        weights=w,
+        seed=8,
+        first=0,
+        count=3,
+        epsilon=0.0,
+        opponents=("self",),
+        warm="greedy",
+        warm_episodes=3,
+        privileged=horizon,
+    )
     got = collect(task)
     assert got.rows.shape[1] == row_size(SMALL) + hidden_size(SMALL)
     greedy = make_agent("greedy")

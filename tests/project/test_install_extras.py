@@ -114,7 +114,8 @@ MISSING_IMPORTS = [
     ("durak.envs.aec", "the PettingZoo environment needs Gymnasium: pip install 'durak-lab[rl]'"),
     ("durak.learn.dmc.net", "dmc needs numpy: pip install 'durak-lab[dmc]'"),
     ("durak.learn.dqn.net", "dqn needs numpy: pip install 'durak-lab[dqn]'"),
-    ("durak.dataset", "durak dataset needs numpy: pip install 'durak-lab[dataset]'"),
+    # durak.dataset itself imports its modules when first used (durak.learn reads its format)
+    ("durak.dataset.run", "durak dataset needs numpy: pip install 'durak-lab[dataset]'"),
     (
         "durak.interop.openspiel.game",
         "durak.interop.openspiel needs open-spiel: pip install 'durak-lab[openspiel]'",

@@ -9,13 +9,13 @@ for those rules and plays it (hooks included):
   match) at the other players' nodes, at two players where a shipped ``dmc`` network fits
   the rules (the tables ``durak agents dmc`` lists; the ``dmc`` guide resolves its model
   per rules) and its extra (PyTorch) is installed;
-* otherwise: :data:`TWO_PLAYERS` for two players (plain ISMCTS at the budget measured
-  within 100 ms) and :data:`MORE_PLAYERS` for three or more (the 4-player row of issue
-  41's table), even where a network fits: at three players the guided search with a
-  3-player network was the durak more often (:data:`GUIDED_PLAYERS`).
+* otherwise: :data:`TWO_PLAYERS` for two players and :data:`MORE_PLAYERS` for three or
+  more, even where a network fits (the guided search is played only at the table sizes of
+  :data:`GUIDED_PLAYERS`).
 
 :meth:`StrongestAgent.spec` gives the spec it plays under given rules, and every spec is
-in its description (``durak agents``).
+in its description (``durak agents``).  Why each spec was chosen, with the measurements:
+``docs/agents.md`` ("``strongest``: one name for the best agent").
 """
 
 from __future__ import annotations
@@ -41,18 +41,14 @@ __all__ = [
     "strongest_spec",
 ]
 
-#: Where the shipped network fits (issue 50's choice, on selection seeds: against ``smart``
-#: 86.5%, against ``dmc`` 79.5%, where the ``greedy`` model of issue 41 made 81.0% and 69.5%).
+#: Where a shipped network fits the rules, at the table sizes of :data:`GUIDED_PLAYERS`:
+#: the network-guided search with a posterior over the opponents.
 GUIDED = "ismcts:prior=dmc,value=dmc,limit=200,batch=8,opponent=auto,carry=true"
-#: Two players without the network: 82.0% against ``greedy`` at 100 ms (issue 22's
-#: engine; the engine has been faster since).
+#: Two players without the network: plain ISMCTS at the budget measured within 100 ms.
 TWO_PLAYERS = "ismcts:limit=600"
-#: Three or more players: the durak in 4.0% of 400 games against three ``greedy``, at
-#: 67.5 ms mean (issue 41).
+#: Three or more players: ISMCTS modelling the others as ``greedy``.
 MORE_PLAYERS = "ismcts:limit=300,opponent=greedy"
-#: The table sizes at which :data:`GUIDED` was measured the stronger.  Against two
-#: ``greedy`` (600 games, selection seed 5095, issue 51) it was the durak in 12.0%
-#: [9.2%, 15.4%] with a 3-player network, :data:`MORE_PLAYERS` in 6.7% [4.7%, 9.4%].
+#: The table sizes at which :data:`GUIDED` was measured the stronger (``docs/agents.md``).
 GUIDED_PLAYERS = frozenset({2})
 
 

@@ -4,8 +4,8 @@ shards (on a backend's workers, or in this process) and commits them in order.
 Game ``g`` of a :class:`DatasetPlan` is game ``g`` of the ``durak match`` of the same
 rules, specs and seed (:class:`~durak.arena.play.match.MatchPlan`), refereed without a move
 limit, so that its rows depend on nothing but the plan (a time limit would make them
-depend on the machine); shard ``k`` holds games ``k * shard_games`` to
-``(k + 1) * shard_games - 1`` (the last one the rest).
+depend on the machine); shard ``k`` holds the games of
+:class:`~durak.dataset.format.Layout`.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from durak.arena.play.match import MatchPlan
 from durak.arena.play.referee import Referee
 from durak.arena.runs.interface import Backend
 from durak.arena.runs.signals import hold_interrupts
+from durak.dataset.format import Layout
 from durak.dataset.shards import ShardFiles, ShardTask, build_shard, describe
 from durak.dataset.store import DatasetDir, Mode, Shard
 from durak.rules import Rules, Visibility
@@ -66,24 +67,24 @@ class DatasetPlan:
         )
 
     @property
+    def layout(self) -> Layout:
+        """Which games each file holds."""
+        return Layout(self.games, self.shard_games)
+
+    @property
     def shard_count(self) -> int:
         """How many files: ``games / shard_games``, rounded up."""
-        return -(-self.games // self.shard_games)
+        return self.layout.shard_count
 
     def task(self, index: int) -> ShardTask:
         """The games of shard ``index``."""
-        first = index * self.shard_games
-        stop = min(first + self.shard_games, self.games)
-        return ShardTask(self.match, index, first, stop, self.policy)
+        games = self.layout.games_of(index)
+        return ShardTask(self.match, index, games.start, games.stop, self.policy)
 
     def description(self) -> dict[str, Any]:
         """The run, as the manifest records it: two datasets with the same description
         hold the same bytes."""
-        return {
-            **describe(self.match, self.policy),
-            "games": self.games,
-            "shard_games": self.shard_games,
-        }
+        return {**describe(self.match, self.policy), **self.layout.to_json()}
 
 
 def write_shards(

@@ -27,11 +27,11 @@ with needs("durak dataset", "dataset"):
 
 from durak.agents.base import Agent
 from durak.arena.play.match import MatchPlan, build_agents
+from durak.dataset.format import FORMAT, VERSION, table_description
 from durak.dataset.rows import GameRows, play_rows
 from durak.encoding import action_space_size, observation_size
 
 __all__ = [
-    "FORMAT",
     "ROWS_PER_GROUP",
     "ShardFiles",
     "ShardTask",
@@ -41,9 +41,6 @@ __all__ = [
     "game_schema",
 ]
 
-#: The ``format`` and ``version`` of every file's ``durak`` metadata and of the manifest.
-FORMAT = "durak-dataset"
-VERSION = 1
 #: A row group is closed after the game that brings it to this many decisions.
 ROWS_PER_GROUP = 8192
 
@@ -66,7 +63,7 @@ def describe(plan: MatchPlan, policy: bool = False) -> dict[str, Any]:
 def _with_description(
     schema: pa.Schema, plan: MatchPlan, table: str, policy: bool = False
 ) -> pa.Schema:
-    text = json.dumps({**describe(plan, policy), "table": table}, sort_keys=True)
+    text = json.dumps(table_description(describe(plan, policy), table), sort_keys=True)
     return schema.with_metadata({b"durak": text.encode("utf-8")})
 
 

@@ -1,32 +1,39 @@
-"""The folder of a dataset: its shards, its manifest, and resuming it.
-
-Layout of ``DIR``: the decisions, one file per shard, ``part-00000.parquet``,
-``part-00001.parquet``, ... (names sort in game order), so ``pandas.read_parquet(DIR)``
-reads them all; the games' public records in ``DIR/_games/`` under the same names; and
-``DIR/_manifest.json``: the run (:func:`~durak.dataset.shards.describe`, the number of
-games and of games per shard) and every finished shard with its counts and the SHA-256 of
-its two files.  Readers of Parquet folders skip names that start with ``_`` or ``.``, so
-they see the decisions only.
+"""The folder of a dataset opened for writing: its checks, its lock, resuming it, and
+committing its shards (the names, the manifest and the check of a shard against it are
+:mod:`durak.dataset.format`'s).
 
 Every file is written atomically (:mod:`durak.files`), a shard's two files before the
 manifest that lists it, so a shard is finished exactly when the manifest lists it and its
-files still match; resuming keeps those and writes every other shard again, which gives the
-bytes one uninterrupted run writes.  The folder is locked (``flock``) while a run writes it.
+files bear the entry out (:func:`~durak.dataset.format.read_shard`); resuming keeps those,
+drops the entries and removes the files that are not in the run's layout, and writes every
+other shard again, which gives the bytes one uninterrupted run writes.  The folder is
+locked (``flock``) while a run writes it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
-import attrs
-
-from durak.dataset.shards import FORMAT, ShardFiles
-from durak.files import FileError, check_target, read_source, write_atomic
+from durak.dataset.format import (
+    GAMES,
+    MANIFEST,
+    MAX_SHARD_BYTES,
+    Layout,
+    Manifest,
+    Shard,
+    ShardError,
+    digest,
+    part_name,
+    read_manifest,
+    read_shard,
+    shard_paths,
+    write_manifest,
+)
+from durak.dataset.shards import ShardFiles
+from durak.files import FileError, check_target, write_atomic
 
 fcntl: ModuleType | None
 try:
@@ -34,69 +41,21 @@ try:
 except ImportError:  # not POSIX: no lock
     fcntl = None
 
-__all__ = ["GAMES", "MANIFEST", "DatasetDir", "Mode", "Shard", "manifest_seed", "part_name"]
+__all__ = ["DatasetDir", "Mode", "Shard", "manifest_seed"]
 
-#: The manifest's name, and the folder of the games table, inside the dataset's folder.
-MANIFEST = "_manifest.json"
-GAMES = "_games"
-#: The largest manifest read back.
-MAX_MANIFEST_BYTES = 64 << 20
 #: ``new``: a folder that is missing or empty; ``force``: also replace a dataset there;
 #: ``resume``: continue the dataset there (or start one).
 Mode = Literal["new", "force", "resume"]
-
-
-def part_name(index: int) -> str:
-    """The file name of shard ``index``: ``part-00007.parquet`` (more digits past 99999)."""
-    return f"part-{index:05d}.parquet"
-
-
-@attrs.frozen
-class Shard:
-    """A finished shard: ``games`` games, ``decisions`` rows, its files' SHA-256."""
-
-    index: int
-    games: int
-    decisions: int
-    sha256: tuple[str, str]
-
-    def to_json(self) -> dict[str, Any]:
-        """The shard as the manifest lists it."""
-        return {
-            "index": self.index,
-            "games": self.games,
-            "decisions": self.decisions,
-            "sha256": list(self.sha256),
-        }
-
-
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _read_manifest(folder: Path) -> dict[str, Any] | None:
-    """The manifest of ``folder`` as JSON, ``None`` if there is none;
-    :class:`~durak.files.FileError` if it cannot be read or is not a dataset's."""
-    path = folder / MANIFEST
-    if not path.exists():
-        return None
-    try:
-        data = json.loads(read_source(path, MAX_MANIFEST_BYTES).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise FileError(path, "not a dataset manifest (not JSON)") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise FileError(path, f"not a {FORMAT} manifest")
-    return data
 
 
 def manifest_seed(folder: Path | str) -> int | None:
     """The master seed of the dataset in ``folder``, ``None`` if it holds none (to resume
     without ``--seed``); never raises."""
     try:
-        data = _read_manifest(Path(folder))
+        found = read_manifest(Path(folder))
     except (FileError, OSError):
         return None
-    seed = None if data is None else data.get("run", {}).get("seed")
+    seed = None if found is None else found.run.get("seed")
     return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
 
@@ -124,30 +83,35 @@ def _mismatch(theirs: dict[str, Any], mine: dict[str, Any]) -> str:
 
 class DatasetDir:
     """The folder ``path`` of the dataset of ``run`` (plain data: what the manifest
-    records), opened for writing as ``mode`` says.
+    records, its :class:`~durak.dataset.format.Layout` included), opened for writing as
+    ``mode`` says.
 
     Opening checks the folder (:class:`~durak.files.FileError` for a path that is not a
-    folder, a missing or unwritable parent, a folder that holds anything but a dataset;
-    without ``force`` or ``resume`` one that holds a dataset; with ``resume`` a dataset of
-    another run), creates it if missing, locks it, and writes the manifest.  :attr:`done`
-    holds the finished shards found when resuming; :attr:`notes`, shards found changed.
+    folder, a missing or unwritable parent, a folder that holds anything but a dataset, a
+    file of the layout that is there and is not a regular file; without ``force`` or
+    ``resume`` one that holds a dataset; with ``resume`` a dataset of another run), creates
+    it if missing, locks it, and writes the manifest.  :attr:`done` holds the finished
+    shards found when resuming; :attr:`notes`, the entries found wrong (written again or
+    dropped).
     """
 
     def __init__(self, path: Path | str, run: dict[str, Any], mode: Mode) -> None:
         self.path = Path(path)
         self.run = run
+        self.layout = Layout.of_run(run)
         self.notes: list[str] = []
         self.done: dict[int, Shard] = {}
         self._lock: int | None = None
         self._create()
         try:
             self._lock_folder()
-            found = _read_manifest(self.path)
+            found = read_manifest(self.path)
             self._check_contents(found, mode)
+            self._check_targets()
             resuming = mode == "resume" and found is not None
-            if mode == "resume" and found is not None:
+            if found is not None and resuming:
                 self._load(found)
-            self._clear(temporary_only=resuming)
+            self._clear(resuming)
             self._write_manifest()  # first: a folder with anything of ours has a manifest
             (self.path / GAMES).mkdir(exist_ok=True)
         except BaseException:
@@ -176,7 +140,7 @@ class DatasetDir:
         except BlockingIOError:
             raise FileError(self.path, "is in use by another durak dataset run") from None
 
-    def _check_contents(self, found: dict[str, Any] | None, mode: Mode) -> None:
+    def _check_contents(self, found: Manifest | None, mode: Mode) -> None:
         if found is None:
             if any(self.path.iterdir()):
                 raise FileError(
@@ -189,68 +153,69 @@ class DatasetDir:
                 self.path,
                 "holds a dataset already; --resume continues it, --force replaces it",
             )
-        theirs = found.get("run")
-        if mode == "resume" and theirs != self.run:
-            why = _mismatch(theirs if isinstance(theirs, dict) else {}, self.run)
+        if mode == "resume" and found.run != self.run:
+            why = _mismatch(found.run, self.run)
             raise FileError(self.path, f"{why}; refusing to resume a different run")
 
-    def _load(self, found: dict[str, Any]) -> None:
-        """The shards of the manifest whose files still match it."""
-        for item in found.get("shards", []):
-            try:
-                shard = Shard(
-                    int(item["index"]),
-                    int(item["games"]),
-                    int(item["decisions"]),
-                    (str(item["sha256"][0]), str(item["sha256"][1])),
-                )
-            except (TypeError, KeyError, IndexError, ValueError):
-                raise FileError(self.path / MANIFEST, f"a bad shard entry: {item!r}") from None
-            if self._matches(shard):
-                self.done[shard.index] = shard
-            else:
-                self.notes.append(
-                    f"{part_name(shard.index)} is missing or changed; writing it again"
-                )
+    def _check_targets(self) -> None:
+        """:class:`FileError` for a file the run would write that is there and is not a
+        regular file (a FIFO, a folder): refused before any game, never read."""
+        games = self.path / GAMES
+        if os.path.lexists(games) and not games.is_dir():
+            raise FileError(games, "is not a directory; the games table's folder")
+        for index in range(self.layout.shard_count):
+            for target in shard_paths(self.path, index):
+                if os.path.lexists(target):
+                    check_target(target, "replace")
 
-    def _matches(self, shard: Shard) -> bool:
-        name = part_name(shard.index)
-        for path, digest in zip(
-            (self.path / name, self.path / GAMES / name), shard.sha256, strict=True
-        ):
+    def _load(self, found: Manifest) -> None:
+        """The manifest's entries whose files bear them out; a note for each other."""
+        for shard in found.shards:
+            name = part_name(shard.index)
             try:
-                if _digest(path.read_bytes()) != digest:
-                    return False
-            except OSError:
-                return False
-        return True
+                read_shard(self.path, self.run, shard)
+            except ShardError as e:
+                if shard.index in range(self.layout.shard_count):
+                    where = Path(e.path).relative_to(self.path).as_posix()
+                    self.notes.append(f"{where}: {e.reason}; writing {name} again")
+                else:
+                    self.notes.append(
+                        f"the manifest lists {name}, not a file of this run; removing it"
+                    )
+                self.done.pop(shard.index, None)
+                continue
+            self.done[shard.index] = shard
 
-    def _clear(self, temporary_only: bool) -> None:
-        """Remove the temporary files of writes that were cut off and, unless
-        ``temporary_only``, a previous dataset's shards (only files a dataset writes)."""
-        prefixes = (".part-", f".{MANIFEST}.") + (() if temporary_only else ("part-",))
+    def _clear(self, resuming: bool) -> None:
+        """Remove the temporary files of writes that were cut off and the shards of a
+        previous dataset, or when ``resuming``, those outside the run's layout (only
+        regular files a dataset writes)."""
+        planned = {part_name(k) for k in range(self.layout.shard_count)} if resuming else set()
+        temporary = (".part-", f".{MANIFEST}.")
         for folder in (self.path, self.path / GAMES):
             if folder.is_dir():
                 for f in folder.iterdir():
-                    if f.name.startswith(prefixes) and f.is_file():
+                    ours = f.name.startswith("part-") and f.name not in planned
+                    if (ours or f.name.startswith(temporary)) and f.is_file():
                         f.unlink()
 
     def _write_manifest(self) -> None:
-        shards = [self.done[k].to_json() for k in sorted(self.done)]
-        manifest = {"format": FORMAT, "run": self.run, "shards": shards}
-        text = json.dumps(manifest, indent=1, sort_keys=True) + "\n"
-        write_atomic(self.path / MANIFEST, lambda f: f.write(text.encode("utf-8")), "replace")
+        write_manifest(self.path, self.run, [self.done[k] for k in sorted(self.done)])
 
     def commit(self, files: ShardFiles) -> Shard:
         """Write the shard's two files, then the manifest that lists it (each atomically);
         a stop in between leaves a shard that resuming writes again."""
-        name = part_name(files.index)
-        for path, data in (
-            (self.path / name, files.decision_bytes),
-            (self.path / GAMES / name, files.game_bytes),
-        ):
+        paths = shard_paths(self.path, files.index)
+        for path, data in zip(paths, (files.decision_bytes, files.game_bytes), strict=True):
+            if len(data) > MAX_SHARD_BYTES:
+                raise FileError(
+                    path,
+                    f"would hold {len(data):,} bytes, more than the "
+                    f"{MAX_SHARD_BYTES:,} a file may; write fewer --shards games",
+                )
+        for path, data in zip(paths, (files.decision_bytes, files.game_bytes), strict=True):
             _write_bytes(path, data)
-        digests = (_digest(files.decision_bytes), _digest(files.game_bytes))
+        digests = (digest(files.decision_bytes), digest(files.game_bytes))
         shard = Shard(files.index, files.games, files.decisions, digests)
         self.done[files.index] = shard
         self._write_manifest()

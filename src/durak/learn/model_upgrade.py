@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from durak.files import FileError, FilePlan, Input, Output, atomic_path
-from durak.learn.dmc.learner import CHECKPOINT
+from durak.learn.dmc.checkpoint import CHECKPOINT
 from durak.learn.dmc.net import NETWORK as DMC
 from durak.learn.dqn.net import NETWORK as DQN
 from durak.learn.model_file import NetworkFormat, read_archive, write_model_file

@@ -49,8 +49,7 @@ def inference() -> Iterator[Any]:
 
     A decision scores a few rows of a small network: splitting that work costs more than it
     saves, and on a busy machine (a match's other jobs, training actors) waiting for the
-    pool's threads made one decision 40 times slower (1,543 against 36 ms per move of
-    ``ismcts:prior=dmc,value=dmc,limit=100``).
+    pool's threads slows a decision many times over (the measurement: ``docs/agents.md``).
     """
     torch = require_torch()
     threads = torch.get_num_threads()

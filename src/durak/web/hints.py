@@ -1,5 +1,5 @@
 """A hint on request: what the strongest agent for a table's rules thinks of the person's
-decision (issue 52), as the page shows it.
+decision, as the page shows it.
 
 :func:`analyst` builds the analyst (:data:`HINT_AGENT`, ``strongest``: it resolves per
 rules, building each rules' agent once, at the first hint of those rules; a server shares

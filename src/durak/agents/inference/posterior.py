@@ -26,25 +26,19 @@ the mover's observation *of that world*.  A candidate's factor for a move is its
 mean probability of the move before the move reweighs the worlds: its predictive
 probability given what the searcher has seen and, through the weights, the opponent's
 earlier moves under that candidate, so the product over the moves is the candidate's
-joint likelihood of them.  (Worlds drawn afresh for each move would
-count a hand the opponent's earlier moves ruled out for a candidate as much as any, and
-two candidates that choose differently only in rare positions would drift apart by that
-noise rather than by those positions.)  A world in which the
-opponent lacks the card it played gets the card by a swap with one of its unknown cards
-(a move's legality is the same under every candidate, so it should not thin the worlds);
-if no world allows a move all the same, :data:`TRIES` worlds are drawn afresh for it.  A
-move that no still-possible candidate could have made (``epsilon = 0``) is skipped.
+joint likelihood of them.  A world in which the opponent lacks the card it played gets
+the card by a swap with one of its unknown cards (a move's legality is the same under
+every candidate, so it should not thin the worlds); if no world allows a move all the
+same, :data:`TRIES` worlds are drawn afresh for it.  A move that no still-possible
+candidate could have made (``epsilon = 0``) is skipped.
 
 **How soon it finds the opponent.**  Against a scripted opponent that is exactly one of
 the candidates, the posterior puts at least 0.95 on it within :data:`FIND_WITHIN`
-opponent moves it counted (about sixteen games of a match with ``carry=true``),
-``lowest`` within half as many and ``random`` within an eighth
-(``tests/agents/test_opponent_auto.py`` checks the three on five seeds).
-``greedy`` and ``smart`` take longest: in nearly every position a ``greedy`` opponent
-meets they choose the same move, and no likelihood can tell them apart before the first
-position where they differ (a defence where ``smart`` would avoid a rank the attacker is
-known to hold, or Bonnet's endgame rule), which some matches reach only after a dozen
-games (the figures: ``docs/agents.md``).
+opponent moves it counted, ``lowest`` within half as many and ``random`` within an
+eighth (``tests/agents/test_opponent_auto.py``).  Two candidates that choose alike in a
+position are not told apart there, so ``greedy`` and ``smart`` take longest.  The
+measurements, and why the worlds are carried rather than drawn afresh for each move:
+``docs/agents.md`` ("A posterior over candidate agents").
 
 **Per player, per game, per match.**  Each other seat has its own posterior (3 to 6
 players).  Each game starts from the prior; with ``carry=true`` the agent keeps each

@@ -10,7 +10,8 @@ the policy depends on the information state only, and the same seed gives the sa
 A deterministic agent (``lowest``, ``greedy``, ``smart``) gives its one action probability 1
 whatever ``samples`` is.  An agent that states its distribution, a ``policy(observation)``
 method giving the probability of each of ``observation.legal_actions`` in order (the
-optional protocol of issue 49), gives that distribution exactly, with no sampling.
+optional protocol :class:`~durak.agents.interface.policies.PolicyAgent`), gives that
+distribution exactly, with no sampling.
 """
 
 from __future__ import annotations

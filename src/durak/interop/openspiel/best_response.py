@@ -7,7 +7,7 @@ arXiv:1908.09453) walks the whole tree against the target's policy in every othe
 Summed over seats, the best response's gain is NashConv (Lanctot et al., NeurIPS 2017); in a
 zero-sum game of two players the best response's mean payoff over both seats is NashConv / 2.
 An approximate best response (an *exploiter*: a learner trained against the target, or a
-search with the target as its model, issue 49) is a legal player, so its exact mean payoff
+search with the target as its model) is a legal player, so its exact mean payoff
 against the target, computed here by the same walk with the exploiter's policy in one seat
 (``open_spiel.python.algorithms.expected_game_score.policy_value``), is never above that
 value; how far below it stays says how good the approximation is.

@@ -8,7 +8,8 @@ learner.
 * :mod:`durak.learn.dmc.shipped`: the models shipped with the package, by rules (no
   PyTorch);
 * :mod:`durak.learn.dmc.actor`: actors playing chunks of episodes side by side;
-* :mod:`durak.learn.dmc.learner`: rounds, the buffer, Adam, checkpoints;
+* :mod:`durak.learn.dmc.learner`: rounds, the buffer, Adam;
+* :mod:`durak.learn.dmc.checkpoint`: the checkpoint of a run, saved and resumed;
 * :mod:`durak.learn.dmc.schedule`: the training run (evaluations, their CSV, checkpoints
   every five minutes, the goal);
 * :mod:`durak.learn.dmc.settings`: the learner's settings (no PyTorch).

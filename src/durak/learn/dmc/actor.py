@@ -72,7 +72,7 @@ def episode_opponent(opponents: Sequence[str], episode: int) -> str:
     return opponents[episode % len(opponents)]
 
 
-@attrs.frozen
+@attrs.frozen(kw_only=True)
 class ActorTask:
     """What an actor plays: episodes ``first .. first + count - 1`` of the run with master
     ``seed`` against ``opponents`` (specs, ``"self"`` or ``"past"``), with the network of
@@ -81,7 +81,7 @@ class ActorTask:
     network's seats (see :class:`~durak.learn.dmc.settings.DmcSettings`).  ``privileged``:
     the fade horizon of a privileged run (0: off).  ``past``: the earlier copies these
     episodes play, by index in the pool of ``past_size`` copies
-    (:func:`~durak.learn.dmc.league.past_pick`)."""
+    (:func:`~durak.learn.dmc.league.past_pick`).  Built by keyword only."""
 
     rules: Rules
     hidden: tuple[int, ...]

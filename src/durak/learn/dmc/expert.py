@@ -11,18 +11,17 @@ that policy, averaged over a minibatch of decisions (:func:`decision_cross_entro
 mean squared error to the returns stays the value target.
 
 The decisions come from a folder written by ``durak dataset --policy`` (pyarrow, the
-``dataset`` extra): its manifest gives the rules and the files (each checked against its
-SHA-256), and its decisions, in game and step order, are stepped again through the engine
-from each game's deal (the row's ``seed``), so that every decision with a policy and more
-than one legal action yields its rows (float16), and each row the search's share of its
-action (:func:`load_expert`).  The rows depend only on the observation of the player to act,
-as at play time.
+``dataset`` extra), read through :mod:`durak.dataset.format`: its manifest gives the rules
+and the files (each read bounded and checked against its entry,
+:func:`~durak.dataset.format.read_shard`), and its decisions, in game and step order, are
+stepped again through the engine from each game's deal (the row's ``seed``), so that every
+decision with a policy and more than one legal action yields its rows (float16), and each
+row the search's share of its action (:func:`load_expert`).  The rows depend only on the
+observation of the player to act, as at play time.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,8 +36,16 @@ with needs("dmc", "dmc"):
     from numpy.typing import NDArray
 
 from durak.agents.base import SpecError
+from durak.dataset.format import (
+    MANIFEST,
+    Layout,
+    Manifest,
+    ShardError,
+    read_manifest,
+    read_shard,
+)
 from durak.encoding import ActionSpace
-from durak.files import read_source
+from durak.files import FileError
 from durak.learn.dmc.features import decision_rows, row_size
 from durak.learn.dmc.settings import DmcSettings
 from durak.learn.torch_support import require_torch
@@ -55,11 +62,6 @@ from durak.seeding import derive_seed
 
 __all__ = ["ExpertData", "ExpertTerm", "decision_cross_entropy", "expert_term", "load_expert"]
 
-#: The files of a ``durak dataset`` folder this reads: the manifest, and its decisions.
-MANIFEST = "_manifest.json"
-FORMAT = "durak-dataset"
-#: The largest manifest read.
-MAX_MANIFEST_BYTES = 64 << 20
 #: The columns read from the decisions.
 COLUMNS = ["game", "seed", "step", "player", "action", "policy"]
 
@@ -95,19 +97,15 @@ def _fail(path: Path, problem: str) -> SpecError:
     return SpecError(f"dmc: expert={path}: {problem}")
 
 
-def _manifest(path: Path) -> tuple[dict[str, Any], str]:
-    """The run and shards of the dataset in ``path``, and the manifest's SHA-256."""
-    file = path / MANIFEST
-    if not file.is_file():
-        raise _fail(path, f"no dataset there (no {MANIFEST}); write one with durak dataset")
-    raw = read_source(file, MAX_MANIFEST_BYTES)
+def _manifest(path: Path) -> Manifest:
+    """The manifest of the dataset in ``path``."""
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise _fail(path, f"{MANIFEST} is not JSON") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise _fail(path, f"{MANIFEST} is not a {FORMAT} manifest")
-    return data, hashlib.sha256(raw).hexdigest()
+        found = read_manifest(path)
+    except FileError as e:
+        raise _fail(path, f"{MANIFEST}: {e.reason}") from None
+    if found is None:
+        raise _fail(path, f"no dataset there (no {MANIFEST}); write one with durak dataset")
+    return found
 
 
 def _check_run(path: Path, run: object, rules: Rules) -> None:
@@ -131,35 +129,31 @@ def _check_run(path: Path, run: object, rules: Rules) -> None:
         raise _fail(path, "the dataset's players saw hidden cards (--open-world); use a closed one")
 
 
-def _files(path: Path, shards: object) -> list[Path]:
-    """The decision files the manifest lists, in order, each checked against its SHA-256."""
-    if not isinstance(shards, list):
-        raise _fail(path, "its manifest lists no files")
-    found = []
-    for item in sorted(shards, key=lambda s: s.get("index", 0) if isinstance(s, dict) else 0):
-        try:
-            name, digest = f"part-{int(item['index']):05d}.parquet", str(item["sha256"][0])
-        except (TypeError, KeyError, IndexError, ValueError):
-            raise _fail(path, f"a bad file entry in its manifest: {item!r}") from None
-        try:
-            same = hashlib.sha256((path / name).read_bytes()).hexdigest() == digest
-        except OSError:
-            same = False
-        if not same:
-            raise _fail(path, f"{name} is missing or does not match the manifest")
-        found.append(path / name)
-    if not found:
+def _shards(path: Path, found: Manifest) -> Iterator[bytes]:
+    """The decisions of the files the manifest lists, in order, each checked against its
+    entry (:func:`~durak.dataset.format.read_shard`), as Parquet bytes."""
+    try:
+        Layout.of_run(found.run)
+    except ValueError as e:
+        raise _fail(path, f"{MANIFEST}: {e}") from None
+    if not found.shards:
         raise _fail(path, "the dataset has no finished file")
-    return found
+    for shard in sorted(found.shards, key=lambda s: s.index):
+        try:
+            yield read_shard(path, found.run, shard).decisions
+        except ShardError as e:
+            raise _fail(path, f"{Path(e.path).relative_to(path)}: {e.reason}") from None
 
 
-def _batches(files: list[Path]) -> Iterator[dict[str, Any]]:
-    """The decisions of ``files``, a record batch at a time, as numpy columns (the
+def _batches(path: Path, found: Manifest) -> Iterator[dict[str, Any]]:
+    """The decisions of the dataset, a record batch at a time, as numpy columns (the
     policies as flat values, offsets and validity)."""
     with needs("dmc expert=DIR", "dataset"):
-        import pyarrow.parquet as pq  # noqa: PLC0415 - only expert runs need pyarrow
-    for file in files:
-        for batch in pq.ParquetFile(file).iter_batches(batch_size=2048, columns=COLUMNS):
+        import pyarrow as pa  # noqa: PLC0415 - only expert runs need pyarrow
+        import pyarrow.parquet as pq  # noqa: PLC0415
+    for data in _shards(path, found):
+        file = pq.ParquetFile(pa.BufferReader(data))
+        for batch in file.iter_batches(batch_size=2048, columns=COLUMNS):
             policy = batch.column("policy")
             yield {
                 **{c: batch.column(c).to_numpy() for c in COLUMNS[:-1]},
@@ -175,13 +169,13 @@ def load_expert(path: Path | str, rules: Rules) -> ExpertData:
     such a dataset, of other rules, without policies, whose files do not match its
     manifest or do not replay, or with no decision to learn from."""
     path = Path(path)
-    data, digest = _manifest(path)
-    _check_run(path, data.get("run"), rules)
+    found = _manifest(path)
+    _check_run(path, found.run, rules)
     space = ActionSpace(rules)
     rows: list[NDArray[np.float16]] = []
     targets: list[NDArray[np.float32]] = []
     state: GameState | None = None
-    for b in _batches(_files(path, data.get("shards"))):
+    for b in _batches(path, found):
         for i in range(len(b["game"])):
             if b["step"][i] == 0:
                 state = new_game(rules, int(b["seed"][i]))
@@ -203,7 +197,7 @@ def load_expert(path: Path | str, rules: Rules) -> ExpertData:
     if not rows:
         raise _fail(path, "the dataset holds no decision with a policy and a choice")
     starts = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(np.int64)
-    return ExpertData(np.concatenate(rows), starts, np.concatenate(targets), digest)
+    return ExpertData(np.concatenate(rows), starts, np.concatenate(targets), found.sha256)
 
 
 def decision_cross_entropy(

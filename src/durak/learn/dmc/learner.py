@@ -14,7 +14,7 @@ and settings, whatever the number of actors or the backend (actors never decide 
 schedule, only how fast it runs), up to the floating-point reproducibility of torch.  The
 learner uses one thread, the actors one each.
 
-A **checkpoint** (:meth:`DmcTrainer.save_checkpoint`) holds the network, Adam's state, the
+A **checkpoint** (:mod:`durak.learn.dmc.checkpoint`) holds the network, Adam's state, the
 buffer, the counters and the pool of earlier copies (:mod:`durak.learn.dmc.league`), so a
 resumed run continues exactly as an uninterrupted one.  A privileged run
 (:mod:`durak.learn.dmc.privileged`) trains and checkpoints the wider network, and its
@@ -41,21 +41,23 @@ with needs("dmc", "dmc"):
 from durak.agents.base import SpecError
 from durak.files import open_source
 from durak.learn.dmc.actor import SELF, ActorTask, Samples, collect
+from durak.learn.dmc.checkpoint import (
+    CHECKPOINT_FORMAT,
+    checkpoint_seed,
+    load_checkpoint,
+    save_checkpoint,
+)
 from durak.learn.dmc.expert import expert_term
 from durak.learn.dmc.league import PAST, PastPool, Weights
-from durak.learn.dmc.net import NETWORK, DmcModel, DmcModelError, build_network, load_model
+from durak.learn.dmc.net import DmcModel, DmcModelError, build_network, load_model
 from durak.learn.dmc.privileged import network_format, playing_weights, widened_weights
 from durak.learn.dmc.settings import DmcSettings
-from durak.learn.model_file import (
-    MAX_FILE_BYTES,
-    NetworkFormat,
-    read_model_file,
-    write_model_file,
-)
+from durak.learn.model_file import MAX_FILE_BYTES
 from durak.learn.torch_support import require_torch
 from durak.rules import Rules
 from durak.seeding import derive_seed
 
+# CHECKPOINT_FORMAT and checkpoint_seed: re-exported for the callers that import them here
 __all__ = [
     "CHECKPOINT_FORMAT",
     "SELF",
@@ -67,18 +69,6 @@ __all__ = [
 
 A = TypeVar("A")
 R = TypeVar("R")
-
-CHECKPOINT_FORMAT = "durak-dmc-checkpoint"
-#: 2 since files carry a checksum (:mod:`durak.learn.model_file`).
-CHECKPOINT_VERSION = 2
-#: A checkpoint holds the network as a model file does, and more.
-CHECKPOINT = attrs.evolve(NETWORK, name=CHECKPOINT_FORMAT, version=CHECKPOINT_VERSION)
-
-
-def checkpoint_format(privileged: bool) -> NetworkFormat:
-    """The checkpoint of a run: :data:`CHECKPOINT`, or its privileged network's."""
-    network = network_format(privileged)
-    return attrs.evolve(network, name=CHECKPOINT_FORMAT, version=CHECKPOINT_VERSION)
 
 
 @attrs.frozen
@@ -135,8 +125,9 @@ class DmcTrainer:
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=settings.lr)
         self.rounds = self.episodes = self.samples = 0
         self.seconds = 0.0  # training wall time across resumes (the schedule adds evaluations)
-        self._rows: list[np.ndarray[Any, Any]] = []  # the buffer, one array per round
-        self._targets: list[np.ndarray[Any, Any]] = []
+        #: The buffer: the rows and targets of the last rounds, one array per round.
+        self.buffer_rows: list[np.ndarray[Any, Any]] = []
+        self.buffer_targets: list[np.ndarray[Any, Any]] = []
         #: The earlier copies of the ``past`` opponent (kept only when it is one).
         self.pool = PastPool(settings.past_every, settings.past_keep)
 
@@ -176,21 +167,22 @@ class DmcTrainer:
         for k in range(s.round // s.chunk):
             first = self.episodes + k * s.chunk
             against = [e for e in range(first, first + s.chunk) if self._opponent(e) == PAST]
+            past = self.pool.for_episodes(self.seed, against) if against else {}
             tasks.append(
                 ActorTask(
-                    self.rules,
-                    s.widths,
-                    weights,
-                    self.seed,
-                    first,
-                    s.chunk,
-                    s.epsilon,
-                    self.opponents,
-                    s.warm,
-                    s.warm_episodes,
-                    s.privileged,
-                    self.pool.for_episodes(self.seed, against) if against else {},
-                    len(self.pool.weights),
+                    rules=self.rules,
+                    hidden=s.widths,
+                    weights=weights,
+                    seed=self.seed,
+                    first=first,
+                    count=s.chunk,
+                    epsilon=s.epsilon,
+                    opponents=self.opponents,
+                    warm=s.warm,
+                    warm_episodes=s.warm_episodes,
+                    privileged=s.privileged,
+                    past=past,
+                    past_size=len(self.pool.weights),
                 )
             )
         return tasks
@@ -214,10 +206,10 @@ class DmcTrainer:
             self.optimizer.load_state_dict(before[1])
             self.net.eval()
             raise
-        self._rows.append(np.concatenate([c.rows for c in chunks]))
-        self._targets.append(np.concatenate([c.targets for c in chunks]))
+        self.buffer_rows.append(np.concatenate([c.rows for c in chunks]))
+        self.buffer_targets.append(np.concatenate([c.targets for c in chunks]))
         keep = self.settings.buffer_rounds
-        del self._rows[:-keep], self._targets[:-keep]
+        del self.buffer_rows[:-keep], self.buffer_targets[:-keep]
         wins: dict[str, int] = {}
         games: dict[str, int] = {}
         for c in chunks:
@@ -225,7 +217,7 @@ class DmcTrainer:
                 wins[k] = wins.get(k, 0) + v
             for k, v in c.games.items():
                 games[k] = games.get(k, 0) + v
-        new = len(self._targets[-1])
+        new = len(self.buffer_targets[-1])
         self.rounds += 1
         self.episodes += self.settings.round
         self.samples += new
@@ -237,12 +229,12 @@ class DmcTrainer:
 
     def _learn(self) -> tuple[float, int]:
         """The steps of this round on the buffer; the mean loss (``nan`` if none)."""
-        if not self._targets:
+        if not self.buffer_targets:
             return math.nan, 0
         torch, s = self.torch, self.settings
-        rows = np.concatenate(self._rows)
-        targets = np.concatenate(self._targets)
-        steps = math.ceil(s.reuse * len(self._targets[-1]) / s.batch)
+        rows = np.concatenate(self.buffer_rows)
+        targets = np.concatenate(self.buffer_targets)
+        steps = math.ceil(s.reuse * len(self.buffer_targets[-1]) / s.batch)
         rng = np.random.default_rng(derive_seed(self.seed, self.rounds, 4))
         if self.expert is not None:
             self.expert.begin(self.seed, self.rounds)
@@ -299,101 +291,11 @@ class DmcTrainer:
 
     def save_checkpoint(self, path: Path) -> None:
         """Everything needed to resume, written atomically to ``path``
-        (:class:`~durak.files.FileError` naming it and the reason if it cannot be)."""
-        torch = self.torch
-        fmt = checkpoint_format(self.settings.privileged > 0)
-        write_model_file(
-            path,
-            {
-                **fmt.header(self.rules, self.settings.widths),
-                "identity": _plain(self.identity()),
-                "state_dict": self.net.state_dict(),
-                "optimizer": self.optimizer.state_dict(),
-                "counters": [self.rounds, self.episodes, self.samples, self.seconds],
-                "rows": [torch.from_numpy(r) for r in self._rows],
-                "targets": [torch.from_numpy(t) for t in self._targets],
-                **({"past": self.pool.to_file(torch)} if PAST in self.opponents else {}),
-            },
-        )
+        (:func:`~durak.learn.dmc.checkpoint.save_checkpoint`)."""
+        save_checkpoint(self, path)
 
     def load_checkpoint(self, path: Path) -> None:
-        """Continue from the checkpoint in ``path``; :class:`DmcModelError` if it cannot be
-        read or belongs to another run (other rules, opponents, seed or settings)."""
-        data, rules = read_model_file(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, DmcModelError)
-        stored = data.get("identity")
-        if isinstance(stored, dict):
-            # A rule or setting added since the checkpoint was written takes its default.
-            for key, default in (("rules", Rules()), ("settings", DmcSettings())):
-                if isinstance(stored.get(key), dict):
-                    stored = {**stored, key: {**_plain(attrs.asdict(default)), **stored[key]}}
-        mine = _plain(self.identity())
-        if stored != mine:
-            raise DmcModelError(
-                f"{path}: a checkpoint of another run: {_difference(stored, mine)}; "
-                "refusing to resume it"
-            )
-        fmt = checkpoint_format(self.settings.privileged > 0)
-        fmt.check(path, data, rules, DmcModelError)
-        try:
-            self.net.load_state_dict(data["state_dict"])
-            self.optimizer.load_state_dict(data["optimizer"])
-            rounds, episodes, samples, seconds = data["counters"]
-            rows = [r.numpy() for r in data["rows"]]
-            targets = [t.numpy() for t in data["targets"]]
-            if PAST in self.opponents:
-                self.pool.load(data["past"])
-                _check_copies(self.pool, NETWORK.shapes(self.rules, self.settings.widths))
-        except (KeyError, TypeError, ValueError, RuntimeError, AttributeError) as e:
-            raise DmcModelError(f"{path}: a damaged checkpoint ({e})") from None
-        self.rounds, self.episodes, self.samples = int(rounds), int(episodes), int(samples)
-        self.seconds = float(seconds)
-        self._rows, self._targets = rows, targets
-        self.net.eval()
-
-
-def _check_copies(pool: PastPool, shapes: dict[str, tuple[int, ...]]) -> None:
-    """``ValueError`` unless every copy of ``pool`` has the playing network's ``shapes``."""
-    for w in pool.weights:
-        if {k: tuple(v.shape) for k, v in w.items()} != shapes:
-            raise ValueError("a copy of the past opponent does not fit the network")
-
-
-def checkpoint_seed(path: Path) -> int | None:
-    """The master seed recorded in the checkpoint in ``path`` (``None`` if it has none), so
-    a resumed run needs no seed; :class:`DmcModelError` if it cannot be read."""
-    data, _ = read_model_file(path, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, DmcModelError)
-    identity = data.get("identity")
-    seed = identity.get("seed") if isinstance(identity, dict) else None
-    return seed if isinstance(seed, int) else None
-
-
-def _difference(stored: object, mine: dict[str, Any]) -> str:
-    """Which setting of the checkpoint's run (``stored``) differs from this command's, in
-    a few words (as ``durak match --resume`` names a log's)."""
-    if not isinstance(stored, dict):
-        return "it holds no record of its run's settings"
-    for key in ("seed", "opponents", "expert_sha256"):
-        if stored.get(key) != mine.get(key):
-            return f"the checkpoint has {key} {stored.get(key)!r}, the command {mine.get(key)!r}"
-    for key in ("rules", "settings"):
-        theirs = stored.get(key)
-        if not isinstance(theirs, dict):
-            return f"the checkpoint has no {key}"
-        changed = [
-            f"{k}={theirs.get(k)!r} (command: {v!r})"
-            for k, v in mine[key].items()
-            if theirs.get(k) != v
-        ]
-        changed += [f"{k}={theirs[k]!r} (unknown here)" for k in theirs if k not in mine[key]]
-        if changed:
-            return f"the checkpoint's {key} differ: {', '.join(changed)}"
-    return "its record of the run differs from the command's"
-
-
-def _plain(value: Any) -> Any:
-    """``value`` with tuples as lists, as it reads back from a file."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
+        """Continue from the checkpoint in ``path``
+        (:func:`~durak.learn.dmc.checkpoint.load_checkpoint`: :class:`DmcModelError` if it
+        cannot be read or belongs to another run)."""
+        load_checkpoint(self, path)

@@ -1,7 +1,7 @@
 // The review of a finished game (durak/web/reviews.py): starts it, shows its progress,
 // then steps through the person's decisions, each with the position they saw, what they
 // played, what the analysing agent preferred and the value lost, and lists the largest
-// mistakes first.  The cards are cards.js's.
+// mistakes first.  The position is drawn by board.js, as on the table.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -47,72 +47,22 @@ async function load() {
 
 // --- drawing --------------------------------------------------------------------------
 
-function isTrump(text, position) {
-  return position.trump.suit !== null && text.endsWith(position.trump.suit);
-}
-
-function cardEl(text, position, { classes = [], label } = {}) {
-  const trump = isTrump(text, position);
-  const el = document.createElement("span");
-  el.className = ["card", ...classes].join(" ");
-  el.setAttribute("role", "img");
-  el.setAttribute("aria-label", label || cardName(text, trump));
-  el.dataset.card = text;
-  el.append(cardFace(text, trump));
-  return el;
-}
-
-function backsEl(count, label, classes) {
-  const el = document.createElement("span");
-  el.className = ["backs", ...classes].join(" ");
-  el.setAttribute("role", "img");
-  el.setAttribute("aria-label", label);
-  el.append(cardBacks(count));
-  return el;
-}
-
-function caption(text, className) {
-  const span = document.createElement("span");
-  span.className = className;
-  span.textContent = text;
-  return span;
-}
-
 function who(seat) {
   return seat === review.seat ? "you" : `${review.names[seat]} (seat ${seat})`;
 }
 
 function drawPosition(p) {
-  $("seats").replaceChildren(...p.seats.map((s) => {
-    const div = document.createElement("div");
-    div.className = "seat" + (s.you ? " you turn" : "");
-    div.append(caption(`${s.you ? "you" : s.name} (seat ${s.seat}) · ${s.cards} cards${s.out ? " · out" : ""}${s.role ? " · " + s.role : ""}`, "seat-name"));
-    if (!s.you && s.cards > 0) {
-      const row = document.createElement("div");
-      row.className = "seat-cards";
-      row.append(backsEl(s.cards, `${s.cards} hidden cards`, ["mini"]));
-      for (const c of s.known) row.append(cardEl(c, p, { classes: ["mini"], label: `known: ${cardName(c, isTrump(c, p))}` }));
-      div.append(row);
-    }
-    return div;
-  }));
-  const trump = $("trump");
-  if (p.trump.card) {
-    trump.replaceChildren(caption("trump", "label"), cardEl(p.trump.card, p, { classes: ["small"], label: `trump card: ${cardName(p.trump.card, true)}` }));
-  } else {
-    trump.replaceChildren(caption(p.trump.suit ? `trump ${SUITS[p.trump.suit].name} ${p.trump.suit}` : "no trumps", "label"));
-  }
-  $("talon").replaceChildren(caption(`talon ${p.talon}`, "label"));
-  if (p.talon > 0) $("talon").append(backsEl(1, `talon: ${p.talon} hidden cards`, ["small"]));
-  $("discard").replaceChildren(caption(`discard ${p.discard}`, "label"));
+  const you = p.seats.find((s) => s.you);
+  drawSeats({ ...p, turn: you ? you.seat : -1 }); // the person was to act
+  drawDeck(p);
   $("table").replaceChildren(...p.table.map((pair) => {
     const div = document.createElement("div");
     div.className = "pair";
-    div.append(cardEl(pair.attack, p));
-    if (pair.defence) div.append(cardEl(pair.defence, p));
+    div.append(cardNode(pair.attack, p));
+    if (pair.defence) div.append(cardNode(pair.defence, p));
     return div;
   }));
-  $("hand").replaceChildren(...p.hand.map((h) => cardEl(h.card, p)));
+  $("hand").replaceChildren(...p.hand.map((h) => cardNode(h.card, p)));
 }
 
 function value(v) {

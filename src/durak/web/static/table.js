@@ -1,39 +1,10 @@
-// Draws the table view (durak/web/views.py) with the SVG cards of cards.js, and turns a
-// click on a hand card into an action: one legal use plays it; several (beat one of two
-// attack cards, or beat versus transfer) mark the targets and a second click chooses.
+// Draws the table view (durak/web/views.py) with board.js's seats, deck and cards, and
+// turns a click on a hand card into an action: one legal use plays it; several (beat one
+// of two attack cards, or beat versus transfer) mark the targets and a second click
+// chooses.
 "use strict";
 
 let selected = null; // the hand card whose targets are shown, or null
-
-function isTrump(text) {
-  return view && view.trump.suit !== null && text.endsWith(view.trump.suit);
-}
-
-// A card: a <button> when it does something, else an image; named for screen readers.
-function cardNode(text, { label, onClick, classes = [] } = {}) {
-  const trump = isTrump(text);
-  const el = document.createElement(onClick ? "button" : "span");
-  el.className = ["card", ...classes].join(" ");
-  if (onClick) {
-    el.type = "button";
-    el.addEventListener("click", onClick);
-  } else {
-    el.setAttribute("role", "img");
-  }
-  el.setAttribute("aria-label", label || cardName(text, trump));
-  el.dataset.card = text;
-  el.append(cardFace(text, trump));
-  return el;
-}
-
-function backsNode(count, label, classes = []) {
-  const el = document.createElement("span");
-  el.className = ["backs", ...classes].join(" ");
-  el.setAttribute("role", "img");
-  el.setAttribute("aria-label", label);
-  el.append(cardBacks(count));
-  return el;
-}
 
 function usesOf(card) {
   return view.actions.filter((a) => a.cards.includes(card));
@@ -66,47 +37,6 @@ function cancelChoice() {
   if (el) el.focus();
 }
 
-function caption(text, className) {
-  const span = document.createElement("span");
-  span.className = className;
-  span.textContent = text;
-  return span;
-}
-
-function drawSeats(v) {
-  $("seats").replaceChildren(...v.seats.map((s) => {
-    const div = document.createElement("div");
-    div.className = "seat" + (s.seat === v.turn ? " turn" : "") + (s.you ? " you" : "");
-    div.dataset.seat = String(s.seat);
-    const who = s.you ? "you" : s.name;
-    const role = s.role ? ` · ${s.role}` : "";
-    const thinking = !s.you && s.seat === v.turn && v.thinking ? " · thinking…" : "";
-    const turn = s.seat === v.turn ? "▶ " : "";
-    div.append(caption(`${turn}${who} (seat ${s.seat}) · ${s.cards} cards${s.out ? " · out" : ""}${role}${thinking}`, "seat-name"));
-    if (!s.you && s.cards > 0) {
-      const row = document.createElement("div");
-      row.className = "seat-cards";
-      row.append(backsNode(s.cards, `${s.cards} hidden cards`, ["mini"]));
-      for (const c of s.known) row.append(cardNode(c, { classes: ["mini"], label: `known: ${cardName(c, isTrump(c))}` }));
-      div.append(row);
-    }
-    return div;
-  }));
-}
-
-function drawDeck(v) {
-  const trump = $("trump");
-  if (v.trump.card) {
-    trump.replaceChildren(caption("trump", "label"), cardNode(v.trump.card, { classes: ["small"], label: `trump card: ${cardName(v.trump.card, true)}` }));
-  } else {
-    trump.replaceChildren(caption(v.trump.suit ? `trump ${SUITS[v.trump.suit].name} ${v.trump.suit}` : "no trumps", "label"));
-  }
-  const talon = $("talon");
-  talon.replaceChildren(caption(`talon ${v.talon}`, "label"));
-  if (v.talon > 0) talon.append(backsNode(1, `talon: ${v.talon} hidden cards`, ["small"]));
-  $("discard").replaceChildren(caption(`discard ${v.discard}`, "label"));
-}
-
 function drawMiddle(v) {
   const uses = selected ? usesOf(selected) : [];
   const pairs = v.table.map((p) => {
@@ -114,13 +44,13 @@ function drawMiddle(v) {
     div.className = "pair";
     const use = uses.find((a) => beaten(a.text) === p.attack && !p.defence);
     div.append(use
-      ? cardNode(p.attack, {
+      ? cardNode(p.attack, v, {
         classes: ["target"], onClick: () => act(use.text),
-        label: `beat ${cardName(p.attack, isTrump(p.attack))} with ${cardName(selected, isTrump(selected))}`,
+        label: `beat ${cardName(p.attack, isTrump(p.attack, v))} with ${cardName(selected, isTrump(selected, v))}`,
       })
-      : cardNode(p.attack));
+      : cardNode(p.attack, v));
     if (use) div.lastChild.dataset.action = use.text;
-    if (p.defence) div.append(cardNode(p.defence));
+    if (p.defence) div.append(cardNode(p.defence, v));
     return div;
   });
   const others = uses.filter((a) => beaten(a.text) === null).map((a) => {
@@ -129,7 +59,7 @@ function drawMiddle(v) {
     b.className = "target play-target";
     b.dataset.action = a.text;
     b.textContent = `${a.text.split("(")[0]} with ${selected}`;
-    b.setAttribute("aria-label", `${a.text.split("(")[0].toLowerCase()} with ${cardName(selected, isTrump(selected))}`);
+    b.setAttribute("aria-label", `${a.text.split("(")[0].toLowerCase()} with ${cardName(selected, isTrump(selected, v))}`);
     b.addEventListener("click", () => act(a.text));
     return b;
   });
@@ -150,7 +80,7 @@ function drawHand(v) {
     const playable = usesOf(h.card).length > 0;
     const classes = [playable ? "playable" : "idle"];
     if (h.card === selected) classes.push("selected");
-    const el = cardNode(h.card, playable ? { classes, onClick: () => choose(h.card) } : { classes });
+    const el = cardNode(h.card, v, playable ? { classes, onClick: () => choose(h.card) } : { classes });
     if (h.card === selected) el.setAttribute("aria-pressed", "true");
     return el;
   }));
@@ -172,7 +102,7 @@ function drawTable() {
   if (selected && !usesOf(selected).length) selected = null;
   const hadFocus = document.activeElement;
   const focusKey = hadFocus && hadFocus.closest && hadFocus.closest("#game") ? (hadFocus.dataset.card || hadFocus.dataset.action) : null;
-  drawSeats(v);
+  drawSeats(v, v.thinking);
   drawDeck(v);
   drawMiddle(v);
   drawHand(v);

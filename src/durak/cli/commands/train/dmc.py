@@ -100,7 +100,8 @@ def run_dmc(request: TrainRequest, options: DmcOptions, console: Console) -> Dmc
     SIGTERM, an error the run survives) saves the run and exits with its code."""
     with user_errors():
         require_extra("dmc")  # before the modules that import numpy and torch
-    from durak.learn.dmc.learner import DmcTrainer, checkpoint_seed  # noqa: PLC0415 - torch
+    from durak.learn.dmc.checkpoint import checkpoint_seed  # noqa: PLC0415 - torch
+    from durak.learn.dmc.learner import DmcTrainer  # noqa: PLC0415
     from durak.learn.dmc.schedule import (  # noqa: PLC0415
         DmcSchedule,
         EvaluationCsv,
