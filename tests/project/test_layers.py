@@ -5,7 +5,7 @@ imports nothing of durak: it sees a game only through its protocol) <- ``agents`
 ``arena`` <- ``web`` <- ``cli``; ``encoding``, ``envs``, ``learn`` and ``interop`` sit beside
 them (``interop``'s agents reach the others through the agent registry's entry points);
 ``seeding``, ``files`` and ``extras`` (the optional imports) are neutral.  Nothing imports
-``cli``.  And no import cycle joins two modules, counting every import: at module level,
+``cli``, nor ``testing`` (the checks shipped for researchers' suites, above the agents).  And no import cycle joins two modules, counting every import: at module level,
 inside functions and under ``TYPE_CHECKING`` (a function-level import only hides a cycle
 until the function runs, a type-only one until a checker or a tool resolves the names), and
 an explicit import of the module's own package (whose ``__init__`` may import it back).
@@ -41,6 +41,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "interop": frozenset({"rules", "search", "agents", "encoding", "extras"}),
     "web": frozenset({"rules", "agents", "arena", "seeding", "extras"}),
     "dataset": frozenset({"rules", "agents", "arena", "encoding", "seeding", "files", "extras"}),
+    # The checks shipped for researchers' suites: nothing in src imports them.
+    "testing": frozenset({"rules", "search", "agents", "seeding", "extras"}),
     "cli": frozenset(
         {
             "rules",
@@ -96,6 +98,17 @@ def package_of(name: str) -> str | None:
 def test_every_package_is_in_the_table() -> None:
     found = {package_of(m) for m in modules()} - {None}
     assert found == set(ALLOWED), f"add {found - set(ALLOWED)} to the table"
+
+
+def test_nothing_in_the_package_imports_the_shipped_checks() -> None:
+    users = [
+        f"{name} imports {imported}"
+        for name, path in modules().items()
+        if package_of(name) != "testing"
+        for _, imported in imports(path)
+        if package_of(imported) == "testing"
+    ]
+    assert not users
 
 
 def test_every_import_follows_the_layers() -> None:

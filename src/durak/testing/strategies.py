@@ -76,16 +76,17 @@ FIELDS = (
 )
 
 
-@functools.cache
-def _choice(n: int) -> st.SearchStrategy[int]:
-    """The index of one of ``n`` legal actions (made once per ``n``: a state draws one per
-    move)."""
-    return st.integers(0, n - 1)
-
-
 def seeds() -> st.SearchStrategy[int]:
     """Seeds for :func:`~durak.rules.new_game` and random generators (shrinking to 0)."""
-    return st.integers(0, 2**32 - 1)
+    return _SEEDS
+
+
+_SEEDS = st.integers(0, 2**32 - 1)
+
+
+@functools.cache
+def _depths(depth: int) -> st.SearchStrategy[int]:
+    return st.integers(0, depth)
 
 
 def rules(**pins: Any) -> st.SearchStrategy[Rules]:
@@ -103,27 +104,45 @@ def rules(**pins: Any) -> st.SearchStrategy[Rules]:
     return _rules(pins)
 
 
+# The strategies of the fields, made once (building a strategy costs more than a draw).
+_PLAYERS = st.integers(2, 6)
+_CAPS = st.integers(1, 6)
+_FIRST_CAP = st.none() | _CAPS
+_THROW_IN = st.sampled_from(("all", "neighbours"))
+_FLAG = st.booleans()
+
+
+@functools.cache
+def _among(options: tuple[Any, ...]) -> st.SearchStrategy[Any]:
+    return st.sampled_from(options)
+
+
+@functools.cache
+def _up_to(high: int) -> st.SearchStrategy[int]:
+    return st.integers(1, high)
+
+
 @st.composite
 def _rules(draw: st.DrawFn, pins: dict[str, Any]) -> Rules:
     def pick(name: str, options: st.SearchStrategy[Any]) -> Any:
         return pins[name] if name in pins else draw(options)
 
-    n = pick("players", st.integers(2, 6))
+    n = pick("players", _PLAYERS)
     least = n * pins.get("hand_size", 1)
-    suits = pick("suits", st.sampled_from([s for s in SUITS if s * 13 >= least] or [4]))
-    ranks = [r for r in LOWEST_RANKS if suits * (15 - r) >= least]
-    lowest = pick("lowest_rank", st.sampled_from(ranks or LOWEST_RANKS))
+    suits = pick("suits", _among(tuple(s for s in SUITS if s * 13 >= least) or SUITS))
+    ranks = tuple(r for r in LOWEST_RANKS if suits * (15 - r) >= least)
+    lowest = pick("lowest_rank", _among(ranks or LOWEST_RANKS))
     deck = suits * (15 - lowest)
     return Rules(
         players=n,
         lowest_rank=lowest,
         suits=suits,
-        hand_size=pick("hand_size", st.integers(1, max(1, min(6, deck // n)))),
-        bout_cap=pick("bout_cap", st.integers(1, 6)),
-        first_bout_cap=pick("first_bout_cap", st.none() | st.integers(1, 6)),
-        throw_in=pick("throw_in", st.sampled_from(("all", "neighbours"))),
-        transfer=pick("transfer", st.booleans()),
-        trumps=pick("trumps", st.booleans()),
+        hand_size=pick("hand_size", _up_to(max(1, min(6, deck // n)))),
+        bout_cap=pick("bout_cap", _CAPS),
+        first_bout_cap=pick("first_bout_cap", _FIRST_CAP),
+        throw_in=pick("throw_in", _THROW_IN),
+        transfer=pick("transfer", _FLAG),
+        trumps=pick("trumps", _FLAG),
     )
 
 
@@ -152,17 +171,25 @@ def states(
 def _states(
     draw: st.DrawFn, rules: st.SearchStrategy[Rules], depth: int, terminal: bool
 ) -> GameState:
-    state = new_game(draw(rules), draw(seeds()))
-    for _ in range(draw(st.integers(0, depth))):
+    state = new_game(draw(rules), draw(_SEEDS))
+    moves = draw(_depths(depth))
+    # Two bytes choose each move (shrinking to 0, the first legal action): one draw for
+    # the whole walk, which costs a fraction of a draw per move.
+    choices = draw(_walk(moves))
+    for k in range(moves):
         legal = legal_actions(state)
-        choice = draw(_choice(len(legal))) if len(legal) > 1 else 0
-        after = step(state, legal[choice])
+        after = step(state, legal[(choices[2 * k] << 8 | choices[2 * k + 1]) % len(legal)])
         if is_terminal(after) and not terminal:
             break
         state = after
         if is_terminal(state):
             break
     return state
+
+
+@functools.cache
+def _walk(moves: int) -> st.SearchStrategy[bytes]:
+    return st.binary(min_size=2 * moves, max_size=2 * moves)
 
 
 def observations(
