@@ -1,9 +1,9 @@
 """The invariants of a :class:`~durak.rules.GameState` (``docs/rules.md``), as checks.
 
 :func:`check_state` runs the groups below in a fixed order: the cards, the knowledge, the
-trumps, the turn and players out, the table, the legal actions, the outcome, then either the
-finished game or the roles of a running one (and a bout start).  Each raises
-:class:`InvariantError` naming the invariant it found broken; none skips or softens a
+trumps, the turn and players out, the table, the outcome, either the finished game or the
+roles of a running one (and a bout start), then the legal actions, which follow from them.
+Each raises :class:`InvariantError` naming the invariant it found broken; none skips or softens a
 failure, and none relies on ``assert`` statements, so they check under ``python -O`` too.
 
 The legal actions are checked for their shape (sorted, distinct, empty exactly at the end,
@@ -69,12 +69,12 @@ def check_state(state: GameState) -> None:
     check_trumps(state)
     check_turn(state)
     check_table(state)
-    check_legal_actions(state)
     check_outcome(state)
     if is_terminal(state):
         check_finished(state)
     else:
         check_roles(state)
+    check_legal_actions(state)  # last: they follow from the turn and roles checked above
 
 
 def _names(mask: int) -> str:
