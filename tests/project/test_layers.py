@@ -5,11 +5,12 @@ imports nothing of durak: it sees a game only through its protocol) <- ``agents`
 ``arena`` <- ``web`` <- ``cli``; ``encoding``, ``envs``, ``learn`` and ``interop`` sit beside
 them (``interop``'s agents reach the others through the agent registry's entry points);
 ``seeding``, ``files`` and ``extras`` (the optional imports) are neutral.  Nothing imports
-``cli``, nor ``testing`` (the checks shipped for researchers' suites, above the agents).  And no import cycle joins two modules, counting every import: at module level,
-inside functions and under ``TYPE_CHECKING`` (a function-level import only hides a cycle
-until the function runs, a type-only one until a checker or a tool resolves the names), and
-an explicit import of the module's own package (whose ``__init__`` may import it back).
-None is allowed.
+``cli``, nor ``testing`` (the checks shipped for researchers' suites, above the agents).
+And no import cycle joins two modules, counting every import: at module level, inside
+functions and under ``TYPE_CHECKING`` (a function-level import only hides a cycle until the
+function runs, a type-only one until a checker or a tool resolves the names), and an
+explicit import of the module's own package (whose ``__init__`` may import it back).  None
+is allowed.
 """
 
 from __future__ import annotations

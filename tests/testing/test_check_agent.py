@@ -22,6 +22,7 @@ from durak.agents import SpecError, make_agent
 from durak.agents.base import registry
 from durak.agents.heuristics.simple import greedy_action
 from durak.rules import Action, GameState, Observation, Rules, Take
+from durak.rules import observe as observe_state
 from durak.testing import AgentContractError, check_agent
 from tests.support.extras import require_extra
 
@@ -214,7 +215,7 @@ def test_a_decision_past_the_limit_fails() -> None:
 def test_a_hidden_card_read_through_a_side_channel_fails_in_a_twin_world(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    real_observe = contract.observe
+    real_observe = observe_state
 
     def observe(state: GameState, player: int) -> Observation:
         Channel.state = state

@@ -11,6 +11,7 @@ import pytest
 
 from durak.rules import (
     Action,
+    Attack,
     Card,
     CardSet,
     GameState,
@@ -110,7 +111,8 @@ def _first_play(rules: Rules, seed: int) -> tuple[GameState, Action, GameState]:
 def test_a_legal_step_passes_and_a_transition_that_loses_a_card_fails() -> None:
     start, action, after = _first_play(Rules(), 1)
     check_transition(start, action, after)
-    card = action.card  # type: ignore[attr-defined]
+    assert isinstance(action, Attack)
+    card = action.card
     lost = rebuild(after, table=())  # the attack card vanished from the table
     assert card not in lost.hands[start.turn]
     _broken(lambda: check_transition(start, action, lost), "cards conserved")
@@ -128,7 +130,7 @@ def test_a_transition_that_moves_a_card_no_action_can_fails() -> None:
 
 
 def test_an_engine_that_loses_a_card_fails_the_game_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_step = games.step
+    real_step = step
 
     def lossy(state: GameState, action: Action) -> GameState:
         after = real_step(state, action)

@@ -21,7 +21,7 @@ VARIANTS = [(n, t) for n in range(2, 7) for t in (False, True)]
 #: Examples per variant: five times the profile's count (conftest.py), so 10,000 in all
 #: under the default profile (about 45 s on the two-core development machine), 75 in all
 #: under the mutation profile.
-PER_VARIANT = 5 * settings.default.max_examples
+PER_VARIANT = 5 * settings().max_examples
 
 
 @pytest.mark.parametrize(("players", "transfer"), VARIANTS)
