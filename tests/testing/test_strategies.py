@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import attrs
 import pytest
 from hypothesis import find, given, seed, settings
 from hypothesis import strategies as st
@@ -89,9 +90,11 @@ def test_a_failing_example_shrinks_to_a_small_game() -> None:
     assert first_success.rules == SMALLEST
     assert len(first_success.discard) == 2  # one attack beaten: one bout
     # Pinned fields stay pinned while the others shrink.
-    taken = find(states(rules(players=4, transfer=True)), lambda s: s.taking, settings=plain)
-    assert taken.rules.players == 4 and taken.rules.transfer
-    assert len(taken.table) <= 2 and taken.rules.trumps is False
+    pinned = find(
+        states(rules(players=4, transfer=True)), lambda s: bool(s.discard), settings=plain
+    )
+    assert pinned.rules == attrs.evolve(SMALLEST, players=4, transfer=True)
+    assert len(pinned.discard) == 2
 
 
 def test_pins_hold_and_an_unknown_field_is_refused() -> None:
