@@ -40,11 +40,13 @@ from durak.rules import (
     observe,
     places,
     position,
+    returns,
     sample_world,
     step,
     step_unchecked,
 )
 from durak.rules.cards import CARDS, deck_cards
+from durak.testing import check_random_game
 from durak.testing.games import full_position, is_bout_start, play_random_game
 from durak.testing.observations import check_observation_invariance, check_sampled_worlds
 from durak.testing.strategies import rules as rules_strategy
@@ -104,6 +106,15 @@ def test_invariants_hold_in_every_state(rules: Rules, seed: int) -> None:
         check_invariants(s)
     assert is_terminal(states[-1])
     assert not any(is_terminal(s) for s in states[:-1])
+
+
+@given(rules=rules_strategy(), seed=seeds(), passive=st.sampled_from([0.0, 0.9]))
+def test_the_shipped_game_check_passes(rules: Rules, seed: int, passive: float) -> None:
+    """``durak.testing.check_random_game``: every transition moves cards as its action says,
+    no position repeats, and the game ends with returns as docs/rules.md says."""
+    report = check_random_game(rules, seed, passive=passive)
+    states, actions = play_random_game(rules, seed, passive)
+    assert report.steps == len(actions) and report.returns == returns(states[-1])
 
 
 @GAMES
