@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml Makefile
 	# sb3-contrib asks for, would pull a CUDA build of several GB) and Ray, so that every
 	# CI run tests the same versions.  The openspiel extra pins open-spiel==2.0.2.
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
-		-e '.[dev,ray,web,openspiel,dataset]' torch==$(TORCH) ray==$(RAY)
+		-e '.[dev,ray,web,openspiel,dataset,testing]' torch==$(TORCH) ray==$(RAY)
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -4,7 +4,8 @@ The core (rules, search, agents, arena, the CLI) needs only attrs, typer and ric
 feature needs an extra, declared in ``pyproject.toml``: ``dmc`` and ``dqn`` (numpy, PyTorch),
 ``rl`` (numpy, Gymnasium, PettingZoo, matplotlib), ``ppo`` (Gymnasium, sb3-contrib,
 PyTorch), ``ray``, ``web`` (FastAPI, uvicorn), ``openspiel`` (numpy, open-spiel) and
-``ladder`` (numpy, choix, matplotlib), ``dataset`` (numpy, pyarrow);
+``ladder`` (numpy, choix, matplotlib), ``dataset`` (numpy, pyarrow), ``testing``
+(hypothesis, for :mod:`durak.testing.strategies`);
 ``learn`` is ``dmc``, ``dqn``, ``rl`` and ``ppo`` together.  Every import of an optional
 module goes through :func:`needs` or :func:`require`, so that a missing one is a
 :class:`MissingExtraError` whose message is one line naming the feature, the missing

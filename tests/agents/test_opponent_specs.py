@@ -41,10 +41,10 @@ from durak.rules import (
     observe,
     step,
 )
+from durak.testing.worlds import fill, hidden_slots
 from durak.web.policy import AgentPolicy
 from tests.support.cli_checks import one_error
 from tests.support.extras import require_extra
-from tests.support.strategies import fill, hidden_slots
 
 #: A 20-card game: short, with a talon and hidden cards.
 SMALL = Rules(lowest_rank=10, hand_size=4)

@@ -21,7 +21,7 @@ from durak.agents.searchers import ismcts as ismcts_agent
 from durak.agents.searchers.options import searched_game
 from durak.rules import Action, GameState, Rules, legal_actions
 from durak.search import SearchResult
-from tests.support.strategies import random_game_observations
+from durak.testing.games import random_game_observations
 
 #: Observations with a choice from a few random 36-card games (the bundled model's game).
 CHOICES = [o for o in random_game_observations(Rules(), 2, 21) if len(o.legal_actions) > 1][::3]

@@ -7,7 +7,7 @@ import pytest
 from durak.agents.heuristics.evals import greedy_rollout
 from durak.agents.heuristics.simple import greedy_choice
 from durak.rules import Rules, legal_actions
-from tests.support.strategies import random_game
+from durak.testing.games import random_game
 
 VARIANTS = [
     Rules(),

@@ -59,7 +59,8 @@ from durak.rules import (
     step,
 )
 from durak.seeding import derive_seed
-from tests.support.strategies import rules_strategy, seeds
+from durak.testing.strategies import rules as rules_strategy
+from durak.testing.strategies import seeds
 
 RULES = Rules(players=2)
 TRANSFER = Rules(players=2, transfer=True)

@@ -26,7 +26,9 @@ from durak.rules import (
     parse_action,
 )
 from durak.rules.cards import deck_cards
-from tests.support.strategies import play_random_game, rules_strategy, seeds
+from durak.testing.games import play_random_game
+from durak.testing.strategies import rules as rules_strategy
+from durak.testing.strategies import seeds
 
 VARIANTS = [
     Rules(players=n, lowest_rank=low, hand_size=min(6, 4 * (15 - low) // n), transfer=t)

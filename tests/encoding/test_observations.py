@@ -26,7 +26,10 @@ from durak.rules import (
     step,
 )
 from durak.rules.cards import deck_cards
-from tests.support.strategies import fill, hidden_slots, play_random_game, rules_strategy, seeds
+from durak.testing.games import play_random_game
+from durak.testing.strategies import rules as rules_strategy
+from durak.testing.strategies import seeds
+from durak.testing.worlds import fill, hidden_slots
 
 
 @pytest.mark.parametrize(

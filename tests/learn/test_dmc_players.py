@@ -10,8 +10,9 @@ from typing import TypeVar
 import numpy as np
 import pytest
 
+from durak.testing.games import play_random_game
+from durak.testing.worlds import rebuild
 from tests.support.extras import require_extra
-from tests.support.strategies import play_random_game, rebuild
 
 torch = require_extra("torch")
 

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from durak.testing.games import random_game_observations
 from tests.support.extras import require_extra
-from tests.support.strategies import random_game_observations
 
 torch = require_extra("torch")
 

@@ -132,7 +132,7 @@ def test_dmc_plays_the_shipped_model_of_a_3_player_table(models: Path) -> None:
 def test_the_dmc_guide_scores_with_the_model_of_the_observations_rules(models: Path) -> None:
     guide = ShippedDmcGuide(ShippedDmcAgent(models))
     agent = ShippedDmcAgent(models)
-    from tests.support.strategies import random_game_observations  # noqa: PLC0415
+    from durak.testing.games import random_game_observations  # noqa: PLC0415
 
     seen = random_game_observations(THREE, 1, 3)[:20] + random_game_observations(Rules(), 1, 3)[:20]
     random.Random(0).shuffle(seen)

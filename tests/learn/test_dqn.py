@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from durak.testing.games import random_game_observations
 from tests.support.extras import require_extra
-from tests.support.strategies import random_game_observations
 
 torch = require_extra("torch")
 

@@ -117,6 +117,10 @@ MISSING_IMPORTS = [
     # durak.dataset itself imports its modules when first used (durak.learn reads its format)
     ("durak.dataset.run", "durak dataset needs numpy: pip install 'durak-lab[dataset]'"),
     (
+        "durak.testing.strategies",
+        "durak.testing.strategies needs hypothesis: pip install 'durak-lab[testing]'",
+    ),
+    (
         "durak.interop.openspiel.game",
         "durak.interop.openspiel needs open-spiel: pip install 'durak-lab[openspiel]'",
     ),
@@ -293,6 +297,30 @@ def test_openspiel_loads_the_game(venv_of: VenvOf, tmp_path: Path) -> None:
     assert done.stdout == "3 True\n", done.stderr
 
 
+TESTING_CODE = """
+from hypothesis import given, settings
+from durak.rules import Rules
+from durak.testing import check_agent, check_state
+from durak.testing.strategies import states
+
+small = Rules(lowest_rank=12, hand_size=2)
+
+@settings(max_examples=20, deadline=None)
+@given(states(small))
+def valid(state):
+    check_state(state)
+
+valid()
+print(check_agent("greedy", small).games)
+"""
+
+
+@installs
+def test_testing_draws_states_and_checks_an_agent(venv_of: VenvOf, tmp_path: Path) -> None:
+    done = venv_of("testing").run("python", "-c", TESTING_CODE, cwd=tmp_path)
+    assert done.stdout == "2\n", done.stderr
+
+
 # -- the extras' names ---------------------------------------------------------------------
 
 
@@ -314,7 +342,7 @@ def test_every_extra_the_docs_and_the_code_name_exists() -> None:
         for match in pattern.finditer(path.read_text(encoding="utf-8")):
             for extra in ",".join(g for g in match.groups() if g).split(","):
                 named.setdefault(extra, path.relative_to(ROOT))
-    assert {"dmc", "dqn", "rl", "ppo", "ray", "web", "openspiel", "ladder"} <= set(named)
+    assert {"dmc", "dqn", "rl", "ppo", "ray", "web", "openspiel", "ladder", "testing"} <= set(named)
     assert not {e: str(p) for e, p in named.items() if e not in EXTRAS}
 
 

@@ -5,7 +5,8 @@ imports nothing of durak: it sees a game only through its protocol) <- ``agents`
 ``arena`` <- ``web`` <- ``cli``; ``encoding``, ``envs``, ``learn`` and ``interop`` sit beside
 them (``interop``'s agents reach the others through the agent registry's entry points);
 ``seeding``, ``files`` and ``extras`` (the optional imports) are neutral.  Nothing imports
-``cli``.  A few modules are *open*: packages beyond their package's reach may import them
+``cli``, nor ``testing`` (the checks shipped for researchers' suites, above the agents).
+A few modules are *open*: packages beyond their package's reach may import them
 (``learn`` the dataset format, :mod:`durak.dataset.format`, to read a dataset for expert
 iteration), because an open module imports nothing of durak but the neutral modules, and
 importing it imports nothing else of its package (no pyarrow, no arena).  And no import
@@ -46,6 +47,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "interop": frozenset({"rules", "search", "agents", "encoding", "extras"}),
     "web": frozenset({"rules", "agents", "arena", "seeding", "extras"}),
     "dataset": frozenset({"rules", "agents", "arena", "encoding", "seeding", "files", "extras"}),
+    # The checks shipped for researchers' suites: nothing in src imports them.
+    "testing": frozenset({"rules", "search", "agents", "seeding", "extras"}),
     "cli": frozenset(
         {
             "rules",
@@ -111,6 +114,17 @@ def test_every_package_is_in_the_table() -> None:
 def module_of(imported: str, known: dict[str, Path]) -> str:
     """The module an import names: itself, or the module it takes a name from."""
     return imported if imported in known else imported.rpartition(".")[0]
+
+
+def test_nothing_in_the_package_imports_the_shipped_checks() -> None:
+    users = [
+        f"{name} imports {imported}"
+        for name, path in modules().items()
+        if package_of(name) != "testing"
+        for _, imported in imports(path)
+        if package_of(imported) == "testing"
+    ]
+    assert not users
 
 
 def test_every_import_follows_the_layers() -> None:

@@ -2,7 +2,7 @@
 
 From fixed deals and endgame positions, every reachable state is visited (depth-first, with
 a visited set keyed by the state itself: equal states are one state).  In every state the
-invariants of ``strategies.check_invariants`` hold; every legal action steps, to a different
+invariants of ``invariants.check_invariants`` hold; every legal action steps, to a different
 state; the transitions agree with the literal rules of ``rules_reference.py`` (all of them for the
 first states, then a sample).  The graph of states is checked to be acyclic, which proves
 that every game from that start ends.

@@ -47,7 +47,9 @@ from durak.rules import (
 from durak.rules.actions import PASS, TAKE
 from durak.rules.cards import deck_mask
 from durak.rules.history import History
-from tests.support.strategies import random_game, rules_strategy, seeds
+from durak.testing.games import random_game
+from durak.testing.strategies import rules as rules_strategy
+from durak.testing.strategies import seeds
 
 
 def _midgame(seed: int = 5) -> Observation:

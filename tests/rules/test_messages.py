@@ -40,7 +40,7 @@ from durak.rules import (
 )
 from durak.rules.engine import is_legal
 from durak.rules.history import History
-from tests.support.strategies import random_game
+from durak.testing.games import random_game
 
 SMALL = Rules(lowest_rank=12, hand_size=3)  # Q, K, A: 12 cards
 c = Card.parse

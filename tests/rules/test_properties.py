@@ -1,7 +1,8 @@
 """Property-based verification of the rules engine over random variants and random play.
 
-Every property draws a random :class:`Rules` (``strategies.rules_strategy``) and a seed, and
-plays a whole game with the shared uniform-random policy (``strategies.play_random_game``).
+Every property draws a random :class:`Rules` (``durak.testing.strategies.rules``) and a seed,
+and plays a whole game with the shared uniform-random policy
+(``durak.testing.games.play_random_game``).
 The example counts come from the Hypothesis profile (``conftest.py``).
 """
 
@@ -39,26 +40,21 @@ from durak.rules import (
     observe,
     places,
     position,
+    returns,
     sample_world,
     step,
     step_unchecked,
 )
 from durak.rules.cards import CARDS, deck_cards
+from durak.testing import check_random_game
+from durak.testing.games import full_position, is_bout_start, play_random_game
+from durak.testing.observations import check_observation_invariance, check_sampled_worlds
+from durak.testing.strategies import rules as rules_strategy
+from durak.testing.strategies import seeds
+from durak.testing.worlds import fill, hidden_slots, rebuild
+from tests.support.fingerprints import fingerprint
 from tests.support.invariants import check_invariants
 from tests.support.rules_reference import check_step_matches_reference
-from tests.support.strategies import (
-    check_observation_invariance,
-    check_sampled_worlds,
-    fill,
-    fingerprint,
-    full_position,
-    hidden_slots,
-    is_bout_start,
-    play_random_game,
-    rebuild,
-    rules_strategy,
-    seeds,
-)
 
 GAMES = given(rules=rules_strategy(), seed=seeds())
 
@@ -110,6 +106,15 @@ def test_invariants_hold_in_every_state(rules: Rules, seed: int) -> None:
         check_invariants(s)
     assert is_terminal(states[-1])
     assert not any(is_terminal(s) for s in states[:-1])
+
+
+@given(rules=rules_strategy(), seed=seeds(), passive=st.sampled_from([0.0, 0.9]))
+def test_the_shipped_game_check_passes(rules: Rules, seed: int, passive: float) -> None:
+    """``durak.testing.check_random_game``: every transition moves cards as its action says,
+    no position repeats, and the game ends with returns as docs/rules.md says."""
+    report = check_random_game(rules, seed, passive=passive)
+    states, actions = play_random_game(rules, seed, passive)
+    assert report.steps == len(actions) and report.returns == returns(states[-1])
 
 
 @GAMES
@@ -348,7 +353,7 @@ def test_sample_world_fits_the_observation(rules: Rules, seed: int) -> None:
     for i, s in enumerate(sample_states(states, seed, 6)):
         for p in range(rules.players):
             for k in range(2):
-                check_sampled_worlds(s, p, seed + 1000 * i + k)
+                check_sampled_worlds(s, p, seed + 1000 * i + k, check_invariants)
 
 
 @given(seed=seeds(), data=st.data())

@@ -36,7 +36,7 @@ from durak.rules import (
 )
 from durak.rules.cards import deck_cards
 from durak.rules.origins import DEALT, after_draw, after_play, sample_split, split_means
-from tests.support.strategies import play_random_game, random_game
+from durak.testing.games import play_random_game, random_game
 
 ISSUE_DECK = ["QS", "KH", "KS", "KD", "AS", "AD", "QC", "KC", "QH", "QD", "AC", "AH"]
 

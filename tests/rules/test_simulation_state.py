@@ -13,8 +13,8 @@ from durak.agents.heuristics import evals
 from durak.rules import DurakGame, GameState, Rules, legal_actions, new_game, observe, returns
 from durak.rules import step_unchecked as step
 from durak.search import Budget, TreeSettings, ismcts, mcts
+from durak.testing.games import random_game
 from tests.support.invariants import check_invariants
-from tests.support.strategies import random_game
 
 VARIANTS = [Rules(), Rules(players=3, transfer=True), Rules(players=4, lowest_rank=9, hand_size=4)]
 

@@ -14,7 +14,7 @@ from durak.rules.bout import position_key
 from durak.rules.builders import build_knowledge, build_next, build_state
 from durak.rules.history import History, deferred
 from durak.rules.origins import raw_origins
-from tests.support.strategies import random_game
+from durak.testing.games import random_game
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=4, transfer=True)])

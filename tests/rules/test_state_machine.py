@@ -2,9 +2,9 @@
 
 Hypothesis chooses the variant and the deal, then interleaves legal moves (by index into
 ``legal_actions``) with illegal attempts from the action universe; it shrinks any failing
-run to a short sequence.  After every rule the invariants of ``strategies.check_invariants``
-hold, and (for one player per step, in turn) the knowledge model is sound, the observation
-ignores hidden cards and sampled worlds fit it.
+run to a short sequence.  After every rule the invariants of
+``tests.support.invariants.check_invariants`` hold, and (for one player per step, in turn)
+the knowledge model is sound, the observation ignores hidden cards and sampled worlds fit it.
 """
 
 from __future__ import annotations
@@ -34,18 +34,14 @@ from durak.rules import (
     step_unchecked,
 )
 from durak.rules.cards import deck_cards
+from durak.testing.games import full_position, is_bout_start
+from durak.testing.observations import check_observation_invariance, check_sampled_worlds
+from durak.testing.strategies import rules as rules_strategy
+from durak.testing.strategies import seeds
+from durak.testing.worlds import rebuild
+from tests.support.fingerprints import fingerprint
 from tests.support.invariants import check_invariants
 from tests.support.rules_reference import check_step_matches_reference
-from tests.support.strategies import (
-    check_observation_invariance,
-    check_sampled_worlds,
-    fingerprint,
-    full_position,
-    is_bout_start,
-    rebuild,
-    rules_strategy,
-    seeds,
-)
 
 
 class DurakMachine(RuleBasedStateMachine):
@@ -140,7 +136,7 @@ class DurakMachine(RuleBasedStateMachine):
         self.samples += 1
         p = self.samples % self.state.rules.players
         check_observation_invariance(self.state, p, random.Random(self.samples))
-        check_sampled_worlds(self.state, p, self.samples)
+        check_sampled_worlds(self.state, p, self.samples, check_invariants)
 
 
 _profile = settings.default

@@ -33,12 +33,9 @@ from durak.rules import (
     position,
     sample_world,
 )
+from durak.testing.games import play_random_game
+from durak.testing.observations import check_observation_invariance, check_sampled_worlds
 from tests.support.invariants import check_invariants
-from tests.support.strategies import (
-    check_observation_invariance,
-    check_sampled_worlds,
-    play_random_game,
-)
 
 #: Q, K, A of spades and hearts.
 SIX = Rules(lowest_rank=12, suits=2, hand_size=2)
@@ -101,7 +98,9 @@ def test_random_games_are_legal_and_leak_free(rules: Rules) -> None:
             check_invariants(state)
             if i % 3 == 0 and state.turn >= 0:
                 check_observation_invariance(state, state.turn, rng)
-                check_sampled_worlds(state, (state.turn + 1) % rules.players, seed)
+                check_sampled_worlds(
+                    state, (state.turn + 1) % rules.players, seed, check_invariants
+                )
 
 
 def test_the_action_space_is_the_deck_s_universe() -> None:

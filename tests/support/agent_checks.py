@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from durak.agents.base import Agent
 from durak.arena.play.game import play_game
 from durak.rules import GameState, Rules, is_terminal, legal_actions, new_game, observe, step
-from tests.support.strategies import fill, hidden_slots
+from durak.testing.worlds import fill, hidden_slots
 
 
 def check_legal_reproducible_games(
