@@ -277,7 +277,7 @@ def test_web_serves_the_page(venv_of: VenvOf, tmp_path: Path) -> None:
 
 OPENSPIEL_CODE = """
 import pyspiel
-import durak.interop.openspiel.game
+import durak.interop.openspiel  # registers python_durak, as OpenSpiel's own games do
 
 game = pyspiel.load_game("python_durak(players=3)")
 state = game.new_initial_state()
