@@ -26,8 +26,8 @@ NEEDS = {
     "dataset_cloning.py": ("pyarrow", "pandas"),
     "exact_exploitability.py": ("pyspiel",),
     "ladder_plot.py": ("choix", "matplotlib"),
-    "maskable_ppo.py": ("sb3_contrib", "torch"),
     "own_agent.py": (),
+    "ppo_gymnasium.py": ("sb3_contrib", "torch"),
     "small_dmc.py": ("torch",),
 }
 PERCENT = r"(\d+\.\d)%"
@@ -91,8 +91,8 @@ def test_small_dmc(tmp_path: Path) -> None:
         assert line.startswith(f"vs {opponent}: ") and holds(re.search(INTERVAL, line))
 
 
-def test_maskable_ppo(tmp_path: Path) -> None:
-    lines = run("maskable_ppo.py", tmp_path)
+def test_ppo_gymnasium(tmp_path: Path) -> None:
+    lines = run("ppo_gymnasium.py", tmp_path)
     assert [line.split(" vs ")[0] for line in lines] == ["uniform random moves", "MaskablePPO"]
     assert all(holds(re.search(INTERVAL, line)) for line in lines)
 

@@ -4,7 +4,7 @@
 environment unchanged (Huang and Ontañón, "A Closer Look at Invalid Action Masking in
 Policy Gradient Algorithms", FLAIRS 2022).  The opponents are agent specs.  A short run on a
 20-card deck against ``random``; docs/learning.md reports a longer one.
-Needs ``durak-lab[ppo]``.  Run: ``python examples/maskable_ppo.py``.
+Needs ``durak-lab[ppo]``.  Run: ``python examples/ppo_gymnasium.py``.
 """
 
 from __future__ import annotations
