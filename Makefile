@@ -5,6 +5,8 @@
 #                 --check), mypy --strict (src, tests, benchmarks) and pytest, every
 #                 optional extra's tests included
 #   make docs-outputs - regenerate the sample outputs shown in the README and docs/
+#   make docs   - build the API reference site into site/ (MkDocs, strict; site/index.html)
+#   make dist   - build the sdist and the wheel into dist/ and check them (twine --strict)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -15,7 +17,7 @@ RAY    := 2.60.0
 # is not reachable here (tests/web/test_browser.py).
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: demo test lint typecheck pytest bench thorough mutation mutation-extra clean docs-outputs cost-budget
+.PHONY: demo test lint typecheck pytest bench thorough mutation mutation-extra clean docs-outputs cost-budget docs dist
 
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,7 +25,7 @@ $(STAMP): pyproject.toml Makefile
 	# sb3-contrib asks for, would pull a CUDA build of several GB) and Ray, so that every
 	# CI run tests the same versions.  The openspiel extra pins open-spiel==2.0.2.
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check \
-		-e '.[dev,ray,web,openspiel,dataset,testing]' torch==$(TORCH) ray==$(RAY)
+		-e '.[dev,docs,ray,web,openspiel,dataset,testing]' torch==$(TORCH) ray==$(RAY)
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -36,7 +38,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict src tests benchmarks tools
+	$(BIN)/mypy --strict src tests benchmarks tools examples
 
 # Every extra is installed above, so a missing one fails its tests instead of skipping them.
 pytest: $(STAMP) $(CHROMIUM)
@@ -89,5 +91,16 @@ bench: $(STAMP)
 docs-outputs: $(STAMP)
 	$(BIN)/python tests/support/doc_blocks.py --write
 
+# The API reference site (mkdocs.yml: strict, so a broken link or reference fails it).
+# tests/project/test_api_docs.py builds it too, in make test.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build
+
+# The release artefacts, as tests/project/test_release.py builds and checks them in make test.
+dist: $(STAMP)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	$(BIN)/twine check --strict dist/*
+
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis mutants .mutants
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis mutants .mutants site dist

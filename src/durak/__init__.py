@@ -1,3 +1,4 @@
 """durak: a correct, fast rules engine, search library and agents for the card game Durak."""
 
-__version__ = "0.1.0"
+#: The version of the distribution ``durak-lab``; ``pyproject.toml`` reads it from here.
+__version__ = "0.2.0"

@@ -75,7 +75,7 @@ CHEAP = {
     "phased-infer": "phased:opening=mcts:limit=10;samples=1;infer=greedy;candidates=4,"
     "endgame=ismcts:limit=20;infer=greedy;candidates=4,when=two",
 }
-# OpenSpiel's bots (durak.interop.openspiel.agents), with the extra that runs them.
+# OpenSpiel's bots (durak.interop.openspiel_agents), with the extra that runs them.
 if os.environ.get("DURAK_REQUIRE_EXTRAS") == "1" or importlib.util.find_spec("pyspiel"):
     CHEAP |= {
         "openspiel-ismcts": "openspiel-ismcts:simulations=20",

@@ -79,7 +79,7 @@ def test_without_open_spiel_the_registry_loads_and_the_agent_says_what_to_instal
     code = (
         "import sys\n"
         "sys.modules['pyspiel'] = None\n"
-        "import durak.interop.openspiel.agents\n"
+        "import durak.interop.openspiel_agents\n"
         "from durak.agents import SpecError, make_agent, registry\n"
         "assert 'openspiel-ismcts' in registry()\n"
         "try:\n"

@@ -1,6 +1,8 @@
-"""The OpenSpiel bridge loads only what is used: the agents' entry point (in the package
-``durak.interop.openspiel``, whose ``__init__`` imports nothing) loads without open-spiel
-and registers its agents, and building one then names the extra to install (issue 49).
+"""The OpenSpiel bridge follows OpenSpiel's convention and loads only what is used: importing
+the package ``durak.interop.openspiel`` registers ``python_durak`` whenever ``pyspiel``
+imports (issue 63), and succeeds without it; the agents' entry point (beside the package,
+``durak.interop.openspiel_agents``) loads without open-spiel, imports neither the package
+nor numpy, and registers its agents; building one then names the extra to install (issue 49).
 
 open-spiel is hidden from a child process as Python itself does for a module known to be
 missing: ``None`` in ``sys.modules`` makes ``import`` raise ``ModuleNotFoundError`` and
@@ -49,7 +51,7 @@ def test_the_entry_point_loads_without_openspiel_and_the_agent_names_the_extra(
     name: str,
 ) -> None:
     module = entry_point(name)
-    assert module.startswith("durak.interop.openspiel.")  # the bridge is in one package
+    assert module == "durak.interop.openspiel_agents"  # beside the package, not in it
     code = (
         f"import {module}\n"
         "loaded = [m for m in sys.modules if m.startswith(('numpy', 'durak.interop.'))]\n"
@@ -62,8 +64,8 @@ def test_the_entry_point_loads_without_openspiel_and_the_agent_names_the_extra(
         "    print(isinstance(e, ImportError), e)\n"
     )
     loaded, source, error = run_without_openspiel(code)
-    # Nothing of the game (nor numpy): the package's __init__ imported nothing.
-    assert loaded.split() == ["durak.interop.openspiel", module]
+    # Nothing of the game (nor numpy): the package, which registers the game, is not loaded.
+    assert loaded.split() == [module]
     assert source == module
     assert error == f"True {name} needs open-spiel: pip install 'durak-lab[openspiel]'"
 
@@ -115,3 +117,43 @@ def test_the_game_s_state_is_what_the_observers_read() -> None:
     assert members == {"rules", "durak_state", "dealt_cards", "line"}
     assert all(hasattr(seen, name) for name in members)
     assert seen.durak_state is not None and len(seen.dealt_cards()) == 4
+
+
+REGISTERED = (
+    "import pyspiel\n"
+    "def registered():\n"
+    "    return 'python_durak' in pyspiel.registered_names()\n"
+    "before = registered()\n"
+    "import durak.interop.openspiel\n"
+    "game = pyspiel.load_game('python_durak(players=3,lowest_rank=10)')\n"
+    "print(before, registered(), game.num_players())\n"
+)
+
+
+def test_importing_the_package_registers_the_game_as_openspiel_s_own_do() -> None:
+    # OpenSpiel's convention (open_spiel.python.games): the package import registers the game,
+    # in a fresh process (this one may have registered it already).
+    require_extra("pyspiel")
+    done = subprocess.run(
+        [sys.executable, "-c", REGISTERED], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True", "3"]
+
+
+def test_the_agents_entry_point_does_not_import_open_spiel_even_when_installed() -> None:
+    # Loading every plugin (each run of the agent registry) must stay cheap: pyspiel and the
+    # game are imported only when an OpenSpiel bot acts.
+    require_extra("pyspiel")
+    code = (
+        "import sys\n"
+        f"import {entry_point('openspiel-mcts')}\n"
+        "from durak.agents import registry\n"
+        "assert 'openspiel-mcts' in registry()\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('pyspiel', 'durak.interop.'))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "['durak.interop.openspiel_agents']"

@@ -153,6 +153,11 @@ def test_dmc_plays_and_trains(venv_of: VenvOf, tmp_path: Path) -> None:
     played = dmc.run("durak", "match", "dmc", "greedy", "-n", "2", "--seed", "1", cwd=tmp_path)
     assert played.returncode == 0, played.stderr
     assert "games 2 · draws" in played.stdout and "0 forfeits" in played.stdout
+    # The best measured agent, guided by the shipped network, from outside the checkout.
+    assert not tmp_path.is_relative_to(ROOT)
+    best = dmc.run("durak", "match", "strongest", "greedy", "-n", "2", "--seed", "1", cwd=tmp_path)
+    assert best.returncode == 0, best.stderr
+    assert "games 2 · draws" in best.stdout and "0 forfeits" in best.stdout
     spec = "dmc:round=8,chunk=4,hidden=16,layers=2,batch=64"
     args = ["--vs", "self,greedy", "--games", "8", "--eval-games", "2", "--jobs", "1"]
     trained = dmc.run("durak", "train", spec, *args, "--seed", "1", "--out", "m.pt", cwd=tmp_path)
@@ -282,7 +287,7 @@ def test_web_serves_the_page(venv_of: VenvOf, tmp_path: Path) -> None:
 
 OPENSPIEL_CODE = """
 import pyspiel
-import durak.interop.openspiel.game
+import durak.interop.openspiel  # registers python_durak, as OpenSpiel's own games do
 
 game = pyspiel.load_game("python_durak(players=3)")
 state = game.new_initial_state()

@@ -41,7 +41,7 @@ class Epsilon:
         self.value, self.end, self.decay = start, end, decay
 
     def explores(self, rng: random.Random) -> bool:
-        """Whether this decision explores (probability :attr:`value`, drawn from ``rng``)."""
+        """Whether this decision explores (probability ``value``, drawn from ``rng``)."""
         return rng.random() < self.value
 
     def step(self) -> None:

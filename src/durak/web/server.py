@@ -313,7 +313,7 @@ def create_app(tables: Tables, reviews: Reviews | None = None) -> FastAPI:
 
 
 def _error_handlers(app: FastAPI) -> None:
-    """Every refused request answered as one short line (a :class:`Problem`)."""
+    """Every refused request answered as one short line (a :class:`~durak.web.schema.Problem`)."""
 
     @app.exception_handler(RequestError)
     async def request_error(_: Request, e: RequestError) -> JSONResponse:

@@ -217,7 +217,8 @@ def review_entry(
 
 
 def _analyst(make: AgentFactory, spec: str, entry: LogEntry) -> object:
-    """The analysing agent for ``entry``'s rules; :class:`SpecError` if it cannot analyse."""
+    """The analysing agent for ``entry``'s rules; :class:`~durak.agents.SpecError` if it
+    cannot analyse."""
     agent = make(spec, entry.rules)
     if not isinstance(agent, Analyst):
         raise not_an_analyst(spec)

@@ -2,8 +2,9 @@
 
 Average bouts per game, average moves per bout, average time per move of each agent, the
 draw rate, and win and durak rates with Wilson (1927) intervals (98% by default, as
-Zarlykov printed them), plus the forfeits of faulty agents.  Only :attr:`wall_seconds` and
-the thinking times depend on the machine; every other figure is fixed by the plan.
+Zarlykov printed them), plus the forfeits of faulty agents.  Only
+:attr:`MatchResult.wall_seconds` and the thinking times depend on the machine; every other
+figure is fixed by the plan.
 """
 
 from __future__ import annotations

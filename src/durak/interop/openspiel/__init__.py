@@ -14,16 +14,17 @@ in Games", arXiv:1908.09453), one module per concept:
   (:func:`bot`);
 * :mod:`~durak.interop.openspiel.agent_policies`: any durak agent as an OpenSpiel
   ``Policy``, for ``exploitability`` (it needs ``open_spiel.python``);
-* :mod:`~durak.interop.openspiel.agents`: OpenSpiel's MCTS and ISMCTS as durak agents, the
-  entry point the agent registry loads with every plugin.
 * :mod:`~durak.interop.openspiel.best_response`: an agent's exact best response and an
   exploiter's exact value against it, on small decks (it needs ``open_spiel.python``).
 
-This ``__init__`` imports nothing, so that the agents' entry point loads without open-spiel
-(building one of its agents then says what to install).  The names below are imported from
-their modules on first use (PEP 562), which registers ``python_durak``: ``from
-durak.interop.openspiel import DurakOpenSpielGame`` does, a bare ``import
-durak.interop.openspiel`` does not (``import durak.interop.openspiel.game`` does).
+Importing this package registers the game ``python_durak`` with ``pyspiel`` whenever
+``pyspiel`` can be imported, as ``open_spiel.python.games`` does for OpenSpiel's own games:
+``import durak.interop.openspiel`` then ``pyspiel.load_game("python_durak")``.  Without
+open-spiel the import succeeds and registers nothing; using one of the names below then
+raises :class:`~durak.extras.MissingExtraError` naming the extra.  The names are imported
+from their modules on first use (PEP 562).  OpenSpiel's bots as durak agents live beside
+this package, in :mod:`durak.interop.openspiel_agents`, the entry point the agent registry
+loads with every plugin: loading it imports neither this package nor open-spiel.
 """
 
 from __future__ import annotations
@@ -81,3 +82,12 @@ if TYPE_CHECKING:  # what type checkers see; at run time each name is imported o
     from durak.interop.openspiel.serialization import StateStringError
 else:
     __getattr__ = _import_on_use
+
+    # OpenSpiel's convention: importing the package registers its game (the import of
+    # pyspiel is the check that open-spiel is installed; the game module then needs it).
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        importlib.import_module(f"{__name__}.game")

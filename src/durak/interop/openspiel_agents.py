@@ -12,13 +12,16 @@ Python in open-spiel 2.0.2 (measured on OpenSpiel's own ``python_kuhn_poker`` an
 ``python_tic_tac_toe``), and the C++ ISMCTS bot offers no resampler to its Python binding.
 
 An agent sees only its :class:`~durak.rules.Observation`: the bot's root state is a world
-drawn from it (:meth:`DurakOpenSpielGame.sampled_state`), and ISMCTS redraws a world at
-every simulation through ``resample_from_infostate`` (:func:`~durak.rules.sample_world`).
+drawn from it (:meth:`~durak.interop.openspiel.game.DurakOpenSpielGame.sampled_state`),
+and ISMCTS redraws a world at every simulation through ``resample_from_infostate``
+(:func:`~durak.rules.sample_world`).
 Every random number comes from seeds drawn from the agent's ``rng``.
 
-This module is the entry point of both agents (the agent registry loads every plugin): it
-loads without open-spiel, as its package's ``__init__`` imports nothing, and builds a bot
-only when one is asked to act; without open-spiel, building the agent says what to install.
+This module is the entry point of both agents (the agent registry loads every plugin). It
+sits beside the package :mod:`durak.interop.openspiel`, not in it, because importing that
+package registers the game with ``pyspiel`` (OpenSpiel's convention): loading the plugin
+imports neither open-spiel nor numpy, and a bot is built only when one is asked to act;
+without open-spiel, building the agent says what to install.
 """
 
 from __future__ import annotations
