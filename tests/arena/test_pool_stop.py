@@ -66,7 +66,7 @@ def test_a_process_the_fork_server_starts_is_not_interrupted_by_ctrl_c(tmp_path:
 
 
 def test_ctrl_c_while_the_pool_is_built_stops_its_workers(monkeypatch: pytest.MonkeyPatch) -> None:
-    populate = multiprocessing.pool.Pool._repopulate_pool
+    populate = multiprocessing.pool.Pool._repopulate_pool  # type: ignore[attr-defined]
 
     def populate_then_ctrl_c(pool: multiprocessing.pool.Pool) -> None:
         populate(pool)  # the workers are starting; the pool's threads are not yet

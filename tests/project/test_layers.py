@@ -4,12 +4,12 @@ One table says which packages each package may import: ``rules`` <- ``search`` (
 imports nothing of durak: it sees a game only through its protocol) <- ``agents`` <-
 ``arena`` <- ``web`` <- ``cli``; ``encoding``, ``envs``, ``learn`` and ``interop`` sit beside
 them (``interop``'s agents reach the others through the agent registry's entry points);
-``seeding``, ``files`` and ``extras`` (the optional imports) are neutral.  Nothing imports
-``cli``.  And no import cycle joins two modules, counting every import: at module level,
-inside functions and under ``TYPE_CHECKING`` (a function-level import only hides a cycle
-until the function runs, a type-only one until a checker or a tool resolves the names), and
-an explicit import of the module's own package (whose ``__init__`` may import it back).
-None is allowed.
+``seeding``, ``files`` and ``extras`` (the optional imports) are neutral.  Nothing but the
+entry point ``durak.__main__`` imports ``cli``.  And no import cycle joins two modules,
+counting every import: at module level, inside functions and under ``TYPE_CHECKING`` (a
+function-level import only hides a cycle until the function runs, a type-only one until a
+checker or a tool resolves the names), and an explicit import of the module's own package
+(whose ``__init__`` may import it back).  None is allowed.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "interop": frozenset({"rules", "search", "agents", "encoding", "extras"}),
     "web": frozenset({"rules", "agents", "arena", "seeding", "extras"}),
     "dataset": frozenset({"rules", "agents", "arena", "encoding", "seeding", "files", "extras"}),
+    "__main__": frozenset({"cli"}),  # the entry point: the command line above all
     "cli": frozenset(
         {
             "rules",

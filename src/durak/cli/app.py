@@ -60,6 +60,13 @@ class _OneLineErrors(TyperGroup):
         tidy_help(self)
         super().format_help(ctx, formatter)
 
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:  # one no run's stop path caught: typer would exit silently
+            print("interrupted", file=sys.stderr)
+            raise typer.Exit(INTERRUPTED) from None
+
     def main(
         self,
         args: Sequence[str] | None = None,
