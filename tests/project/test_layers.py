@@ -4,8 +4,9 @@ One table says which packages each package may import: ``rules`` <- ``search`` (
 imports nothing of durak: it sees a game only through its protocol) <- ``agents`` <-
 ``arena`` <- ``web`` <- ``cli``; ``encoding``, ``envs``, ``learn`` and ``interop`` sit beside
 them (``interop``'s agents reach the others through the agent registry's entry points);
-``seeding``, ``files`` and ``extras`` (the optional imports) are neutral.  Nothing imports
-``cli``, nor ``testing`` (the checks shipped for researchers' suites, above the agents).
+``seeding``, ``files`` and ``extras`` (the optional imports) are neutral.  Nothing but the
+entry point ``durak.__main__`` imports ``cli``, and nothing imports ``testing`` (the checks
+shipped for researchers' suites, above the agents).
 A few modules are *open*: packages beyond their package's reach may import them
 (``learn`` the dataset format, :mod:`durak.dataset.format`, to read a dataset for expert
 iteration), because an open module imports nothing of durak but the neutral modules, and
@@ -49,6 +50,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "dataset": frozenset({"rules", "agents", "arena", "encoding", "seeding", "files", "extras"}),
     # The checks shipped for researchers' suites: nothing in src imports them.
     "testing": frozenset({"rules", "search", "agents", "seeding", "extras"}),
+    "__main__": frozenset({"cli"}),  # the entry point: the command line above all
     "cli": frozenset(
         {
             "rules",

@@ -39,6 +39,13 @@ from durak.cli.plugins import VERBOSE, load_agents, verbose_asked
 from durak.extras import MissingExtraError
 
 
+def _interrupted() -> typer.Exit:
+    """A Ctrl-C no run's stop path caught (typer would exit silently): the line, and the
+    exit to raise."""
+    print("interrupted", file=sys.stderr)
+    return typer.Exit(INTERRUPTED)
+
+
 class _OneLineErrors(TyperGroup):
     """Reports click's usage errors (bad or missing options) on one line, and applies the
     option conventions (:mod:`durak.cli.conventions`) to the arguments and the help."""
@@ -52,13 +59,22 @@ class _OneLineErrors(TyperGroup):
         self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
     ) -> Any:
         verbose = verbose_asked(args)  # before click consumes the arguments
-        ctx = super().make_context(info_name, args, parent, **extra)
+        try:
+            ctx = super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:
+            raise _interrupted() from None
         ctx.meta[VERBOSE] = verbose
         return ctx
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         tidy_help(self)
         super().format_help(ctx, formatter)
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _interrupted() from None
 
     def main(
         self,

@@ -23,11 +23,11 @@ import multiprocessing
 import multiprocessing.connection
 import multiprocessing.forkserver
 import multiprocessing.pool
+import multiprocessing.resource_tracker
 import os
 import pickle
 import queue
 import signal
-import threading
 from collections.abc import Callable, Generator, Iterable, Sequence
 from itertools import islice
 from typing import Any
@@ -47,6 +47,7 @@ from durak.arena.runs.interface import (
     Task,
     play_batch,
 )
+from durak.arena.runs.signals import STOP_SIGNALS, hold_interrupts
 
 # A worker's plans and agents, set when it starts.
 _plans: list[MatchPlan] = []
@@ -147,10 +148,24 @@ def _pool(jobs: int, plans: tuple[MatchPlan, ...]) -> Any:
     as in the parent).  A process forked from one whose torch has started its
     thread pool waits forever on that pool's threads, which the fork did not copy: a
     ``dmc`` or ``dqn`` match with two jobs hung at its first decision when its workers were
-    forked from the parent, which loads the models to check the specs."""
+    forked from the parent, which loads the models to check the specs.
+
+    Ctrl-C and SIGTERM wait while the pool is built
+    (:func:`~durak.arena.runs.signals.hold_interrupts`): one raised half-way through
+    ``multiprocessing.Pool`` would leave workers that nothing stops, some of them still
+    reading what the parent never finished sending.  One that came meanwhile stops the
+    built pool, then is raised."""
     context = multiprocessing.get_context("forkserver")
-    _start_fork_server()
-    return context.Pool(jobs, _start_worker, (plans, _sendable_registry()))
+    pool = None
+    try:
+        with hold_interrupts():
+            _start_fork_server()
+            pool = context.Pool(jobs, _start_worker, (plans, _sendable_registry()))
+        return pool
+    except BaseException:
+        if pool is not None:
+            _stop(pool)
+        raise
 
 
 def _sendable_registry() -> bytes:
@@ -172,29 +187,21 @@ def _sendable_registry() -> bytes:
 
 
 def _start_fork_server() -> None:
-    """Start the fork server, if it is not running, with SIGTERM ignored, which it keeps
-    (an ignored signal stays ignored across ``exec``): a SIGTERM to the whole process
-    group must not end it, or the pool, which starts a worker in place of each that ends,
-    fails in a thread of its own (a traceback) and then cannot be terminated.  The
-    server ends with this process anyway.  Meanwhile SIGTERM is blocked here, so one
-    sent to this process waits for its own handler, put back before it is unblocked."""
-    server = multiprocessing.forkserver
-    if (
-        threading.current_thread() is not threading.main_thread()  # it alone sets handlers
-        or signal.getsignal(signal.SIGTERM) is None  # a handler Python could not put back
-    ):
-        server.ensure_running()
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    """Start the fork server, if it is not running, with SIGINT and SIGTERM blocked, which
+    it keeps: a signal mask passes through ``fork`` and ``exec``, and the server never
+    unblocks them.  So a Ctrl-C or a SIGTERM to the whole process group neither interrupts
+    the server while it starts (a ``KeyboardInterrupt`` traceback from its imports), nor
+    ends it later (the pool, which starts a worker in place of each that ends, would fail
+    in a thread of its own and then could not be terminated).  Each process it forks
+    inherits the mask, so a worker is not interrupted while it starts either (importing
+    the main module can take a second), until :func:`_start_worker` unblocks both.  CPython
+    starts its resource tracker the same way (bpo-33613); that start unblocks both signals
+    after it, so it comes first.  The mask is this thread's, for the start only: a signal
+    sent to this process meanwhile waits, or goes to another thread, and is never lost."""
+    multiprocessing.resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
-        if signal.SIGTERM in signal.sigpending():
-            server.ensure_running()  # ignoring it would discard it
-            return
-        handler = signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        try:
-            server.ensure_running()
-        finally:
-            signal.signal(signal.SIGTERM, handler)
+        multiprocessing.forkserver.ensure_running()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
@@ -215,8 +222,6 @@ def play_parallel(
     Closing the iterator early, or an exception (Ctrl-C included) while waiting, stops the
     workers at once; games still running are lost, never half-reported.
     """
-    pool = _pool(jobs, tuple(plans))
-    started = _workers(pool)
     done: queue.SimpleQueue[tuple[float, Batch] | BaseException] = queue.SimpleQueue()
     source = iter(tasks)
     batches = BatchSizer(count, jobs)
@@ -233,7 +238,9 @@ def play_parallel(
             submitted += 1
         return submitted
 
-    try:
+    pool = _pool(jobs, tuple(plans))
+    try:  # at once: the pool is this block's to stop
+        started = _workers(pool)
         in_flight += fill()
         while in_flight:
             item = _next_result(done, pool, started)
@@ -283,10 +290,10 @@ def _stop(pool: Any) -> None:
     forever after a worker died (a SIGTERM to the whole process group): it takes the
     queues' locks, and a worker idle between tasks dies holding the task queue's read
     lock; and the pool starts workers in place of the dead, which may pick up the lost
-    tasks and, started by the fork server with SIGTERM ignored, miss ``terminate``'s
-    SIGTERM.  So the pool's thread that starts workers is stopped first (as ``terminate``
-    stops it), then every worker is killed, and each lock, whoever held it now dead, is
-    freed before ``terminate`` takes it."""
+    tasks and, started by the fork server with SIGTERM blocked, not yet act on
+    ``terminate``'s SIGTERM.  So the pool's thread that starts workers is stopped first
+    (as ``terminate`` stops it), then every worker is killed, and each lock, whoever held
+    it now dead, is freed before ``terminate`` takes it."""
     pool._worker_handler._state = multiprocessing.pool.TERMINATE
     pool._change_notifier.put(None)
     pool._worker_handler.join()
@@ -346,6 +353,7 @@ def _next_result(
 def _start_worker(plans: tuple[MatchPlan, ...], agents: bytes) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and SIGTERM: a worker just ends
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # blocked by the fork server
     _plans[:] = plans
     _agents.clear()
     adopt_registry(agents)  # the parent's registry, agents registered at run time included

@@ -46,13 +46,16 @@ def sigterm_interrupts() -> Iterator[None]:
 
 @contextmanager
 def hold_interrupts() -> Iterator[None]:
-    """Delay SIGINT and SIGTERM until the block is done, then act on the first one."""
+    """Delay SIGINT and SIGTERM until the block is done, then act on the first one.  A
+    signal whose handler was set outside Python is left alone: it could not be put back."""
     if not _main_thread():
         yield
         return
     caught: list[int] = []
     previous = {
-        s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in STOP_SIGNALS
+        s: signal.signal(s, lambda signum, frame: caught.append(signum))
+        for s in STOP_SIGNALS
+        if signal.getsignal(s) is not None
     }
     try:
         yield
