@@ -146,7 +146,11 @@ def test_alpharank_without_openspiel_names_the_extra(monkeypatch: pytest.MonkeyP
         (["random", "nosuch"], ["unknown agent 'nosuch'"]),
         (["random"], ["at least two agents"]),
         (["random", "greedy", "random"], ["'random' is given twice"]),
-        (["random", "human"], ["'human'"]),
+        (["random", "human"], ["human: human asks a person at the terminal"]),
+        # Issue 61: a person nested in another agent waited at a terminal prompt (-j 1).
+        (["random", "solver:fallback=human"], ["fallback: human asks a person"]),
+        (["random", "phased:opening=human"], ["opening: human asks a person"]),
+        (["random", "solver:fallback=phased:opening=human"], ["fallback: opening: human asks"]),
         (["random", "greedy", "--anchor", "smart"], ["--anchor 'smart'"]),
         (["random", "greedy", "-n", "3"], ["even"]),
     ],

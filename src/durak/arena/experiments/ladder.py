@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 
 from durak.agents.interface.protocol import resolutions
-from durak.agents.specs import parse_spec
+from durak.agents.seats import UNATTENDED
 from durak.arena.play.match import GameOutcome, MatchPlan, build_agents
 from durak.arena.play.referee import Referee
 from durak.arena.runs.interface import Backend, Task, refuse_in_starting_worker
@@ -54,16 +54,15 @@ def pair_seed(seed: int, first: str, second: str) -> int:
 
 def check_specs(specs: Sequence[str], rules: Rules) -> list[str]:
     """``ValueError`` naming the problem unless ``specs`` are at least two distinct agent
-    specs, none of them ``human``, each one that builds for ``rules``
-    (:class:`~durak.agents.SpecError`); what those the rules resolve play
-    (:func:`~durak.agents.interface.protocol.resolutions`)."""
+    specs, none naming ``human`` at any depth (:data:`~durak.agents.seats.UNATTENDED`),
+    each one that builds for ``rules`` (:class:`~durak.agents.SpecError`); what those the
+    rules resolve play (:func:`~durak.agents.interface.protocol.resolutions`)."""
     if len(specs) < 2:
         raise ValueError(f"a ladder needs at least two agents, got {len(specs)}")
     for spec in specs:
         if specs.count(spec) > 1:
             raise ValueError(f"agent spec {spec!r} is given twice")
-        if parse_spec(spec)[0] == "human":
-            raise ValueError("a ladder plays agents against agents: 'human' cannot join it")
+    UNATTENDED.check_all(specs)
     return resolutions(specs, build_agents(specs, rules), rules)
 
 
