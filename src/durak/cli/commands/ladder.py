@@ -200,12 +200,13 @@ def ladder(
         _check_extras(method, plot)
         rules = rules_options.rules(2)
         plays = check_specs(specs, rules)
-        the_anchor = _default_anchor(specs, anchor)
         seed = _seed(settings.seed, file)
         setup = LadderSetup(rules, seed, settings.move_timeout)
         if file is not None:
             check_target(file, "replace")
         the_ladder = read_ladder(file, setup) if file is not None else Ladder(setup)
+        specs, anchors = the_ladder.names(specs), the_ladder.names([anchor] if anchor else [])
+        the_anchor = _default_anchor(specs, anchors[0] if anchors else None)
         if plot is not None:
             check_target(plot, "replace" if reports.force else "refuse")
         outputs = reports.open()
