@@ -281,7 +281,7 @@ def format_value(value: ParamValue) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
-        text = repr(value)
+        text = repr(value + 0.0)  # -0.0 is 0
         return text[:-2] if text.endswith(".0") else text
     return str(value)
 
