@@ -204,3 +204,11 @@ def test_format_value_reads_back_to_the_value() -> None:
         text = format_value(value)
         assert not text.endswith(".0")
         assert type(value)(text if not isinstance(value, bool) else text == "true") == value
+
+
+def test_the_semicolon_hint_names_only_a_parameter_declared_to_hold_a_spec() -> None:
+    with pytest.raises(SpecError, match=r"fallback=mcts:samples=1;limit=10\)$"):
+        canonical_spec("solver:fallback=mcts:samples=1,limit=10")
+    with pytest.raises(SpecError) as e:
+        canonical_spec("dmc:path=c:/m.pt,x=1")  # a file, not a spec, whatever its colon
+    assert str(e.value) == "dmc: unknown parameter 'x'; valid parameters: path"

@@ -302,10 +302,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
-def _nested_hint(raw: dict[str, str], unknown: str) -> str:
+def _nested_hint(by_name: dict[str, Param], raw: dict[str, str], unknown: str) -> str:
     """A hint when ``unknown`` probably belongs to a nested spec given before it (``,``
-    ends the outer parameter; the nested spec's own parameters take ``;``)."""
-    nested = [(k, v) for k, v in raw.items() if ":" in v]
+    ends the outer parameter; the nested spec's own parameters take ``;``): a parameter
+    declared to hold a spec (:meth:`Param.nests`)."""
+    nested = [(k, v) for k, v in raw.items() if k in by_name and by_name[k].nests(v)]
     if not nested:
         return ""
     key, value = nested[-1]
@@ -329,6 +330,6 @@ def typed_params(
             valid = ", ".join(by_name) or "none"
             raise SpecError(
                 f"{name}: unknown parameter {key!r}; valid parameters: {valid}"
-                + _nested_hint(raw, key)
+                + _nested_hint(by_name, raw, key)
             )
     return {p.name: p.parse(raw[p.name], name) if p.name in raw else p.default for p in params}
