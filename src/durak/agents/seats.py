@@ -28,8 +28,14 @@ __all__ = [
     "NO_FAULTS",
     "UNATTENDED",
     "UNATTENDED_NO_FAULTS",
+    "SeatError",
     "SeatPolicy",
 ]
+
+
+class SeatError(SpecError):
+    """A spec naming an agent that a seat policy refuses (a :class:`SpecError`, so one
+    line wherever a bad spec is)."""
 
 
 def _check_refused(_: object, __: object, refused: tuple[tuple[str, str], ...]) -> None:
@@ -58,15 +64,15 @@ class SeatPolicy:
     def check(self, spec: str) -> None:
         """Nothing if no agent this policy refuses is named in ``spec``, as the agent
         itself or in a parameter declared to hold an agent spec, at any depth; else
-        :class:`SpecError`, one line: ``SPEC: PLACE: REASON``, the place being the
+        :class:`SeatError`, one line: ``SPEC: PLACE: REASON``, the place being the
         parameters that lead to the refused agent (``fallback: opening``).  Nothing is
-        built; a malformed spec is a :class:`SpecError` too, an unknown agent is left to
+        built; a malformed spec is a :class:`SpecError`, an unknown agent is left to
         :func:`~durak.agents.make_agent`."""
         for part in spec_parts(spec):
             why = self.reason(part.name)
             if why is not None:
                 where = "".join(f"{key}: " for key in part.place)
-                raise SpecError(f"{spec}: {where}{why}")
+                raise SeatError(f"{spec}: {where}{why}")
 
     def check_all(self, specs: Iterable[str]) -> None:
         """:meth:`check` each of ``specs``, in order (the first refusal is raised)."""
