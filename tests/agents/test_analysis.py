@@ -8,6 +8,7 @@ import random
 import attrs
 import pytest
 
+from durak.agents import base as agents_base
 from durak.agents import make_agent
 from durak.agents.base import SpecError
 from durak.agents.heuristics import evals
@@ -16,6 +17,7 @@ from durak.agents.interface.analysis import (
     Analysis,
     Analyst,
     analyse,
+    forced,
     spec_of,
 )
 from durak.agents.searchers.ismcts import IsmctsAgent
@@ -256,6 +258,36 @@ def test_an_agent_that_cannot_analyse_is_one_spec_error_line() -> None:
     with pytest.raises(SpecError, match=r"^agent 'greedy' cannot analyse a decision") as caught:
         analyse(make_agent("greedy"), o, random.Random(0))
     assert "\n" not in str(caught.value)
+
+
+def test_the_analysts_named_are_the_registry_s_own_plugins_included(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 61: the list was written by hand beside the registry."""
+    o = observe(new_game(Rules(), 0), 0)
+    with pytest.raises(SpecError) as caught:
+        analyse(make_agent("greedy"), o, random.Random(0))
+    assert str(caught.value).endswith("(dmc, ismcts, phased and strongest can)")
+    monkeypatch.setattr(agents_base, "_REGISTRY", dict(agents_base._REGISTRY))
+
+    @attrs.frozen
+    class Thinker:
+        name: str = "test-thinker"
+
+        def act(self, observation: Observation, rng: random.Random) -> Action:
+            return observation.legal_actions[0]
+
+        def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
+            return forced(observation, self.name, "search")
+
+    agents_base.register("test-thinker", Thinker, "a plugin's analyst")
+    agents_base.register("test-plain", lambda: make_agent("greedy"), "a plugin's player")
+    assert agents_base.registry()["test-thinker"].analyses
+    assert not agents_base.registry()["test-plain"].analyses
+    with pytest.raises(
+        SpecError, match=r"\(dmc, ismcts, phased, strongest and test-thinker can\)$"
+    ):
+        analyse(make_agent("greedy"), o, random.Random(0))
 
 
 def test_a_seat_without_a_decision_is_refused() -> None:

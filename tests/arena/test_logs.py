@@ -174,6 +174,24 @@ def test_resuming_refuses_a_log_of_another_run(tmp_path: Path) -> None:
         Run([PLAN], log=log)
 
 
+def test_a_log_of_an_older_spelling_resumes_with_its_games_counted(tmp_path: Path) -> None:
+    """Issue 61: agents are named by their canonical specs; a log written under another
+    spelling of the same agents holds this run's games (none lost, none played again),
+    and a log of another agent is still refused."""
+    log = tmp_path / "run.jsonl"
+    old = attrs.evolve(PLAN, specs=("random:stop_chance=0.00", "greedy:", "lowest"), games=3)
+    Run([old], log=log).play().__next__()
+    logged = log.read_bytes()
+    same = attrs.evolve(old, specs=("random:stop_chance=0", "greedy", "lowest"))
+    resumed = Run([same], log=log, resume=True)
+    assert resumed.resumed == 1 and list(resumed.pending()) == [(0, 1), (0, 2)]
+    resumed.close()
+    assert log.read_bytes() == logged
+    other = attrs.evolve(old, specs=("random:stop_chance=0.5", "greedy", "lowest"))
+    with pytest.raises(LogError, match="the log has specs"):
+        Run([other], log=log, resume=True)
+
+
 def test_resuming_refuses_a_game_logged_twice(tmp_path: Path) -> None:
     log = tmp_path / "run.jsonl"
     Run([PLAN], log=log).play().__next__()

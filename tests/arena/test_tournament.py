@@ -63,12 +63,20 @@ def test_the_matrix_is_antisymmetric_and_the_ranking_sorted() -> None:
     [
         (("random",), Rules(), "at least two agents"),
         (("random", "random"), Rules(), "twice"),
+        (("random", "greedy", "random:"), Rules(), "'random:' is given twice"),
+        (("random:stop_chance=.50", "random:stop_chance=0.5"), Rules(), "given twice"),
         (SPECS, Rules(players=3), "for 2 players"),
     ],
 )
 def test_a_tournament_checks_its_input(specs: tuple[str, ...], rules: Rules, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Tournament(rules, specs, seed=0, games=2)
+
+
+def test_a_tournament_names_its_agents_by_their_canonical_specs() -> None:
+    t = Tournament(Rules(), ("random:stop_chance=.50", "greedy:"), seed=0, games=2)
+    assert t.specs == ("random:stop_chance=0.5", "greedy")
+    assert [p.specs for p in t.plans()] == [("random:stop_chance=0.5", "greedy")]
 
 
 def test_a_tournament_refuses_negative_games_when_made_and_plans_with_its_own_fields() -> None:

@@ -435,6 +435,21 @@ def test_the_package_imports_each_public_name_when_first_used() -> None:
         durak.dataset.bogus  # noqa: B018
 
 
+def test_the_agent_column_names_agents_by_their_canonical_specs(tmp_path: Path) -> None:
+    """Issue 61: two spellings of one agent were two names, and two datasets."""
+    out = tmp_path / "data"
+    write(out, "random:stop_chance=.20", "greedy:", "-n", 2, "--seed", 1, "-j", 1)
+    assert set(pq.read_table(out).column("agent").to_pylist()) == {"random", "greedy"}
+    games = pq.read_table(out / "_games").to_pylist()
+    assert {a for g in games for a in g["agents"]} == {"random", "greedy"}
+    before = files(out)
+    again = invoke(
+        "dataset", "random:", "greedy:", "-n", 2, "--seed", 1, "-j", 1, "--out", out, "--resume"
+    )
+    assert again.exit_code == 0, again.output  # the same run, spelt otherwise
+    assert files(out) == before
+
+
 def test_a_folder_in_use_by_another_run_is_refused(tmp_path: Path) -> None:
     out = tmp_path / "data"
     write(out, "random", "random", "-n", 2, "--seed", 1, "-j", 1)

@@ -146,8 +146,15 @@ def test_alpharank_without_openspiel_names_the_extra(monkeypatch: pytest.MonkeyP
         (["random", "nosuch"], ["unknown agent 'nosuch'"]),
         (["random"], ["at least two agents"]),
         (["random", "greedy", "random"], ["'random' is given twice"]),
-        (["random", "human"], ["'human'"]),
+        (["random", "human"], ["human: human asks a person at the terminal"]),
+        # Issue 61: a person nested in another agent waited at a terminal prompt (-j 1).
+        (["random", "solver:fallback=human"], ["fallback: human asks a person"]),
+        (["random", "phased:opening=human"], ["opening: human asks a person"]),
+        (["random", "solver:fallback=phased:opening=human"], ["fallback: opening: human asks"]),
         (["random", "greedy", "--anchor", "smart"], ["--anchor 'smart'"]),
+        # Issue 61: two spellings of one agent were two agents.
+        (["random", "random:", "greedy"], ["'random:' is given twice", "as 'random'"]),
+        (["mcts:limit=5,c=1", "greedy", "mcts:c=1.0,limit=5"], ["'mcts:c=1.0,limit=5' is given"]),
         (["random", "greedy", "-n", "3"], ["even"]),
     ],
 )
@@ -206,3 +213,59 @@ def test_a_ladder_file_that_is_not_json_is_refused(tmp_path: Path) -> None:
     file = tmp_path / "l.json"
     file.write_text("not json")
     one_error(ladder("random", "greedy", "-n", "2", "--file", file), "not a ladder file")
+
+
+def _respell(old: str, new: str) -> Any:
+    def change(obj: dict[str, Any]) -> None:
+        for pair in obj["pairs"]:
+            pair["agents"] = [new if a == old else a for a in pair["agents"]]
+
+    return change
+
+
+def test_an_agent_is_kept_under_its_canonical_name(tmp_path: Path) -> None:
+    file = tmp_path / "ladder.json"
+    done = ladder("random", "faulty:after=0100,fault=error", "-n", "2", "--file", file, "--json")
+    assert {r["agent"] for r in ratings(done)} == {"random", "faulty:after=100"}
+    pairs = json.loads(file.read_text())["pairs"]
+    assert [p["agents"] for p in pairs] == [["faulty:after=100", "random"]]
+
+
+def test_a_file_s_older_spelling_of_an_agent_keeps_its_games_and_deals(
+    tmp_path: Path, played: Counter[tuple[str, ...]]
+) -> None:
+    """A ladder file written before the canonical form holds an agent under another
+    spelling: another spelling of that agent reads its games (none replayed, none lost),
+    and extending the pair goes on with the deals of the spelling the games were
+    played under."""
+    file = tmp_path / "ladder.json"
+    assert (
+        ladder("random", "faulty:after=100", "-n", "4", "--seed", "2", "--file", file).exit_code
+        == 0
+    )
+    old = "faulty:after=0100"
+    rewrite(file, _respell("faulty:after=100", old))
+    before = json.loads(file.read_text())["pairs"][0]
+    played.clear()
+    again = ladder("random", "faulty:after=100", "-n", "4", "--file", file, "--json")
+    assert {r["agent"] for r in ratings(again)} == {"random", old}
+    assert sum(played.values()) == 0
+    assert json.loads(file.read_text())["pairs"] == [before]
+    longer = ladder("faulty:after=+100", "random", "-n", "6", "--file", file)
+    assert longer.exit_code == 0, longer.output
+    assert played == Counter({(old, "random"): 2})
+    (after,) = json.loads(file.read_text())["pairs"]
+    assert after["agents"] == [old, "random"] and after["results"][:4] == before["results"]
+
+
+def test_two_spellings_of_one_agent_in_an_old_file_are_both_kept(tmp_path: Path) -> None:
+    file = tmp_path / "ladder.json"
+    made = ladder("random", "greedy", "faulty:after=100", "-n", "2", "--seed", "2", "--file", file)
+    assert made.exit_code == 0, made.output
+    rewrite(file, _respell("faulty:after=100", "faulty:after=0100"))
+    rewrite(file, _respell("greedy", "faulty:after=100,fault=error"))  # one agent, two names
+    pairs = json.loads(file.read_text())["pairs"]
+    one_error(ladder("random", "faulty:after=+100", "-n", "2", "--file", file), "2 spellings")
+    kept = ladder("random", "faulty:after=0100", "-n", "2", "--file", file, "--json")
+    assert {r["agent"] for r in ratings(kept)} == {"random", "faulty:after=0100"}
+    assert json.loads(file.read_text())["pairs"] == pairs

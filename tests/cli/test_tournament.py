@@ -169,6 +169,8 @@ def test_a_grid_with_two_opponents_plays_three_seats() -> None:
     [
         (["tournament", "random"], "a tournament needs at least two agents"),
         (["tournament", "random", "random"], "agent spec 'random' is given twice"),
+        (["tournament", "random", "random:"], "agent spec 'random:' is given twice"),
+        (["grid", "random", "--param", "stop_chance=0.5,.5"], "'random:stop_chance=.5' is given"),
         (["tournament", "random", "nope"], "unknown agent 'nope'"),
         (["grid", "mcts", "--param", "c"], "bad --param 'c'"),
         (["grid", "mcts:c=1", "--param", "c=1,2"], "c is set in the template"),

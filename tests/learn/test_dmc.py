@@ -220,6 +220,9 @@ def test_the_bundled_model_plays_a_legal_action_everywhere() -> None:
         (["dmc", "--vs", "human", "--games", "8"], ["--vs human", "a person"]),
         (["dmc", "--vs", "solver:fallback=human", "--games", "8"], ["a person"]),
         (["qlearn", "--vs", "faulty", "--games", "8"], ["breaks on purpose"]),
+        # Issue 61: a model option's agent was not looked into (checked on names, not built).
+        (["dmc", "--vs", "ismcts:opponent=faulty", "--games", "8"], ["opponent: faulty breaks"]),
+        (["qlearn", "--vs", "mcts:infer=faulty", "--games", "8"], ["infer: faulty breaks"]),
         (["dmc", "--vs", "samples=1,self", "--games", "8"], ["parameter of no agent"]),
         (["dmc", "--vs", "mcts:limit=5,nosuch=1", "--games", "8"], ["unknown parameter"]),
     ],

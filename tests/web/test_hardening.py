@@ -10,6 +10,7 @@ which is reached only when something hangs.  Live servers listen on a free loopb
 from __future__ import annotations
 
 import os
+import random
 import re
 import select
 import socket
@@ -21,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from tests.support.extras import require_extra
@@ -34,13 +36,15 @@ from fastapi.testclient import TestClient  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from durak.agents import GreedyAgent, RandomAgent  # noqa: E402
+from durak.agents import base as agents_base  # noqa: E402
 from durak.agents.base import SpecError  # noqa: E402
+from durak.agents.specs import AGENT_SPEC, MODEL_FILE, param  # noqa: E402
 from durak.arena.gamelog.files import read_log  # noqa: E402
 from durak.arena.gamelog.replay import replay_entry  # noqa: E402
 from durak.arena.play.game import play_game  # noqa: E402
 from durak.arena.play.person import play_entry  # noqa: E402
 from durak.cli.app import app as cli  # noqa: E402
-from durak.rules import Rules  # noqa: E402
+from durak.rules import Action, Observation, Rules  # noqa: E402
 from durak.seeding import derive_seed  # noqa: E402
 from durak.web import server as web_server  # noqa: E402
 from durak.web.policy import AgentPolicy, Grant  # noqa: E402
@@ -523,3 +527,36 @@ def test_a_full_server_answers_503(tmp_path: Path) -> None:
             assert response.status_code == 503, response.text
             assert "limit" in response.json()["detail"]
         assert len(tables) == 2
+
+
+@attrs.frozen
+class _Duo:
+    """A plugin's agent with a spec-valued parameter and a file parameter."""
+
+    inner: str = param("greedy", "the agent it plays, ';' for ','", holds=AGENT_SPEC)
+    weights: str = param("", "a file it reads", holds=MODEL_FILE)
+    name: str = "test-duo"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        return observation.legal_actions[0]
+
+
+def test_a_plugin_s_spec_parameter_is_checked_like_a_built_in_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 61: the allow-list was a list of built-in parameters, so a plugin's spec
+    parameter was refused as free text whatever it held."""
+    monkeypatch.setattr(agents_base, "_REGISTRY", dict(agents_base._REGISTRY))
+    agents_base.register("test-duo", _Duo, "a plugin's agent")
+    policy = AgentPolicy()
+    policy.check("test-duo:inner=mcts:limit=5;samples=1")
+    for spec, words in (
+        ("test-duo:inner=human", "human asks at the server's terminal"),
+        ("test-duo:inner=solver:fallback=faulty", "unknown agent 'faulty'"),
+        ("test-duo:inner=dmc:path=m.pt", "parameter 'path' is not allowed"),
+        ("test-duo:weights=m.pt", "parameter 'weights' is not allowed"),
+    ):
+        with pytest.raises(SpecError, match=re.escape(words)):
+            policy.check(spec)
+    with pytest.raises(SpecError, match="it cannot be allowed"):
+        Grant.parse("test-duo:inner=phased:opening=human")

@@ -215,6 +215,16 @@ def test_idle_games_are_closed_and_logged_as_interrupted(server: Any) -> None:
     replay_entry(entries[0], log)
 
 
+def test_the_opponents_are_named_by_their_canonical_specs(server: Any) -> None:
+    """Issue 61: the page and the log named an agent as the request spelt it."""
+    client, tables, _, log = server
+    view = start(client, opponents=["random:stop_chance=.20", "greedy:"])
+    assert [s["name"] for s in view["seats"]] == ["human", "random", "greedy"]
+    tables.get(view["game"]).close()
+    tables.close()
+    assert read_log(log).entries[0].specs == ("human", "random", "greedy")
+
+
 def test_rematch_is_the_same_deal_with_the_seats_turned(server: Any) -> None:
     client, _, _, _ = server
     first = play_out(client, start(client, opponents=["random", "greedy"], seed=5))[-1]

@@ -13,7 +13,7 @@ import os
 import pickle
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import cast
 
 import attrs
@@ -59,6 +59,7 @@ __all__ = [
     "Relay",
     "RulesBound",
     "SpecError",
+    "SpecPart",
     "Watcher",
     "adopt_registry",
     "agent_modules",
@@ -72,6 +73,7 @@ __all__ = [
     "registry",
     "registry_snapshot",
     "replacements",
+    "spec_parts",
     "typed_params",
     "watchers_among",
 ]
@@ -83,8 +85,10 @@ AgentFactory = Callable[..., Agent]
 @attrs.frozen
 class AgentInfo:
     """A registered agent: its spec name, one-line description and typed parameters;
-    ``source``, who registered it (a module, or the plugin that imported it), and
-    ``replaced``, the source of the agent it replaced (``register(..., replace=True)``)."""
+    ``source``, who registered it (a module, or the plugin that imported it),
+    ``replaced``, the source of the agent it replaced (``register(..., replace=True)``),
+    and ``analyses``, whether its agents can analyse a decision (an
+    :class:`~durak.agents.interface.analysis.Analyst`)."""
 
     name: str
     description: str
@@ -92,6 +96,11 @@ class AgentInfo:
     factory: AgentFactory = attrs.field(repr=False)
     source: str = ""
     replaced: str | None = None
+    analyses: bool = False
+
+    def param(self, name: str) -> Param | None:
+        """The parameter called ``name``, or ``None``."""
+        return next((p for p in self.params if p.name == name), None)
 
     def usage(self) -> str:
         """The description and one line per parameter."""
@@ -119,11 +128,14 @@ def register(
     params: tuple[Param, ...] | None = None,
     *,
     replace: bool = False,
+    analyses: bool | None = None,
 ) -> None:
     """Make ``name`` available to :func:`make_agent`: ``factory(**typed_params)`` builds it.
 
     ``params`` defaults to the :func:`~durak.agents.specs.param` fields of ``factory`` when
-    it is an attrs class (declared once, there), else to none.  A name already registered
+    it is an attrs class (declared once, there), else to none.  ``analyses`` says whether
+    the agents built can analyse a decision; by default, whether ``factory`` is a class
+    with an ``analyse`` method (a factory function declares it).  A name already registered
     (built in, or by another plugin) is refused with a :class:`PluginError` naming both
     sources, unless ``replace`` is true; the replacement is then marked as such (its
     :attr:`AgentInfo.replaced`).  The same registration again is a no-op.
@@ -131,6 +143,9 @@ def register(
     """
     caller = str(sys._getframe(1).f_globals.get("__name__", "?"))  # the registering module
     info = _checked_info(name, factory, description, params, current_source(caller))
+    if analyses is None:
+        analyses = isinstance(factory, type) and callable(getattr(factory, "analyse", None))
+    info = attrs.evolve(info, analyses=bool(analyses))
     if info.source == _ADOPTING:
         _REGISTRY[name] = info  # a worker's copy of its parent's registry follows
         return
@@ -272,22 +287,49 @@ def registry() -> dict[str, AgentInfo]:
     return dict(sorted(_REGISTRY.items()))
 
 
-def replacements(specs: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """The agents named in ``specs``, at any depth of their parameters, that replace
-    another registration (``register(..., replace=True)``), each with its source, in name
-    order; empty when none does (a log records it, so a game is never read as the
-    built-in's)."""
-    known, todo = registry(), list(specs)
-    found: dict[str, str] = {}
+@attrs.frozen
+class SpecPart:
+    """One agent named in a spec: ``name`` with its raw parameters ``raw`` and its
+    registration ``info`` (``None`` if unknown), at ``place``, the parameters that lead
+    to it from the outer spec (``()`` for the outer agent itself)."""
+
+    place: tuple[str, ...]
+    name: str
+    raw: dict[str, str]
+    info: AgentInfo | None
+
+
+def spec_parts(spec: str) -> Iterator[SpecPart]:
+    """Every agent named in ``spec``, the outer one first, then, depth first in the order
+    written, those in the parameters its registration declares to hold an agent spec
+    (:meth:`~durak.agents.specs.Param.nests`), at any depth.  Nothing is built; an unknown
+    agent is yielded and not looked into; :class:`SpecError` for a malformed spec."""
+    known = registry()
+    todo: list[tuple[tuple[str, ...], str]] = [((), spec)]
     while todo:
-        try:
-            name, raw = parse_spec(nested_spec(todo.pop()))
-        except SpecError:
-            continue  # a parameter's value that is no spec
+        place, text = todo.pop()
+        name, raw = parse_spec(text)
         info = known.get(name)
-        if info is not None and info.replaced is not None:
-            found[name] = info.source
-        todo.extend(raw.values())
+        yield SpecPart(place, name, raw, info)
+        inner = []
+        for key, value in raw.items():
+            param = None if info is None else info.param(key)
+            if param is not None and param.nests(value):
+                inner.append(((*place, key), nested_spec(value)))
+        todo.extend(reversed(inner))  # the first written is looked into first
+
+
+def replacements(specs: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The agents named in ``specs``, at any depth of their parameters
+    (:func:`spec_parts`), that replace another registration (``register(...,
+    replace=True)``), each with its source, in name order; empty when none does (a log
+    records it, so a game is never read as the built-in's)."""
+    found = {
+        part.name: part.info.source
+        for spec in specs
+        for part in spec_parts(spec)
+        if part.info is not None and part.info.replaced is not None
+    }
     return tuple(sorted(found.items()))
 
 

@@ -32,7 +32,7 @@ from durak.agents.base import (
     watchers_among,
 )
 from durak.agents.interface.analysis import Analysis, analyse
-from durak.agents.specs import Param, nested_spec, param, params_of
+from durak.agents.specs import AGENT_SPEC, Param, nested_spec, param, params_of
 from durak.rules import Action, Observation, Rules
 
 __all__ = ["SWITCHES", "PhasedAgent"]
@@ -116,8 +116,16 @@ def _phased(opening: str, endgame: str, **settings: str) -> PhasedAgent:
 
 
 _PARTS = (
-    Param("opening", str, "greedy", "agent spec while the talon lasts, ';' for ','"),
-    Param("endgame", str, "ismcts", "agent spec once it is empty (see when), ';' for ','"),
+    Param(
+        "opening", str, "greedy", "agent spec while the talon lasts, ';' for ','", holds=AGENT_SPEC
+    ),
+    Param(
+        "endgame",
+        str,
+        "ismcts",
+        "agent spec once it is empty (see when), ';' for ','",
+        holds=AGENT_SPEC,
+    ),
 )
 
 register(
@@ -125,4 +133,5 @@ register(
     _phased,
     "one agent while the talon lasts, another once it is empty (or two players are left)",
     (*_PARTS, *params_of(PhasedAgent)),
+    analyses=True,
 )

@@ -29,7 +29,7 @@ from durak.agents.base import (
     watchers_among,
 )
 from durak.agents.heuristics import evals
-from durak.agents.specs import Param, nested_spec, param, params_of
+from durak.agents.specs import AGENT_SPEC, Param, nested_spec, param, params_of
 from durak.rules import Action, DurakGame, GameState, Observation, Rules
 from durak.search import Budget, BudgetExhausted, SearchResult, TranspositionTable, solve
 
@@ -199,7 +199,9 @@ class SolverAgent(Relay):
         return self.fallback.act(observation, rng) if solved is None else solved
 
 
-_FALLBACK = Param("fallback", str, "mcts", "other positions' agent spec, ';' for ','")
+_FALLBACK = Param(
+    "fallback", str, "mcts", "other positions' agent spec, ';' for ','", holds=AGENT_SPEC
+)
 
 
 def _solver(fallback: str, **settings: Any) -> SolverAgent:

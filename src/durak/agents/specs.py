@@ -23,20 +23,33 @@ durak.agents.specs.SpecError: limit must be in [1, inf], got 0
 
 from __future__ import annotations
 
+import enum
 import math
 import types
 import typing
+from collections.abc import Mapping
 from typing import Any, TypeAlias, TypeVar, cast
 
 import attrs
 
 __all__ = [
+    "AGENT_SPEC",
+    "GUIDE",
+    "MODEL_FILE",
+    "PLAIN",
+    "Content",
+    "Holds",
     "Param",
     "ParamValue",
     "SpecError",
+    "format_spec",
+    "format_value",
+    "model_or_spec",
+    "nested_spec",
     "param",
     "params_of",
     "parse_spec",
+    "quote_nested",
     "typed_params",
 ]
 
@@ -52,12 +65,60 @@ class SpecError(ValueError):
     """A bad agent spec: unknown agent or parameter, or a value of the wrong type or range."""
 
 
+class Content(enum.Enum):
+    """What a parameter's value is (see :class:`Holds`)."""
+
+    PLAIN = "a plain value"
+    AGENT_SPEC = "an agent spec"
+    OPPONENT_MODEL = "an opponent model"
+    GUIDE = "a guide's name"
+    MODEL_FILE = "a model file"
+
+
+@attrs.frozen
+class Holds:
+    """What a parameter holds, declared with it (:func:`param`, :class:`Param`), so that
+    whatever reads specs (the nested-spec walk, the canonical form, the web's allow-list,
+    the seat policies) asks the declaration rather than a list kept beside it:
+
+    * :data:`PLAIN`: a number, a true/false, a choice or a free string, meaning nothing more;
+    * :data:`AGENT_SPEC`: an agent spec, ``;`` standing for ``,`` (:func:`nested_spec`);
+    * :func:`model_or_spec`: one of ``words`` (the word for no model, then the models'
+      names), else an agent spec as above;
+    * :data:`GUIDE`: a registered guide's name, or the parameter's default (no guide);
+    * :data:`MODEL_FILE`: a path the agent opens.
+    """
+
+    content: Content
+    #: With ``OPPONENT_MODEL``: the values that are no agent spec.
+    words: tuple[str, ...] = ()
+
+    def is_spec(self, value: str) -> bool:
+        """Whether ``value`` of a parameter holding this is an agent spec (``;`` for ``,``)."""
+        if self.content is Content.AGENT_SPEC:
+            return True
+        return self.content is Content.OPPONENT_MODEL and value not in self.words
+
+
+PLAIN = Holds(Content.PLAIN)
+AGENT_SPEC = Holds(Content.AGENT_SPEC)
+GUIDE = Holds(Content.GUIDE)
+MODEL_FILE = Holds(Content.MODEL_FILE)
+
+
+def model_or_spec(none: str, models: tuple[str, ...]) -> Holds:
+    """What an opponent-model parameter holds: ``none`` (its word for no model), one of
+    ``models`` (a model's name), or any other agent spec."""
+    return Holds(Content.OPPONENT_MODEL, (none, *models))
+
+
 @attrs.frozen
 class Param:
     """One typed parameter: its name, type, default, allowed range or choices, help.
 
     ``kind`` is ``int``, ``float``, ``bool`` or ``str``; ``low``/``high`` bound numbers
-    (inclusive); ``choices`` lists the allowed strings.  ``default=None`` means "off".
+    (inclusive); ``choices`` lists the allowed strings; ``holds`` says what the value is
+    (:class:`Holds`: anything but :data:`PLAIN` is a ``str``).  ``default=None`` means "off".
     """
 
     name: str
@@ -67,6 +128,15 @@ class Param:
     low: float | None = None
     high: float | None = None
     choices: tuple[str, ...] = ()
+    holds: Holds = PLAIN
+
+    def __attrs_post_init__(self) -> None:
+        if self.holds is not PLAIN and self.kind is not str:
+            raise TypeError(f"parameter {self.name}: {self.holds.content.value} is a str")
+
+    def nests(self, value: str) -> bool:
+        """Whether ``value`` of this parameter is an agent spec (``;`` for ``,``)."""
+        return self.holds.is_spec(value)
 
     def parse(self, raw: str, agent: str) -> ParamValue:
         """The typed value of ``raw``, or :class:`SpecError` naming the agent and parameter."""
@@ -125,6 +195,7 @@ class _Meta:
     low: float | None
     high: float | None
     choices: tuple[str, ...]
+    holds: Holds
 
 
 def param(
@@ -134,13 +205,15 @@ def param(
     low: float | None = None,
     high: float | None = None,
     choices: tuple[str, ...] = (),
+    holds: Holds = PLAIN,
 ) -> T:
-    """An attrs field that is also a spec parameter (see the module docstring).
+    """An attrs field that is also a spec parameter (see the module docstring), holding
+    what ``holds`` says (:class:`Holds`).
 
     The value is checked on construction: out of ``[low, high]`` or not one of ``choices``
     raises :class:`SpecError` naming the parameter.
     """
-    meta = _Meta(help, low, high, choices)
+    meta = _Meta(help, low, high, choices, holds)
 
     def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
         problem = _as_param(attribute.name, meta, str, default).problem(value)
@@ -152,9 +225,8 @@ def param(
 
 
 def _as_param(name: str, meta: _Meta, kind: type[ParamValue], default: object) -> Param:
-    return Param(
-        name, kind, cast(ParamValue | None, default), meta.help, meta.low, meta.high, meta.choices
-    )
+    value = cast(ParamValue | None, default)
+    return Param(name, kind, value, meta.help, meta.low, meta.high, meta.choices, meta.holds)
 
 
 def _kind(annotation: object, owner: type, name: str) -> type[ParamValue]:
@@ -182,9 +254,36 @@ def params_of(cls: type) -> tuple[Param, ...]:
 
 
 def nested_spec(value: str) -> str:
-    """The agent spec written in an option's value (``solver:fallback=``,
-    ``phased:opening=``, ``ismcts:opponent=``): ``;`` stands for ``,``."""
+    """The agent spec written in the value of a parameter that holds one
+    (:meth:`Param.nests`: ``solver:fallback=``, ``ismcts:opponent=``): ``;`` stands for
+    ``,``."""
     return value.replace(";", ",")
+
+
+def quote_nested(spec: str) -> str:
+    """``spec`` written as a parameter's value: the inverse of :func:`nested_spec` (``,``
+    becomes ``;``) for a spec whose parameters hold no ``;``."""
+    return spec.replace(",", ";")
+
+
+def format_spec(name: str, params: Mapping[str, str] | None = None) -> str:
+    """The spec string of agent ``name`` with raw ``params``, in their order: the inverse
+    of :func:`parse_spec` (``parse_spec(format_spec(*parse_spec(s))) == parse_spec(s)``),
+    ``name`` alone when there are none."""
+    items = ",".join(f"{k}={v}" for k, v in (params or {}).items())
+    return f"{name}:{items}" if items else name
+
+
+def format_value(value: ParamValue) -> str:
+    """A typed value in its one written form: ``true``/``false``, an integer's digits, a
+    number's shortest round-tripping digits without a trailing ``.0`` (``1.0`` -> ``1``,
+    ``1e-05``), a string as itself; :meth:`Param.parse` reads it back to ``value``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        text = repr(value + 0.0)  # -0.0 is 0
+        return text[:-2] if text.endswith(".0") else text
+    return str(value)
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -203,10 +302,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
-def _nested_hint(raw: dict[str, str], unknown: str) -> str:
+def _nested_hint(by_name: dict[str, Param], raw: dict[str, str], unknown: str) -> str:
     """A hint when ``unknown`` probably belongs to a nested spec given before it (``,``
-    ends the outer parameter; the nested spec's own parameters take ``;``)."""
-    nested = [(k, v) for k, v in raw.items() if ":" in v]
+    ends the outer parameter; the nested spec's own parameters take ``;``): a parameter
+    declared to hold a spec (:meth:`Param.nests`)."""
+    nested = [(k, v) for k, v in raw.items() if k in by_name and by_name[k].nests(v)]
     if not nested:
         return ""
     key, value = nested[-1]
@@ -230,6 +330,6 @@ def typed_params(
             valid = ", ".join(by_name) or "none"
             raise SpecError(
                 f"{name}: unknown parameter {key!r}; valid parameters: {valid}"
-                + _nested_hint(raw, key)
+                + _nested_hint(by_name, raw, key)
             )
     return {p.name: p.parse(raw[p.name], name) if p.name in raw else p.default for p in params}

@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from durak.agents.naming import canonical_spec
 from durak.arena.play.match import MatchPlan
 from durak.arena.play.referee import Referee
 from durak.arena.runs.interface import Backend
@@ -31,7 +32,7 @@ __all__ = ["DatasetPlan", "write_dataset", "write_shards"]
 
 
 def _specs(specs: Any) -> tuple[str, ...]:
-    return tuple(specs)
+    return tuple(canonical_spec(s) for s in specs)  # the agent column names them so
 
 
 @attrs.frozen
@@ -40,8 +41,11 @@ class DatasetPlan:
     seen as ``open_world`` says, written ``shard_games`` games to a file; with ``policy``,
     each decision also holds the acting agent's policy (:mod:`durak.dataset.recorder`).
 
-    Raises ``ValueError`` if ``games`` or ``shard_games`` is below 1, or the specs do not
-    fill the seats.
+    The agents are named by their canonical specs
+    (:func:`~durak.agents.naming.canonical_spec`): :attr:`specs`, the ``agent`` column and
+    the manifest hold those, so two spellings of one run are one dataset.  Raises
+    ``ValueError`` if ``games`` or ``shard_games`` is below 1, a spec is bad
+    (:class:`~durak.agents.SpecError`), or the specs do not fill the seats.
     """
 
     rules: Rules

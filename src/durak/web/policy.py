@@ -6,13 +6,16 @@ Web clients choose agents, never files.  An :class:`AgentPolicy` allows
 * the registered agents except ``human`` (it would read the server's terminal; refused
   everywhere, even by the operator) and ``faulty`` (a testing agent);
 * their numeric, true/false and multiple-choice parameters;
-* the free-text parameters whose meaning the server knows: agent specs
-  (``solver:fallback=``, ``phased:opening=``, ``endgame=``, ``;`` for ``,``; checked in
-  turn), opponent models (``ismcts:opponent=``, ``infer=``: a model's name, or an agent
-  spec checked in turn) and guide names (``ismcts:prior=``, ``value=``: a registered
-  guide or the parameter's default).
+* the free-text parameters whose meaning the server knows, as the registry declares it
+  (:class:`~durak.agents.specs.Holds`): agent specs (``solver:fallback=``,
+  ``phased:opening=``, ``endgame=``, ``;`` for ``,``; checked in turn), opponent models
+  (``ismcts:opponent=``, ``infer=``: a model's name, or an agent spec checked in turn)
+  and guide names (``ismcts:prior=``, ``value=``: a registered guide or the parameter's
+  default); a plugin's parameters alike.
 
-Every other free-text parameter is refused, ``path=`` of the learned agents among them, so
+``human`` and ``faulty`` are refused by the seat policies every unattended run uses
+(:mod:`durak.agents.seats`).  Every other free-text parameter is refused, ``path=`` of
+the learned agents among them, so
 no request can make the server open a file, and no answer can tell which paths exist.  The
 operator grants more with ``durak serve --allow-agent SPEC`` (a :class:`Grant`): a spec
 naming the same agent and giving every parameter of the grant, at the same value, is
@@ -27,25 +30,16 @@ import attrs
 
 from durak.agents.base import AgentInfo, SpecError, parse_spec, registry
 from durak.agents.guides import guide_names
-from durak.agents.inference.inferring import is_agent_spec
-from durak.agents.specs import nested_spec
+from durak.agents.seats import NO_FAULTS, UNATTENDED, SeatPolicy
+from durak.agents.specs import Content, Param, nested_spec
 
 __all__ = ["QUOTE", "AgentPolicy", "Grant", "cut", "short"]
 
-#: Parameters whose value is an agent spec with ``;`` for ``,`` (as the agent builds it).
-SPEC_PARAMS = frozenset({("solver", "fallback"), ("phased", "opening"), ("phased", "endgame")})
-#: Parameters naming an opponent model, by their word for "no model": a model's name or
-#: an agent spec with ``;`` for ``,``.
-MODEL_PARAMS = {
-    **{(name, "infer"): "none" for name in ("ismcts", "mcts", "minimax", "maxn")},
-    ("ismcts", "opponent"): "self",
-}
-#: Parameters whose value is a guide's name or the parameter's default (no guide).
-GUIDE_PARAMS = frozenset({("ismcts", "prior"), ("ismcts", "value")})
-#: Never allowed: ``human`` asks at the server's terminal.
-NEVER = frozenset({"human"})
+#: Never allowed: ``human`` asks at the server's terminal (the seat policy of every run
+#: that plays by itself).
+NEVER: SeatPolicy = UNATTENDED
 #: Allowed only by a grant: ``faulty`` breaks on purpose.
-GRANTED_ONLY = frozenset({"faulty"})
+GRANTED_ONLY: SeatPolicy = NO_FAULTS
 #: The deepest nesting of specs in specs (``solver:fallback=solver:fallback=...``).
 MAX_DEPTH = 4
 #: The longest piece of a request quoted back in an error.
@@ -91,19 +85,15 @@ class Grant:
         return name == self.name and self.params <= raw.items()
 
 
-def _names_spec(name: str, key: str, value: str) -> bool:
-    """Whether parameter ``key`` of agent ``name`` holds an agent spec in ``value``."""
-    off = MODEL_PARAMS.get((name, key))
-    return (name, key) in SPEC_PARAMS or (off is not None and is_agent_spec(value, off))
-
-
 def _grantable(name: str, raw: dict[str, str], depth: int) -> None:
     """:class:`SpecError` if agent ``name`` with parameters ``raw``, or a spec nested in
-    them, is one no grant may allow."""
-    if name in NEVER:
+    them, is one no grant may allow (:data:`NEVER`)."""
+    if NEVER.reason(name) is not None:
         raise SpecError(f"{name} asks at the server's terminal: it cannot be allowed")
+    info = registry().get(name)
     for key, value in raw.items():
-        if _names_spec(name, key, value):
+        param = None if info is None else info.param(key)
+        if param is not None and param.nests(value):
             if depth >= MAX_DEPTH:
                 raise SpecError(f"agent specs nest more than {MAX_DEPTH} deep")
             _grantable(*parse_spec(nested_spec(value)), depth + 1)
@@ -122,7 +112,7 @@ class AgentPolicy:
         agents = {
             name: info.description
             for name, info in registry().items()
-            if name not in NEVER and (name not in GRANTED_ONLY or name in granted)
+            if NEVER.reason(name) is None and (GRANTED_ONLY.reason(name) is None or name in granted)
         }
         for g in self.grants:
             if g.params and g.name in agents:
@@ -141,11 +131,11 @@ class AgentPolicy:
             name, raw = parse_spec(spec)
         except SpecError:
             raise SpecError(f"bad agent spec {short(spec)}: expected name:key=value,...") from None
-        if name in NEVER:
+        if NEVER.reason(name) is not None:
             raise SpecError(f"{name} asks at the server's terminal: choose an agent")
         info = registry().get(name)
         covering = [g for g in self.grants if g.covers(name, raw)]
-        if info is None or (name in GRANTED_ONLY and not covering):
+        if info is None or (GRANTED_ONLY.reason(name) is not None and not covering):
             raise SpecError(f"unknown agent {short(name)}; the agents are at /api/agents")
         fixed = {key for g in covering for key, _ in g.params}
         for key, value in raw.items():
@@ -153,15 +143,23 @@ class AgentPolicy:
                 self._check_param(info, key, value, depth)
 
     def _check_param(self, info: AgentInfo, key: str, value: str, depth: int) -> None:
-        param = next((p for p in info.params if p.name == key), None)
+        param = info.param(key)
         if param is None:
             raise SpecError(f"{info.name}: unknown parameter {short(key)}")
-        if _names_spec(info.name, key, value):
+        content = param.holds.content
+        if param.nests(value):
             self._check(nested_spec(value), depth + 1)
-        elif (info.name, key) in MODEL_PARAMS:
+        elif content is Content.OPPONENT_MODEL:
             pass  # a model's name, or the word for none
-        elif (info.name, key) in GUIDE_PARAMS:
+        elif content is Content.GUIDE:
             if value != param.default and value not in guide_names():
                 raise SpecError(f"{info.name}: {key} must be {param.default} or a guide's name")
-        elif param.kind is str and not param.choices:
+        elif _free_text(param):
             raise SpecError(f"{info.name}: parameter {key!r} is not allowed on this server")
+
+
+def _free_text(param: Param) -> bool:
+    """Whether ``param`` takes text whose meaning the server does not know: a model file,
+    or a plain string without choices."""
+    plain = param.holds.content is Content.PLAIN
+    return param.kind is str and (not plain or not param.choices)

@@ -24,7 +24,10 @@ import threading
 import time
 from pathlib import Path
 
+import attrs
+
 from durak.agents.base import Agent, SpecError
+from durak.agents.naming import canonical_spec
 from durak.arena.gamelog.entry import LogEntry
 from durak.arena.gamelog.files import LogWriter
 from durak.rules import Rules
@@ -88,12 +91,16 @@ class Tables:
             )
 
     def open(self, settings: GameSettings) -> Table:
-        """A new table playing ``settings``, started; :class:`RequestError` (400) for a
-        spec the policy refuses or that does not build, (503) when the server is full."""
+        """A new table playing ``settings``, its opponents named by their canonical specs
+        (:func:`~durak.agents.naming.canonical_spec`: the page and the log show those),
+        started; :class:`RequestError` (400) for a spec the policy refuses or that does not
+        build, (503) when the server is full."""
         self.sweep()
         try:
             for spec in settings.opponents:
                 self.policy.check(spec)
+            named = tuple(canonical_spec(spec) for spec in settings.opponents)
+            settings = attrs.evolve(settings, opponents=named)
             if settings.hints:
                 self.policy.check(HINT_AGENT)
             with self._lock:

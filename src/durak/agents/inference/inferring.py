@@ -37,7 +37,7 @@ from durak.agents.inference.posterior import (
 )
 from durak.agents.inference.record import GameLog
 from durak.agents.optional import MissingAgentExtraError
-from durak.agents.specs import Param, param, params_of
+from durak.agents.specs import Param, model_or_spec, param, params_of
 from durak.rules import Action, Observation, Rules, Visibility
 
 __all__ = [
@@ -59,8 +59,9 @@ MODEL_HELP = f"{', '.join(MODELS[:-1])}, {MODELS[-1]} or any agent spec (';' for
 
 def is_agent_spec(value: str, off: str) -> bool:
     """Whether a model option's ``value`` is an agent spec: neither ``off`` (its word for
-    no model) nor a model's name (:data:`~durak.agents.inference.opponents.MODELS`)."""
-    return value != off and value not in MODELS
+    no model) nor a model's name (:data:`~durak.agents.inference.opponents.MODELS`), as
+    the option declares (:func:`~durak.agents.specs.model_or_spec`)."""
+    return model_or_spec(off, MODELS).is_spec(value)
 
 
 def opponent_model(
@@ -92,6 +93,7 @@ class Inferring:
         "none",
         "opponent model weighing the sampled worlds by the opponents' moves so far: none, "
         + MODEL_HELP,
+        holds=model_or_spec("none", MODELS),
     )
     candidates: int = param(64, "worlds weighed per decision with infer", low=1, high=10**4)
     chain: int = param(

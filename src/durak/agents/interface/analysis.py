@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from typing import Literal, Protocol, runtime_checkable
 
 import attrs
 
 from durak.agents.base import SpecError, registry
+from durak.agents.naming import canonical_spec
+from durak.agents.specs import ParamValue, format_spec, format_value
 from durak.rules import Action, Observation
 from durak.search import SearchResult
 
@@ -138,10 +139,14 @@ def analyse(agent: object, observation: Observation, rng: random.Random) -> Anal
 
 
 def not_an_analyst(name: str) -> SpecError:
-    """The one-line error for agent ``name``, which cannot analyse, naming those that can."""
-    return SpecError(
-        f"agent {name!r} cannot analyse a decision (ismcts, dmc, strongest and phased can)"
-    )
+    """The one-line error for agent ``name``, which cannot analyse, naming the registered
+    agents that can (:attr:`~durak.agents.base.AgentInfo.analyses`), plugins' included."""
+    able = [n for n, info in registry().items() if info.analyses]
+    if len(able) > 1:
+        can = f"{', '.join(able[:-1])} and {able[-1]} can"
+    else:
+        can = f"{able[0]} can" if able else "no registered agent can"
+    return SpecError(f"agent {name!r} cannot analyse a decision ({can})")
 
 
 def forced(observation: Observation, spec: str, kind: AnalysisKind) -> Analysis:
@@ -174,21 +179,17 @@ def searched(
 
 
 def spec_of(agent: object) -> str:
-    """The spec of a registered agent: its name, then every spec parameter it holds at a
-    value other than the default, as ``name:key=value,...``."""
+    """The canonical spec (:func:`~durak.agents.naming.canonical_spec`) of a registered
+    agent: its name and every spec parameter it holds at a value other than the default;
+    the name alone for an agent the registry does not know."""
     name = str(getattr(agent, "name", type(agent).__name__))
     info = registry().get(name)
-    params: Sequence[str] = ()
-    if info is not None:
-        params = [
-            f"{p.name}={_spec_value(value)}"
-            for p in info.params
-            if (value := getattr(agent, p.name, p.default)) != p.default
-        ]
-    return f"{name}:{','.join(params)}" if params else name
-
-
-def _spec_value(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+    if info is None:
+        return name
+    held = {p.name: getattr(agent, p.name, p.default) for p in info.params}
+    raw = {
+        p.name: format_value(value)
+        for p in info.params
+        if isinstance(value := held[p.name], ParamValue) and value != p.default
+    }
+    return canonical_spec(format_spec(name, raw))

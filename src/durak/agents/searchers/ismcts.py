@@ -26,9 +26,8 @@ from durak.agents.inference.inferring import (
     Inferring,
     Scores,
     inference_last,
-    is_agent_spec,
 )
-from durak.agents.inference.opponents import by_mover, most_likely
+from durak.agents.inference.opponents import MODELS, by_mover, most_likely
 from durak.agents.interface.analysis import Analysis, AnalysisKind, forced, searched, spec_of
 from durak.agents.searchers.options import (
     BIAS_HELP,
@@ -39,7 +38,7 @@ from durak.agents.searchers.options import (
     searched_game,
 )
 from durak.agents.solver import solved_result
-from durak.agents.specs import param
+from durak.agents.specs import GUIDE, model_or_spec, param
 from durak.rules import Action, GameState, Observation, legal_actions
 from durak.search import (
     SQRT2,
@@ -68,6 +67,10 @@ def _uniform(state: GameState, rng: random.Random) -> Action:
     return legal[int(rng.random() * len(legal))]
 
 
+#: What ``opponent`` holds: ``self`` (no model of its own), a model's name or an agent spec.
+_OPPONENT = model_or_spec("self", MODELS)
+
+
 @attrs.frozen
 class IsmctsAgent(Inferring):
     """SO-ISMCTS with ``limit`` iterations, a new determinization each, and a progressive
@@ -91,8 +94,8 @@ class IsmctsAgent(Inferring):
     bias: float | None = param(
         None, BIAS_HELP + " (default 20, or 0 with a prior)", low=0, high=1000
     )
-    prior: str = param("none", "policy prior for PUCT: a guide (dmc), or none")
-    value: str = param("rollout", "leaf value: a guide (dmc), or rollout")
+    prior: str = param("none", "policy prior for PUCT: a guide (dmc), or none", holds=GUIDE)
+    value: str = param("rollout", "leaf value: a guide (dmc), or rollout", holds=GUIDE)
     temperature: float = param(0.1, "softmax temperature of a guide's prior", low=1e-3, high=100)
     endgame: int = param(0, "node budget of the exact endgame solve (0: off)", low=0, high=10**9)
     nodes: int | None = param(
@@ -103,6 +106,7 @@ class IsmctsAgent(Inferring):
         "self",
         "model of the other players, the prior (or biased move) and rollout at their nodes: "
         "self, " + MODEL_HELP,
+        holds=_OPPONENT,
     )
     batch: int = param(
         1,
@@ -162,7 +166,7 @@ class IsmctsAgent(Inferring):
 
     def model_options(self) -> dict[str, str]:
         """The options whose value is an agent spec: ``opponent`` and ``infer``."""
-        own = {"opponent": self.opponent} if is_agent_spec(self.opponent, "self") else {}
+        own = {"opponent": self.opponent} if _OPPONENT.is_spec(self.opponent) else {}
         return {**own, **super().model_options()}
 
     def act(self, observation: Observation, rng: random.Random) -> Action:

@@ -15,6 +15,7 @@ from itertools import product
 import attrs
 
 from durak.agents import SpecError, parse_spec
+from durak.agents.naming import distinct_specs
 from durak.arena.play.match import MatchPlan
 from durak.arena.play.referee import Referee
 from durak.arena.scores.result import MatchResult
@@ -63,7 +64,8 @@ def expand(template: str, params: Sequence[GridParam]) -> list[Setting]:
     """Every setting of ``params`` in ``template``, the last parameter varying fastest.
 
     Raises :class:`~durak.agents.SpecError` for a parameter swept twice, a placeholder
-    without its parameter, or a parameter the template already sets.
+    without its parameter, a parameter the template already sets, a setting that is not a
+    spec, or two settings of one agent (``c=1,1.0``: :func:`~durak.agents.naming.distinct_specs`).
     """
     names = [p.name for p in params]
     if len(set(names)) != len(names):
@@ -89,6 +91,7 @@ def expand(template: str, params: Sequence[GridParam]) -> list[Setting]:
         if extra:
             spec += ("," if ":" in spec else ":") + ",".join(extra)
         settings.append(Setting(tuple(zip(names, values, strict=True)), spec))
+    distinct_specs([s.spec for s in settings])
     return settings
 
 

@@ -24,7 +24,9 @@ from typing import Any
 import attrs
 
 from durak.agents.interface.protocol import resolutions
-from durak.agents.specs import parse_spec
+from durak.agents.naming import canonical_spec, distinct_specs
+from durak.agents.seats import UNATTENDED
+from durak.agents.specs import SpecError
 from durak.arena.play.match import GameOutcome, MatchPlan, build_agents
 from durak.arena.play.referee import Referee
 from durak.arena.runs.interface import Backend, Task, refuse_in_starting_worker
@@ -53,17 +55,15 @@ def pair_seed(seed: int, first: str, second: str) -> int:
 
 
 def check_specs(specs: Sequence[str], rules: Rules) -> list[str]:
-    """``ValueError`` naming the problem unless ``specs`` are at least two distinct agent
-    specs, none of them ``human``, each one that builds for ``rules``
-    (:class:`~durak.agents.SpecError`); what those the rules resolve play
-    (:func:`~durak.agents.interface.protocol.resolutions`)."""
+    """``ValueError`` naming the problem unless ``specs`` are at least two agents, none
+    given twice under any spelling (:func:`~durak.agents.naming.distinct_specs`), none
+    naming ``human`` at any depth (:data:`~durak.agents.seats.UNATTENDED`), each one that
+    builds for ``rules`` (:class:`~durak.agents.SpecError`); what those the rules resolve
+    play (:func:`~durak.agents.interface.protocol.resolutions`)."""
     if len(specs) < 2:
         raise ValueError(f"a ladder needs at least two agents, got {len(specs)}")
-    for spec in specs:
-        if specs.count(spec) > 1:
-            raise ValueError(f"agent spec {spec!r} is given twice")
-        if parse_spec(spec)[0] == "human":
-            raise ValueError("a ladder plays agents against agents: 'human' cannot join it")
+    distinct_specs(specs)
+    UNATTENDED.check_all(specs)
     return resolutions(specs, build_agents(specs, rules), rules)
 
 
@@ -164,6 +164,34 @@ class Ladder:
 
     setup: LadderSetup
     records: dict[tuple[str, str], PairRecord] = attrs.field(factory=dict)
+
+    def names(self, specs: Sequence[str]) -> list[str]:
+        """The name under which this ladder keeps each agent of ``specs``: the canonical
+        form (:func:`~durak.agents.naming.canonical_spec`), or, when the ladder holds games
+        of that agent under another spelling (a file written before the canonical form),
+        that spelling, whose games and deals (:func:`pair_seed`) go on under it.  A spec
+        the ladder holds verbatim is its own name.  ``ValueError`` for a bad spec, or an
+        agent the ladder holds under two spellings and ``specs`` names by neither."""
+        held: dict[str, set[str]] = {}
+        for name in {n for pair in self.records for n in pair}:
+            try:
+                held.setdefault(canonical_spec(name), set()).add(name)
+            except SpecError:
+                continue  # an agent no longer known: only its own spelling names it
+        names = []
+        for spec in specs:
+            canonical = canonical_spec(spec)
+            spellings = sorted(held.get(canonical, {canonical}))
+            if spec in spellings:
+                names.append(spec)
+            elif len(spellings) == 1:
+                names.append(spellings[0])
+            else:
+                raise ValueError(
+                    f"agent spec {spec!r}: the ladder holds this agent under "
+                    f"{len(spellings)} spellings ({', '.join(spellings)}); give one of them"
+                )
+        return names
 
     def matchups(self, specs: Sequence[str]) -> list[Matchup]:
         """The games between ``specs``, one matchup per pair that played, in the pairs'

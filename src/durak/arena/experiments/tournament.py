@@ -13,6 +13,7 @@ from itertools import combinations
 
 import attrs
 
+from durak.agents.naming import distinct_specs
 from durak.arena.play.match import MatchPlan, PlayPlan
 from durak.arena.scores.result import MatchResult, interval
 
@@ -22,16 +23,17 @@ class Tournament(PlayPlan):
     """Every pair of ``specs`` plays ``games`` games of two-player ``rules`` from ``seed``
     (the fields of a :class:`PlayPlan`).
 
-    Raises ``ValueError`` for fewer than two specs, a spec given twice, rules that are not
-    for two players, or ``games < 0``.
+    The agents are named by their canonical specs
+    (:func:`~durak.agents.naming.canonical_spec`): :attr:`specs` holds those.  Raises
+    ``ValueError`` for fewer than two specs, an agent given twice under any spelling
+    (:func:`~durak.agents.naming.distinct_specs`), a bad spec (its
+    :class:`~durak.agents.SpecError`), rules that are not for two players, or ``games < 0``.
     """
 
     def __attrs_post_init__(self) -> None:
         if len(self.specs) < 2:
             raise ValueError(f"a tournament needs at least two agents, got {len(self.specs)}")
-        for spec in self.specs:
-            if self.specs.count(spec) > 1:
-                raise ValueError(f"agent spec {spec!r} is given twice")
+        object.__setattr__(self, "specs", tuple(distinct_specs(self.specs)))
         if self.rules.players != 2:
             raise ValueError(f"tournament games are for 2 players, got {self.rules.players}")
         super().__attrs_post_init__()

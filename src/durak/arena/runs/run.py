@@ -20,8 +20,11 @@ import time
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
+from durak.agents.base import SpecError
 from durak.agents.interface.protocol import resolutions
+from durak.agents.naming import canonical_spec
 from durak.arena.gamelog.entry import LogEntry, LogError, entry_for
 from durak.arena.gamelog.files import LogWriter, read_log
 from durak.arena.gamelog.replay import check_unique, replay_entry
@@ -75,7 +78,7 @@ class Run:
         self._writer = None if self.log is None else LogWriter(self.log)
         try:
             if self.log is not None and resume:
-                self._load(self.log, keys)
+                self._load(self.log, [_key(p.identity()) for p in self.plans])
             elif self.log is not None and self.log.stat().st_size > 0:
                 raise LogError(
                     self.log,
@@ -98,13 +101,14 @@ class Run:
         check_unique(read.entries, path)
         beyond = 0
         for entry in read.entries:
-            if repr(entry.identity()) not in keys or entry.kind != "match":
+            key = _key(entry.identity())
+            if key not in keys or entry.kind != "match":
                 raise LogError(
                     path,
                     entry.line,
                     _mismatch(entry, self.plans) + "; refusing to resume a different run",
                 )
-            p = keys.index(repr(entry.identity()))
+            p = keys.index(key)
             replay_entry(entry, path)  # a game the engine rejects is never counted
             if entry.game < self.plans[p].games:
                 self._done[p][entry.game] = entry.outcome()
@@ -176,6 +180,20 @@ class Run:
             MatchResult(plan, tuple(done[g] for g in sorted(done)), self.wall_seconds)
             for plan, done in zip(self.plans, self._done, strict=True)
         ]
+
+
+def _key(identity: dict[str, Any]) -> str:
+    """A run's ``identity`` as a key, its specs read through their canonical form
+    (:func:`~durak.agents.naming.canonical_spec`): a log written before it may spell an
+    agent otherwise, and its games are this run's all the same (a game's deal does not
+    depend on how its agents are spelt).  A spec no longer known is kept as written."""
+    specs = []
+    for spec in identity["specs"]:
+        try:
+            specs.append(canonical_spec(spec))
+        except SpecError:
+            specs.append(spec)
+    return repr({**identity, "specs": specs})
 
 
 def _mismatch(entry: LogEntry, plans: Sequence[MatchPlan]) -> str:

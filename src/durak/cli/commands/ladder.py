@@ -186,7 +186,6 @@ def ladder(
         _check_extras(method, plot)
         rules = rules_options.rules(2)
         plays = check_specs(specs, rules)
-        the_anchor = _default_anchor(specs, anchor)
         seed = _seed(settings.seed, file)
         setup = LadderSetup(rules, seed, settings.move_timeout)
         own = FilePlan.of(
@@ -197,6 +196,8 @@ def ladder(
         )
         (own + reports.files()).check()
         the_ladder = read_ladder(file, setup) if file is not None else Ladder(setup)
+        specs, anchors = the_ladder.names(specs), the_ladder.names([anchor] if anchor else [])
+        the_anchor = _default_anchor(specs, anchors[0] if anchors else None)
         outputs = reports.open()
         schedule = the_ladder.schedule(specs, settings.games)
     _play(the_ladder, schedule, settings, outputs, file, specs, seed, plays)

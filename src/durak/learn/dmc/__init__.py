@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from durak.agents.base import Param, SpecError, register
 from durak.agents.guides import register_guide
-from durak.agents.specs import params_of
+from durak.agents.specs import MODEL_FILE, params_of
 from durak.learn.dmc.settings import DmcSettings
 from durak.learn.dmc.shipped import MODELS, describe_shipped
 from durak.learn.registry import register_learner
@@ -76,7 +76,16 @@ register(
     _agent,
     "Deep Monte-Carlo Q(s, a) network (DouZero); plays the shipped model of the game's "
     f"rules ({describe_shipped()}), or dmc:path=FILE; needs the dmc extra",
-    (Param("path", str, None, "a model file of durak train dmc (default: a shipped one)"),),
+    (
+        Param(
+            "path",
+            str,
+            None,
+            "a model file of durak train dmc (default: a shipped one)",
+            holds=MODEL_FILE,
+        ),
+    ),
+    analyses=True,
 )
 
 register_guide(

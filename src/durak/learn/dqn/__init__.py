@@ -29,7 +29,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from durak.agents.base import Param, SpecError, register
-from durak.agents.specs import params_of
+from durak.agents.specs import MODEL_FILE, params_of
 from durak.learn.dqn.settings import DqnSettings
 from durak.learn.registry import register_learner
 from durak.learn.torch_support import TorchMissingError, require_extra, require_torch
@@ -92,7 +92,7 @@ register(
     "dqn",
     _agent,
     "greedy play of a trained DQN (durak train dqn; needs the dqn extra)",
-    (Param("path", str, None, "the model file written by durak train dqn"),),
+    (Param("path", str, None, "the model file written by durak train dqn", holds=MODEL_FILE),),
 )
 
 register_learner(

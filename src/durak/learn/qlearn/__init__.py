@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from durak.agents.base import Param, SpecError, register
-from durak.agents.specs import params_of
+from durak.agents.specs import MODEL_FILE, params_of
 from durak.learn.qlearn.learner import QAgent, QLearner, QSettings, greedy_group
 from durak.learn.qlearn.qtable import QTable, QTableError
 from durak.learn.registry import register_learner
@@ -36,7 +36,10 @@ register(
     "qlearn",
     _agent,
     "greedy play of a trained Q-table (durak train qlearn)",
-    (Param("path", str, None, "the Q-table JSON file written by durak train"), _MIN_VISITS),
+    (
+        Param("path", str, None, "the Q-table JSON file written by durak train", holds=MODEL_FILE),
+        _MIN_VISITS,
+    ),
 )
 
 register_learner(

@@ -15,10 +15,10 @@ import typer
 from rich.console import Console
 
 from durak.agents.base import Agent
-from durak.agents.faulty import FaultyAgent
+from durak.agents.seats import NO_FAULTS
 from durak.agents.solver import ExactEndgame
 from durak.arena.runs.interface import Backend
-from durak.cli.commands.train.opponents import UNFIT, seat_opponents, training_opponent
+from durak.cli.commands.train.opponents import seat_opponents, training_opponent
 from durak.cli.commands.train.output import (
     IntervalCsv,
     TrainProgress,
@@ -122,8 +122,7 @@ def train_online(request: TrainRequest, options: OnlineOptions) -> None:
         learner = make_learner(spec, rules)
         pilot = None if solve_endgame is None else ExactEndgame(solve_endgame)
         # A person may teach a learner at the terminal; a faulty agent would only crash it.
-        unfit: dict[type, str] = {FaultyAgent: UNFIT[FaultyAgent]}
-        agents = [training_opponent(v, rules, unfit) for v in opponents]
+        agents = [training_opponent(v, rules, NO_FAULTS) for v in opponents]
         table = SoloTable(rules, agents, autopilot=pilot)
         the_seed = choose_seed(seed)
         log = IntervalCsv(csv_path)

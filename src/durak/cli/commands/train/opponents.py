@@ -4,13 +4,8 @@ table (``--vs``, repeated, or one filling every seat), or DMC's list of opponent
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-import attrs
-
 from durak.agents import Agent, make_agent
-from durak.agents.faulty import FaultyAgent
-from durak.agents.human import HumanAgent
+from durak.agents.seats import UNATTENDED_NO_FAULTS, SeatError, SeatPolicy
 from durak.cli.options import UsageError
 from durak.rules import Rules
 
@@ -54,42 +49,21 @@ def _is_parameter(piece: str) -> bool:
     return equals != -1 and (colon == -1 or equals < colon)
 
 
-#: The agents that cannot be an opponent of DMC training, and why.
-UNFIT: dict[type, str] = {
-    FaultyAgent: "faulty breaks on purpose, to test referees; training has no referee "
-    "to forfeit it",
-    HumanAgent: "a person at the terminal cannot be an opponent of DMC's actor processes "
-    "(they play thousands of games); play one with durak play",
-}
-
-
 def training_opponent(
     spec: str,
     rules: Rules,
-    unfit: Mapping[type, str] = UNFIT,
+    seats: SeatPolicy = UNATTENDED_NO_FAULTS,
     label: str = "--vs",
 ) -> Agent:
-    """The agent of an opponent spec for training under ``rules``: ``SpecError`` for a bad
-    spec, :class:`UsageError` (``LABEL SPEC: why``) for an agent of a class in ``unfit``
-    (a class -> why, see :data:`UNFIT`), also as another agent's part
-    (``solver:fallback=human``)."""
-    agent = make_agent(spec, rules)
-    for part in _parts(agent):
-        for kind, why in unfit.items():
-            if isinstance(part, kind):
-                raise UsageError(f"{label} {spec}: {why}")
-    return agent
-
-
-def _parts(agent: object) -> list[object]:
-    """``agent`` and the agents it is built from (attrs fields that are agents), deep."""
-    parts, kind = [agent], type(agent)
-    if attrs.has(kind):
-        for field in attrs.fields(kind):
-            value = getattr(agent, field.name, None)
-            if value is not agent and callable(getattr(value, "act", None)):
-                parts += _parts(value)
-    return parts
+    """The agent of an opponent spec for training under ``rules``: :class:`UsageError`
+    (``LABEL SPEC: PLACE: why``) for an agent the seat policy ``seats`` refuses, at any
+    depth (``solver:fallback=human``; checked before anything is built), ``SpecError`` for
+    a bad spec."""
+    try:
+        seats.check(spec)
+    except SeatError as e:
+        raise UsageError(f"{label} {e}") from None
+    return make_agent(spec, rules)
 
 
 #: DMC's opponents that are the learner itself: now (``self``) or an earlier copy.
