@@ -223,3 +223,35 @@ def test_the_run_options_are_checked_first_by_every_command_that_runs_games(
         args += [flag, str(path)]
     one_error(runner.invoke(app, args), *words)
     assert not any(p.exists() for p in given.values())
+
+
+#: ``human`` two deep: a fallback's opening.
+NESTED_HUMAN = "solver:fallback=phased:opening=human"
+#: Where each command that plays unattended takes a seat's spec: its arguments with
+#: :data:`NESTED_HUMAN` seated.
+SEATED: dict[str, list[str]] = {
+    "match": [NESTED_HUMAN, "random", "-n", "2", "-j", "2", *TINY],
+    "tournament": ["random", NESTED_HUMAN, "-n", "2", "-j", "2", *TINY],
+    "grid": [NESTED_HUMAN, "--param", "nodes=5,6", "-n", "2", "-j", "2", *TINY],
+    "ladder": ["random", NESTED_HUMAN, "-n", "2", "-j", "2", *TINY],
+    "dataset": ["random", NESTED_HUMAN, "--games", "2", "-j", "2", *TINY],
+    "exploit": [NESTED_HUMAN, "--method", "search", "--eval-games", "1", "-j", "2", *TINY],
+    "train": [SMALL_DMC, "--vs", f"self,{NESTED_HUMAN}", "-n", "8", "-j", "2", *TINY],
+}
+
+
+def test_every_command_that_plays_unattended_has_a_seated_invocation() -> None:
+    assert set(SEATED) == set(BACKED), "give a command that plays unattended its SEATED row"
+
+
+@pytest.mark.parametrize("name", BACKED)
+def test_a_person_nested_two_deep_is_refused_before_any_game(name: str, tmp_path: Path) -> None:
+    written = {"train": {"--out": tmp_path / "out.pt"}, "dataset": {"--out": tmp_path / "data"}}
+    outputs = written.get(name, {})
+    args = [name, *SEATED[name]]
+    for flag, path in outputs.items():
+        args += [flag, str(path)]
+    result = runner.invoke(app, args)
+    one_error(result, "human", "fallback: opening")
+    assert "runs on:" not in result.output
+    assert not any(p.exists() for p in outputs.values())

@@ -11,6 +11,7 @@ import os
 import attrs
 from rich.console import Console
 
+from durak.agents.seats import UNATTENDED
 from durak.arena.gamelog.files import logged_seed
 from durak.arena.play.match import MatchPlan
 from durak.arena.play.referee import Referee
@@ -184,7 +185,10 @@ class RunSettings:
         )
 
     def run(self, plans: list[MatchPlan]) -> Run:
-        """The run of ``plans`` with these settings (reads the log when resuming)."""
+        """The run of ``plans`` with these settings (reads the log when resuming), once
+        every seat passes the policy of unattended play
+        (:data:`~durak.agents.seats.UNATTENDED`: no ``human`` at any depth)."""
+        UNATTENDED.check_all(spec for plan in plans for spec in plan.specs)
         return Run(plans, log=self.log, resume=self.resume)
 
 

@@ -16,6 +16,7 @@ import attrs
 import typer
 
 from durak.agents.interface.protocol import resolutions
+from durak.agents.seats import UNATTENDED
 from durak.arena.play.match import build_agents
 from durak.arena.runs.interface import Backend
 from durak.cli.console import (
@@ -179,6 +180,7 @@ def dataset(
                 f"a game needs at least two agents, one spec per seat; got {len(specs)}"
             )
         rules = rules_options.rules(len(specs), players)
+        UNATTENDED.check_all(specs)
         # a bad spec fails before any file is written
         plays = resolutions(specs, build_agents(specs, rules), rules)
         resumed = settings.resume and settings.seed is None
