@@ -15,7 +15,7 @@ import attrs
 import typer
 
 from durak.cli.option_groups import option_group
-from durak.cli.options import UsageError
+from durak.cli.options import PlotFile, UsageError
 from durak.files import STDOUT, Existing, FilePlan, Output
 
 #: The help panel of the learning options.
@@ -89,15 +89,7 @@ class LearningGoal:
             rich_help_panel=LEARNING,
         ),
     ] = 200
-    plot: Annotated[
-        Path | None,
-        typer.Option(
-            help="The learning curve as PNG (default: --out with the suffix .png).",
-            rich_help_panel=LEARNING,
-            show_default=False,
-            dir_okay=False,
-        ),
-    ] = None
+    plot: PlotFile = None
     no_plot: Annotated[
         bool,
         typer.Option("--no-plot", help="Draw no learning curve.", rich_help_panel=LEARNING),

@@ -211,6 +211,18 @@ CsvFile = Annotated[
     ),
 ]
 
+PlotFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--plot",
+        help="Draw the results to this PNG file: a ladder's ratings with their intervals, a "
+        "training's learning curve (default: --out with the suffix .png).",
+        rich_help_panel=OUTPUT,
+        show_default=False,
+        dir_okay=False,
+    ),
+]
+
 Force = Annotated[
     bool,
     typer.Option(

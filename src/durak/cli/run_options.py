@@ -90,6 +90,26 @@ class RunOptions:
 
 @option_group
 @attrs.frozen
+class Sight:
+    """What the players see: ``--open-world`` (every hand) or ``--full-information``
+    (every hand and the talon's order); one declaration and check for every command that
+    plays.  Invariant (a :class:`~durak.cli.options.UsageError` otherwise): not both."""
+
+    open_world: OpenWorld = False
+    full_information: FullInformation = False
+
+    def __attrs_post_init__(self) -> None:
+        if self.open_world and self.full_information:
+            raise UsageError("--full-information shows every hand already; drop --open-world")
+
+    @property
+    def visibility(self) -> Visibility:
+        """What the players see: ``--open-world``, ``--full-information`` or neither."""
+        return "full" if self.full_information else self.open_world
+
+
+@option_group
+@attrs.frozen
 class RunSettings:
     """The run options of ``match``, ``tournament`` and ``grid``.
 
@@ -97,8 +117,7 @@ class RunSettings:
       games: ``--games``, per pairing or setting.
       seed: ``--seed``; ``None``: the log's when resuming, else a random one.
       where: ``--jobs``, ``--backend``, ``--address`` (:class:`RunOptions`).
-      open_world: ``--open-world``: every player sees every hand.
-      full_information: ``--full-information``: also the talon's order.
+      sight: ``--open-world``, ``--full-information`` (:class:`Sight`).
       move_timeout: ``--move-timeout``, seconds per move; ``None``: no limit.
       log: ``--log``, the JSON Lines log of the run.
       resume: ``--resume``: continue the run in ``log``.
@@ -108,14 +127,13 @@ class RunSettings:
 
     Invariants (a :class:`~durak.cli.options.UsageError` otherwise): 0 < confidence < 1;
     the move timeout is positive and within the referee's bound; ``--resume`` has a
-    ``--log``; ``--open-world`` and ``--full-information`` are not both given.
+    ``--log``.
     """
 
     games: Games = 100
     seed: Seed = None
     where: RunOptions = attrs.field(factory=RunOptions)
-    open_world: OpenWorld = False
-    full_information: FullInformation = False
+    sight: Sight = attrs.field(factory=Sight)
     move_timeout: MoveTimeout = None
     log: Log = None
     resume: Resume = False
@@ -129,8 +147,6 @@ class RunSettings:
         check_timeout(self.move_timeout)
         if self.resume and self.log is None:
             raise UsageError("--resume needs --log FILE, the log of the run to continue")
-        if self.open_world and self.full_information:
-            raise UsageError("--full-information shows every hand already; drop --open-world")
 
     def the_seed(self) -> int:
         """``--seed``; when resuming without it, the log's; else a random seed."""
@@ -150,8 +166,8 @@ class RunSettings:
 
     @property
     def visibility(self) -> Visibility:
-        """What the players see: ``--open-world``, ``--full-information`` or neither."""
-        return "full" if self.full_information else self.open_world
+        """What the players see (:attr:`Sight.visibility`)."""
+        return self.sight.visibility
 
     def referee(self) -> Referee:
         """Every fault forfeits, with ``--move-timeout`` as the move limit."""

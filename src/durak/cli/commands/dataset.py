@@ -32,8 +32,6 @@ from durak.cli.options import (
     RUN,
     BackendName,
     Force,
-    FullInformation,
-    OpenWorld,
     Players,
     Quiet,
     RulesOptions,
@@ -43,7 +41,7 @@ from durak.cli.options import (
     choose_seed,
     describe_rules,
 )
-from durak.cli.run_options import RunOptions
+from durak.cli.run_options import RunOptions, Sight
 from durak.extras import check_installed
 from durak.files import FilePlan, Output
 from durak.rules import Visibility
@@ -103,13 +101,14 @@ class DatasetSettings:
       seed: ``--seed``; ``None``: the dataset's when resuming, else a random one.
       where: ``--jobs``, ``--backend``, ``--address``
         (:class:`~durak.cli.run_options.RunOptions`).
-      open_world, full_information: what the players see (and the rows encode).
+      sight: what the players see, and the rows encode (``--open-world``,
+        ``--full-information``, :class:`~durak.cli.run_options.Sight`).
       resume: ``--resume``; force: ``--force``, replace a dataset in ``out``.
       policy: ``--policy``, a ``policy`` column (:mod:`durak.dataset.recorder`).
       quiet: ``--quiet``: no progress bar.
 
     Invariants (a :class:`~durak.cli.options.UsageError` otherwise): not both ``--resume``
-    and ``--force``, nor ``--open-world`` and ``--full-information``.
+    and ``--force``.
     """
 
     games: DatasetGames
@@ -117,8 +116,7 @@ class DatasetSettings:
     shards: Shards = 1000
     seed: Seed = None
     where: RunOptions = attrs.field(factory=RunOptions)
-    open_world: OpenWorld = False
-    full_information: FullInformation = False
+    sight: Sight = attrs.field(factory=Sight)
     resume: ResumeDataset = False
     force: Force = False
     quiet: Quiet = False
@@ -128,8 +126,6 @@ class DatasetSettings:
         self.where.check()
         if self.resume and self.force:
             raise UsageError("--resume continues the dataset in --out, --force replaces it")
-        if self.open_world and self.full_information:
-            raise UsageError("--full-information shows every hand already; drop --open-world")
 
     @property
     def mode(self) -> Mode:
@@ -139,7 +135,7 @@ class DatasetSettings:
     @property
     def visibility(self) -> Visibility:
         """What the players see."""
-        return "full" if self.full_information else self.open_world
+        return self.sight.visibility
 
     def backend_or_none(self) -> Backend | None:
         """``None`` (this process) for one local job, else the backend, started."""
