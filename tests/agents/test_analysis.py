@@ -16,7 +16,10 @@ from durak.agents.interface.analysis import (
     Analysis,
     Analyst,
     analyse,
+    payoff_bounds,
+    searched,
     spec_of,
+    valued,
 )
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.agents.searchers.options import ROLLOUTS, searched_game
@@ -33,7 +36,7 @@ from durak.rules import (
     sample_world,
     step,
 )
-from durak.search import Budget, ismcts
+from durak.search import Budget, SearchResult, ismcts
 from tests.support.extras import require_extra
 
 #: Small budgets: these tests check what an analysis says, not how strong it is.
@@ -227,7 +230,8 @@ def test_dmc_gives_its_networks_q_of_every_action() -> None:
         analysis = analyse(agent, o, random.Random(k))
         check_covers_the_decision(analysis, o)
         assert analysis.kind == "network" and analysis.spec == "dmc"
-        assert [a.value for a in analysis.actions] == pytest.approx(guide.action_values(o))
+        clamped = [min(max(v, -1.0), 1.0) for v in guide.action_values(o)]
+        assert [a.value for a in analysis.actions] == pytest.approx(clamped)
         assert all(a.share is None for a in analysis.actions)
         assert analysis.chosen == agent.act(o, random.Random(k))
         best = max(a.value for a in analysis.actions if a.value is not None)
@@ -293,3 +297,72 @@ def test_an_analysis_must_list_its_choice_once() -> None:
         Analysis(0, "x", b, (_assessed(a, 0.1, 1),), "search")
     with pytest.raises(ValueError, match="twice"):
         Analysis(0, "x", a, (_assessed(a, 0.1, 1), _assessed(a, 0.1, 1)), "search")
+
+
+def check_values_and_losses(analysis: Analysis, players: int) -> None:
+    """The properties of every analysis: its values within the game's payoffs, its
+    losses never negative and 0 for the chosen action."""
+    low, high = -1.0, 1.0 / (players - 1)  # docs/rules.md: the durak -1, the others share 1
+    assert analysis.loss(analysis.chosen) == 0.0
+    for a in analysis.actions:
+        assert a.value is None or low <= a.value <= high, (a, players)
+        loss = analysis.loss(a.action)
+        assert loss is None or loss >= 0.0, a
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_the_payoff_bounds_are_the_returns_a_game_can_give(players: int) -> None:
+    low, high = payoff_bounds(players)
+    assert low == -1.0 and high * (players - 1) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_values_outside_the_payoffs_are_clamped_to_them(players: int) -> None:
+    o = observe(new_game(Rules(players=players), 1), 0)
+    legal = o.legal_actions
+    raw = [1.012, -1.018, 0.7, None, 0.25, -0.3, 2.0][: len(legal)]
+    raw += [0.0] * (len(legal) - len(raw))
+    top = 1.0 / (players - 1)
+    analysis = valued(o, "x", "network", legal[0], raw)
+    assert [a.action for a in analysis.actions] == list(legal) and analysis.chosen == legal[0]
+    want = [None if v is None else min(max(v, -1.0), top) for v in raw]
+    assert [a.value for a in analysis.actions] == want
+    check_values_and_losses(analysis, players)
+    result = SearchResult(
+        legal[1], 0.0, 0, action_values=tuple(zip(legal, [v or 0.0 for v in raw], strict=True)),
+        visits=tuple((a, k + 1) for k, a in enumerate(legal)),
+    )  # fmt: skip
+    from_search = searched(o, "x", "search", result)
+    want = [min(max(v or 0.0, -1.0), top) for v in raw]
+    assert [a.value for a in from_search.actions] == want
+    check_values_and_losses(from_search, players)
+
+
+@pytest.mark.parametrize("spec", SEARCHES[:2])
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_search_analysis_keeps_values_within_the_payoffs_and_losses_nonnegative(
+    spec: str, players: int
+) -> None:
+    rules = Rules(players=players)
+    agent = make_agent(spec, rules)
+    for k, state in enumerate(positions(rules, 20 + players, 3)):
+        check_values_and_losses(
+            analyse(agent, observe(state, state.turn), random.Random(k)), players
+        )
+
+
+def test_the_networks_values_stay_within_the_payoffs() -> None:
+    # Regression: the dmc network's Q is unbounded, and `durak review` of a 2-player game
+    # showed +1.012 and -1.018.  These games of random moves reach such positions.
+    require_extra("torch")
+    agent = make_agent("dmc", Rules())
+    checked = 0
+    for seed in range(6):
+        state, rng = new_game(Rules(), seed), random.Random(seed)
+        while not is_terminal(state):
+            o = observe(state, state.turn)
+            if len(o.legal_actions) > 1:
+                check_values_and_losses(analyse(agent, o, random.Random(0)), 2)
+                checked += 1
+            state = step(state, rng.choice(legal_actions(state)))
+    assert checked > 100
