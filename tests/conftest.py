@@ -60,7 +60,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 SUITES: dict[str, tuple[str, ...]] = {
     "rules": ("rules",),
     "search": ("search",),
-    "arena.scores": ("arena/test_ratings.py", "arena/test_scores_reference.py"),
+    "arena.scores": (
+        "arena/test_ratings.py",
+        "arena/test_scores_reference.py",
+        "arena/test_result_reference.py",
+    ),
     "arena.experiments": ("arena/test_exploit_reference.py", "cli/test_exploit.py"),
     "agents.analysis": ("agents/test_analysis.py",),
     "encoding": ("encoding",),

@@ -261,3 +261,21 @@ def test_alpharank_masses_are_the_infinite_alpha_limit_of_the_score_rates(
     assert list(got) == pytest.approx(list(want), abs=1e-9)
     _, _, pi, _, _ = alpharank.compute([rates], use_inf_alpha=True)
     assert list(pi) == pytest.approx(list(want), abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("successes", "trials", "confidence", "message"),
+    [
+        (0, 0, 0.98, "a Wilson interval needs at least one trial, got 0"),
+        (-0.5, 4, 0.98, r"successes must be in \[0, 4\], got -0.5"),
+        (4.5, 4, 0.98, r"successes must be in \[0, 4\], got 4.5"),
+        (1, 4, 0.0, r"confidence must be in \(0, 1\), got 0.0"),
+        (1, 4, 1.0, r"confidence must be in \(0, 1\), got 1.0"),
+    ],
+)
+def test_a_wilson_interval_of_no_trial_or_a_bad_count_or_level_is_refused(
+    successes: float, trials: int, confidence: float, message: str
+) -> None:
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        wilson(successes, trials, confidence)
+    assert wilson(4, 4, 0.98)[1] == 1.0 and wilson(0, 4, 0.98)[0] == 0.0
