@@ -14,16 +14,20 @@ of indices each), the way the search references share a scripted generator."""
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
+import sys
 from itertools import permutations
+from typing import Any
 
 import numpy as np
 import pytest
 
-from durak.arena.scores.alpharank import alpharank_masses
-from durak.arena.scores.ratings import Matchup, elo_ratings
+from durak.arena.scores.alpharank import alpharank_masses, alpharank_ratings
+from durak.arena.scores.ratings import Matchup, RatingError, elo_ratings, score_matrix, strengths
 from durak.arena.scores.wilson import wilson
+from durak.extras import MissingExtraError
 from tests.support.extras import require_extra
 from tests.support.intervals import score_interval
 
@@ -279,3 +283,92 @@ def test_a_wilson_interval_of_no_trial_or_a_bad_count_or_level_is_refused(
     with pytest.raises(ValueError, match=f"^{message}$"):
         wilson(successes, trials, confidence)
     assert wilson(4, 4, 0.98)[1] == 1.0 and wilson(0, 4, 0.98)[0] == 0.0
+
+
+TWO = [Matchup("a", "b", [1.0, 0.0, 1.0, 1.0])]
+
+
+def elo(**settings: Any) -> Any:
+    return lambda: elo_ratings(["a", "b"], TWO, settings.pop("anchor", "a"), **settings)
+
+
+def alpha(**settings: Any) -> Any:
+    return lambda: alpharank_ratings(["a", "b"], TWO, **settings)
+
+
+CONFIDENCE = "the confidence must be between 0 and 1, got {}"
+RESAMPLE = "the bootstrap needs at least one resample, got 0"
+UNCONNECTED = "the games played do not connect every agent to the others"
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (elo(anchor="c"), "the anchor 'c' is not one of the agents: a, b"),
+        *[(elo(confidence=c), CONFIDENCE.format(c)) for c in (0.0, 1.0, 1.5)],
+        (elo(resamples=0), RESAMPLE),
+        *[(alpha(confidence=c), CONFIDENCE.format(c)) for c in (0.0, 1.0, 1.5)],
+        (alpha(resamples=0), RESAMPLE),
+        (lambda: strengths(np.zeros((2, 2))), UNCONNECTED),
+        (lambda: Matchup("a", "b", [1.0], deal=0), "a vs b: 1 games are not whole deals of 0"),
+    ],
+)  # fmt: skip
+def test_bad_settings_are_refused_saying_what_is_wrong(call: Any, message: str) -> None:
+    require_extra("open_spiel")
+    with pytest.raises(RatingError) as caught:
+        call()
+    assert str(caught.value) == message
+
+
+def test_the_smallest_settings_are_accepted() -> None:
+    require_extra("open_spiel")
+    single = [Matchup("a", "b", [1.0, 0.0, 0.5], deal=1)]
+    assert single[0].deal_scores() == [1.0, 0.0, 0.5]
+    (a, b) = elo_ratings(["a", "b"], single, "a", resamples=1, confidence=0.5)
+    assert a.rating == 0.0 and b.rating == pytest.approx(0.0, abs=1e-9) and b.games == 3
+    masses = alpharank_ratings(["a", "b"], single, resamples=1, confidence=0.5)
+    assert [m.rating for m in masses] == pytest.approx([0.5, 0.5])
+
+
+def test_the_strengths_have_mean_zero() -> None:
+    wins = matrix(*DESIGNS[0][:1], games(2, *DESIGNS[0], deals=5))
+    got = strengths(wins)
+    assert float(got.mean()) == pytest.approx(0.0, abs=1e-12)
+    assert list(got) == pytest.approx(list(mm_strengths(wins)), abs=1e-8)
+
+
+def test_the_alpharank_bootstrap_repeats_with_its_seed_and_its_defaults() -> None:
+    require_extra("open_spiel")
+    agents, pairs = DESIGNS[2]
+    matchups = games(4, agents, pairs, deals=3)
+    once = alpharank_ratings(agents, matchups, resamples=30, seed=9, confidence=0.5)
+    assert alpharank_ratings(agents, matchups, resamples=30, seed=9, confidence=0.5) == once
+    other = alpharank_ratings(agents, matchups, resamples=30, seed=10, confidence=0.5)
+    assert [(r.low, r.high) for r in other] != [(r.low, r.high) for r in once]
+    for f in (alpharank_ratings, elo_ratings):
+        defaults = inspect.signature(f).parameters
+        assert (defaults["confidence"].default, defaults["resamples"].default) == (0.98, 1000)
+        assert defaults["seed"].default == 0
+
+
+ALPHARANK = "open_spiel.python.egt.alpharank"
+
+
+@pytest.mark.parametrize(
+    ("module", "call", "message"),
+    [
+        ("choix", elo(resamples=1), "the ratings needs choix"),
+        ("numpy", lambda: score_matrix(["a", "b"], TWO), "the ratings needs numpy"),
+        (ALPHARANK, lambda: alpharank_masses(np.eye(2)), "--method alpharank needs open-spiel"),
+        ("numpy", alpha(), "--method alpharank needs numpy"),
+    ],
+)  # fmt: skip
+def test_a_missing_extra_is_named_with_the_feature_and_its_install_line(
+    monkeypatch: pytest.MonkeyPatch, module: str, call: Any, message: str
+) -> None:
+    monkeypatch.setitem(sys.modules, module, None)  # an import of it now fails
+    with pytest.raises(MissingExtraError) as caught:
+        call()
+    extra = "openspiel" if "alpharank" in message else "ladder"
+    assert str(caught.value).startswith(f"{message}: ")
+    assert f"[{extra}]" in str(caught.value)
