@@ -79,15 +79,16 @@ mutation: $(STAMP)
 	DURAK_MUTATION_MODULE=$(MODULE) HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run $(MUTANTS_$(MODULE))
 	$(BIN)/mutmut results
 
-# The second mutation pass over durak.rules, with the operators mutmut lacks (dropped
-# operands, forced conditions, removed raises and statements, widened comparisons):
-# tools/mutation/ (python -m mutation).  Resumable: verdicts are kept per mutant in
-# .mutants/extra/results.jsonl; ONLY=<text> judges the ids containing it.  Not part of
-# `make test`.  Report: docs/verification.md.
+# The second mutation pass over durak.rules (or MODULE=arena.scores, ... as for
+# `mutation`), with the operators mutmut lacks (dropped operands, forced conditions,
+# removed raises and statements, widened comparisons): tools/mutation/ (python -m
+# mutation).  Resumable: verdicts are kept per mutant in .mutants/extra/results.jsonl
+# (.mutants/extra-$(MODULE)/ for the others); ONLY=<text> judges the ids containing it.
+# Not part of `make test`.  Report: docs/verification.md.
 ONLY ?=
 mutation-extra: $(STAMP)
-	PYTHONPATH=tools $(BIN)/python -m mutation run --only "$(ONLY)"
-	PYTHONPATH=tools $(BIN)/python -m mutation report
+	DURAK_MUTATION_TARGET=$(MODULE) PYTHONPATH=tools $(BIN)/python -m mutation run --only "$(ONLY)"
+	DURAK_MUTATION_TARGET=$(MODULE) PYTHONPATH=tools $(BIN)/python -m mutation report
 
 bench: $(STAMP)
 	$(BIN)/durak bench
