@@ -370,7 +370,7 @@ def test_another_target_mutates_its_own_files_and_names_its_scopes(
     monkeypatch.setenv("DURAK_MUTATION_TARGET", "arena.scores")
     assert {Path(m.path).name for m in package_mutants()} >= {"ratings.py", "wilson.py"}
     monkeypatch.setenv("DURAK_MUTATION_TARGET", "nothing")
-    with pytest.raises(SystemExit, match="^DURAK_MUTATION_TARGET must be one of rules, "):
+    with pytest.raises(SystemExit, match=r"^DURAK_MUTATION_TARGET must be one of rules, "):
         target.name()
     monkeypatch.delenv("DURAK_MUTATION_TARGET")
     assert target.results(Path("/r")) == Path("/r/.mutants/extra/results.jsonl")
