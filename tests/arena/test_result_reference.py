@@ -88,3 +88,19 @@ def test_with_no_game_every_rate_is_zero_and_every_interval_whole() -> None:
     assert r.mean_think(0) == 0 and r.max_think(1) == 0.0 and r.first_forfeit(0) is None
     assert r.win_interval(0) == r.draw_interval() == (0.0, 1.0) == interval(0, 0, 0.5)
     assert interval(3, 4, 0.5) == pytest.approx(score_interval(3, 4, 0.5), abs=1e-12)
+
+
+def test_one_game_one_bout_one_decision_are_divided_by_one() -> None:
+    zeros = (0, 0)
+    drawn = GameOutcome(0, None, (0, 1), 1, 3, (1, 0), (0.5, 0.0), (0.5, 0.0))
+    r = MatchResult(MatchPlan(Rules(), ("random", "random"), 0, 1), (drawn,))
+    assert r.draw_rate() == 1.0 and r.score_rate(0) == 0.5 and r.win_rate(0) == 0.0
+    assert r.durak_rate(1) == 0.0 and r.bouts_per_game() == 1.0 and r.moves_per_bout() == 3.0
+    assert r.mean_think(0) == 0.5 and r.mean_think(1) == 0.0 and zeros == (r.wins(0), r.wins(1))
+    lost = GameOutcome(0, 1, (0, 1), 1, 3, (1, 1), (0.5, 0.25), (0.5, 0.25))
+    r = MatchResult(MatchPlan(Rules(), ("random", "random"), 0, 1), (lost,))
+    assert (r.win_rate(0), r.durak_rate(1), r.score_rate(0)) == (1.0, 1.0, 1.0)
+    assert r.win_interval(0) == r.win_interval(0, 0.98) != r.win_interval(0, 0.5)
+    assert r.durak_interval(1) == r.durak_interval(1, 0.98) != r.durak_interval(1, 0.5)
+    assert r.score_interval(0) == r.score_interval(0, 0.98) != r.score_interval(0, 0.5)
+    assert r.draw_interval() == r.draw_interval(0.98) != r.draw_interval(0.5)

@@ -372,3 +372,26 @@ def test_a_missing_extra_is_named_with_the_feature_and_its_install_line(
     extra = "openspiel" if "alpharank" in message else "ladder"
     assert str(caught.value).startswith(f"{message}: ")
     assert f"[{extra}]" in str(caught.value)
+
+
+def test_a_wilson_interval_never_leaves_zero_to_one_by_rounding() -> None:
+    # Computed in floating point, the upper end of 9/9 at 95% and the lower end of 0/7 at
+    # 98% fall outside [0, 1] by a rounding error; the interval is a set of proportions.
+    assert wilson(9, 9, 0.95)[1] == 1.0 and wilson(2, 2, 0.5)[1] == 1.0
+    assert wilson(0, 7)[0] == 0.0 and wilson(0, 5, 0.9)[0] == 0.0
+    assert wilson(3, 7) == wilson(3, 7, 0.98)  # the default level
+
+
+ONE_GAME = np.array([[0, 1, 4], [0, 0, 2], [5, 2, 0]], dtype=float)
+
+
+def test_alpharank_counts_a_pair_that_played_one_game() -> None:
+    # Only which of two agents scores more against the other matters in the infinite-α
+    # limit; a pair with a single game is decided by it, one with none is a tie.
+    require_extra("open_spiel.python.egt.alpharank")
+    rates = np.full((3, 3), 0.5)
+    rates[0, 1], rates[1, 0] = 1.0, 0.0
+    rates[0, 2], rates[2, 0] = 4 / 9, 5 / 9
+    got = alpharank_masses(ONE_GAME)
+    assert list(got) == pytest.approx(list(alpharank_reference(rates)), abs=1e-9)
+    assert got.dtype == np.float64
