@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from durak.arena.scores.alpharank import alpharank_masses, alpharank_ratings
+from durak.arena.scores.alpharank import alpharank_masses, alpharank_ratings, check_openspiel
 from durak.arena.scores.ratings import Matchup, RatingError, elo_ratings, score_matrix, strengths
 from durak.arena.scores.wilson import wilson
 from durak.extras import MissingExtraError
@@ -395,3 +395,17 @@ def test_alpharank_counts_a_pair_that_played_one_game() -> None:
     got = alpharank_masses(ONE_GAME)
     assert list(got) == pytest.approx(list(alpharank_reference(rates)), abs=1e-9)
     assert got.dtype == np.float64
+
+
+@pytest.mark.parametrize("module", ["numpy", "open_spiel"])
+def test_the_openspiel_check_names_what_is_missing_before_any_game(
+    monkeypatch: pytest.MonkeyPatch, module: str
+) -> None:
+    require_extra("open_spiel")
+    check_openspiel()  # installed: nothing to say
+    monkeypatch.setitem(sys.modules, module, None)  # find_spec now finds nothing
+    with pytest.raises(MissingExtraError) as caught:
+        check_openspiel()
+    name = "open-spiel" if module == "open_spiel" else "numpy"
+    assert str(caught.value).startswith(f"--method alpharank needs {name}: ")
+    assert "[openspiel]" in str(caught.value)
