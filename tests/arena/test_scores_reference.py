@@ -122,8 +122,9 @@ def test_the_ratings_are_the_bradley_terry_maximum_likelihood_of_hunters_iterati
 def test_an_agent_that_won_every_game_is_rated_by_the_prior_alone() -> None:
     # One pair, n wins out of n games and one virtual draw: the maximum likelihood of
     # Bradley–Terry is w / (w + 1) = (n + 1/2) / (n + 1), so R = 400 log10 (2n + 1).
-    for n in (2, 10, 40):
-        (a, b) = elo_ratings(["a", "b"], [Matchup("a", "b", [1.0] * n)], "b", resamples=1)
+    for n in (1, 2, 10, 40):
+        won = Matchup("a", "b", [1.0] * n, deal=1)  # one game: the prior counts there too
+        (a, b) = elo_ratings(["a", "b"], [won], "b", resamples=1)
         assert a.rating == pytest.approx(400 * math.log10(2 * n + 1), abs=1e-6)
         assert b.rating == 0.0
 
@@ -409,3 +410,34 @@ def test_the_openspiel_check_names_what_is_missing_before_any_game(
     name = "open-spiel" if module == "open_spiel" else "numpy"
     assert str(caught.value).startswith(f"--method alpharank needs {name}: ")
     assert "[openspiel]" in str(caught.value)
+
+
+AB = Matchup("a", "b", [1.0, 0.0])
+
+
+@pytest.mark.parametrize(
+    ("agents", "matchups", "message"),
+    [
+        (["a", "a"], [AB], "an agent is named twice"),
+        (["a", "b"], [AB, AB], "the pair a vs b is given twice"),
+        (["a", "b"], [AB, Matchup("b", "a", [0.5, 0.5])], "the pair b vs a is given twice"),
+        (["a", "b", "c", "d"], [AB], "no games for c, d: it cannot be rated"),
+        (["a", "b", "c"], [AB, Matchup("a", "c", [])], "no games for c: it cannot be rated"),
+    ],
+)
+def test_results_that_cannot_be_rated_are_refused_saying_why(
+    agents: list[str], matchups: list[Matchup], message: str
+) -> None:
+    for rate in (
+        lambda: elo_ratings(agents, matchups, "a", resamples=1),
+        lambda: score_matrix(agents, matchups),
+    ):
+        with pytest.raises(RatingError) as caught:
+            rate()
+        assert str(caught.value) == message
+
+
+def test_an_agent_matched_against_itself_is_refused_by_name() -> None:
+    with pytest.raises(RatingError) as caught:
+        Matchup("a", "a", [1.0, 0.0])
+    assert str(caught.value) == "'a' cannot be matched against itself"
