@@ -16,6 +16,7 @@ from durak.agents.interface.analysis import (
     Analysis,
     Analyst,
     analyse,
+    forced,
     payoff_bounds,
     searched,
     spec_of,
@@ -366,3 +367,100 @@ def test_the_networks_values_stay_within_the_payoffs() -> None:
                 checked += 1
             state = step(state, rng.choice(legal_actions(state)))
     assert checked > 100
+
+
+def test_the_spec_names_every_setting_away_from_its_default_in_spec_syntax() -> None:
+    assert spec_of(make_agent("ismcts")) == "ismcts"
+    agent = make_agent("ismcts:limit=30,carry=true,c=0.5")
+    spec = spec_of(agent)
+    assert spec.startswith("ismcts:") and "carry=true" in spec.split(":")[1].split(",")
+    assert set(spec.split(":")[1].split(",")) == {"limit=30", "carry=true", "c=0.5"}
+    assert make_agent(spec) == agent
+    assert spec_of(make_agent("ismcts:carry=false")) == "ismcts"
+
+    class Unregistered:
+        name = "nobody"
+
+    assert spec_of(Unregistered()) == "nobody"
+
+
+def test_an_agent_that_cannot_analyse_is_named_whole() -> None:
+    o = observe(new_game(Rules(), 0), 0)
+
+    class Nameless:
+        pass
+
+    for agent, name in [(make_agent("greedy"), "greedy"), (Nameless(), "Nameless")]:
+        with pytest.raises(SpecError) as caught:
+            analyse(agent, o, random.Random(0))
+        assert str(caught.value) == (
+            f"agent {name!r} cannot analyse a decision (ismcts, dmc, strongest and phased can)"
+        )
+
+
+def test_a_decision_elsewhere_or_after_the_end_is_refused_naming_the_player() -> None:
+    state = new_game(Rules(), 0)
+    waiting = observe(state, 1 - state.turn)
+    with pytest.raises(ValueError) as caught:
+        analyse(make_agent("ismcts:limit=5"), waiting, random.Random(0))
+    assert str(caught.value) == f"player {1 - state.turn} has no decision to analyse"
+
+
+def test_the_invariants_and_lookups_say_what_is_wrong() -> None:
+    a, b, c = legal_actions(new_game(Rules(), 0))[:3]
+    with pytest.raises(ValueError) as caught:
+        Analysis(0, "x", b, (_assessed(a, 0.1, 1),), "search")
+    assert str(caught.value) == f"the chosen action {b} is not among the listed ones"
+    with pytest.raises(ValueError) as caught:
+        Analysis(0, "x", a, (_assessed(a, 0.1, 1), _assessed(a, 0.1, 1)), "search")
+    assert str(caught.value) == "an analysis lists an action twice"
+    analysis = Analysis(0, "x", a, (_assessed(a, 0.1, 1), _assessed(b, 0.3, 1)), "search")
+    with pytest.raises(KeyError) as missing:
+        analysis.of(c)
+    assert missing.value.args == (f"{c} is not a legal action of this decision",)
+    assert analysis.loss(b) == 0.0  # valued above the choice: floored at 0
+    assert analysis.loss(a) == 0.0
+
+
+def test_a_network_analysis_ranks_by_value_with_the_unvalued_last() -> None:
+    a, b, c, d = legal_actions(new_game(Rules(), 0))[:4]
+    analysis = Analysis(
+        0,
+        "x",
+        c,
+        (ActionAssessment(a, None), ActionAssessment(b, -0.5), ActionAssessment(c, 0.25),
+         ActionAssessment(d, 0.75)),
+        "network",
+    )  # fmt: skip
+    assert [x.action for x in analysis.ranked()] == [c, d, b, a]
+    assert analysis.loss(b) == 0.75 and analysis.loss(a) is None and analysis.loss(d) == 0.0
+    only = Analysis(0, "x", a, (ActionAssessment(a, None), ActionAssessment(b, 0.5)), "network")
+    assert only.loss(b) is None  # the choice unvalued: nothing to compare
+
+
+def test_a_forced_decision_has_all_the_share_and_no_visit_count() -> None:
+    o = forced_position(Rules())
+    analysis = forced(o, "s", "solve")
+    (only,) = analysis.actions
+    assert (only.action, only.value, only.share, only.visits) == (
+        o.legal_actions[0],
+        None,
+        1.0,
+        None,
+    )
+    assert (analysis.player, analysis.spec, analysis.kind) == (o.player, "s", "solve")
+
+
+def test_a_search_without_visits_has_no_shares() -> None:
+    o = observe(new_game(Rules(), 1), 0)
+    legal = o.legal_actions
+    result = SearchResult(legal[0], 0.5, 0, action_values=((legal[0], 0.5),))
+    analysis = searched(o, "solve", "solve", result)
+    assert [(x.value, x.share, x.visits) for x in analysis.actions] == [(0.5, None, None)] + [
+        (None, None, None)
+    ] * (len(legal) - 1)
+    counted = SearchResult(legal[1], 0.0, 0, visits=((legal[1], 3), (legal[0], 1)))
+    shares = searched(o, "s", "search", counted)
+    assert [(x.share, x.visits) for x in shares.actions[:2]] == [(0.25, 1), (0.75, 3)]
+    assert all((x.share, x.visits) == (0.0, 0) for x in shares.actions[2:])
+    assert shares.chosen == legal[1] and shares.player == o.player
