@@ -289,8 +289,8 @@ def test_a_wilson_interval_of_no_trial_or_a_bad_count_or_level_is_refused(
 TWO = [Matchup("a", "b", [1.0, 0.0, 1.0, 1.0])]
 
 
-def elo(**settings: Any) -> Any:
-    return lambda: elo_ratings(["a", "b"], TWO, settings.pop("anchor", "a"), **settings)
+def elo(anchor: str = "a", **settings: Any) -> Any:
+    return lambda: elo_ratings(["a", "b"], TWO, anchor, **settings)
 
 
 def alpha(**settings: Any) -> Any:
