@@ -464,3 +464,22 @@ def test_a_search_without_visits_has_no_shares() -> None:
     assert [(x.share, x.visits) for x in shares.actions[:2]] == [(0.25, 1), (0.75, 3)]
     assert all((x.share, x.visits) == (0.0, 0) for x in shares.actions[2:])
     assert shares.chosen == legal[1] and shares.player == o.player
+
+
+def test_values_must_be_one_per_legal_action() -> None:
+    o = observe(new_game(Rules(), 1), 0)
+    legal = o.legal_actions
+    for values in ([0.0] * (len(legal) - 1), [0.0] * (len(legal) + 1)):
+        with pytest.raises(ValueError):
+            valued(o, "x", "network", legal[0], values)
+
+
+def test_the_spec_of_an_agent_without_a_name_or_settings() -> None:
+    class Nameless:
+        pass
+
+    class Bare:  # named as a registered agent, holding none of its settings
+        name = "ismcts"
+
+    assert spec_of(Nameless()) == "Nameless"
+    assert spec_of(Bare()) == "ismcts"
