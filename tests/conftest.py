@@ -63,6 +63,7 @@ SUITES: dict[str, tuple[str, ...]] = {
     "arena.scores": (
         "arena/test_ratings.py",
         "arena/test_scores_reference.py",
+        "arena/test_scores_contracts.py",
         "arena/test_result_reference.py",
     ),
     # the exploit evaluation's figures (cli/test_exploit.py trains learners: too slow here)
