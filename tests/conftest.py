@@ -68,7 +68,7 @@ SUITES: dict[str, tuple[str, ...]] = {
     ),
     # the exploit evaluation's figures (cli/test_exploit.py trains learners: too slow here)
     "arena.experiments": ("arena/test_exploit_reference.py",),
-    "agents.analysis": ("agents/test_analysis.py",),
+    "agents.analysis": ("agents/test_analysis.py", "agents/test_analysis_contracts.py"),
     "encoding": ("encoding",),
 }
 TESTS = Path(__file__).resolve().parent
