@@ -56,32 +56,41 @@ thorough: $(STAMP)
 cost-budget: $(STAMP)
 	$(BIN)/python benchmarks/cost.py --write benchmarks/cost_budget.json
 
-# Mutation testing of durak.rules (MODULE=search: durak.search on the toy games), with the
+# Mutation testing of durak.rules (MODULE=search: durak.search on the toy games; or one of
+# the packages below), with the
 # derandomized hypothesis profile.  Resumable: each module keeps its run in
 # .mutants/$(MODULE), which ./mutants (where mutmut works) points to, so that one module's
 # run never reuses the other's map of which tests reach which function.  Not part of
 # `make test`: it takes up to two hours on two cores.  Report: docs/verification.md.
 MODULE ?= rules
+# The mutants of each run (mutmut's names; the suites that judge them: tests/conftest.py).
+MUTANTS_rules := "durak.rules.*"
+MUTANTS_search := "durak.search.*"
+MUTANTS_arena.scores := "durak.arena.scores.*"
+MUTANTS_arena.experiments := "durak.arena.experiments.exploit.*"
+MUTANTS_agents.analysis := "durak.agents.interface.analysis.*"
+MUTANTS_encoding := "durak.encoding.*"
 mutation: $(STAMP)
-	@case "$(MODULE)" in rules|search) ;; \
-	  *) echo "MODULE must be rules or search, not '$(MODULE)'" >&2; exit 2;; esac
+	@case "$(MODULE)" in rules|search|arena.scores|arena.experiments|agents.analysis|encoding) ;; \
+	  *) echo "MODULE must be rules, search, arena.scores, arena.experiments, agents.analysis or encoding, not '$(MODULE)'" >&2; exit 2;; esac
 	@if [ -d mutants ] && [ ! -L mutants ]; then \
 	  echo "mutants/ is a run from before .mutants/: move it to .mutants/<module> or remove it" >&2; \
 	  exit 2; fi
 	mkdir -p .mutants/$(MODULE)
 	ln -sfn .mutants/$(MODULE) mutants
-	DURAK_MUTATION_MODULE=$(MODULE) HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run "durak.$(MODULE).*"
+	DURAK_MUTATION_MODULE=$(MODULE) HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run $(MUTANTS_$(MODULE))
 	$(BIN)/mutmut results
 
-# The second mutation pass over durak.rules, with the operators mutmut lacks (dropped
-# operands, forced conditions, removed raises and statements, widened comparisons):
-# tools/mutation/ (python -m mutation).  Resumable: verdicts are kept per mutant in
-# .mutants/extra/results.jsonl; ONLY=<text> judges the ids containing it.  Not part of
-# `make test`.  Report: docs/verification.md.
+# The second mutation pass over durak.rules (or MODULE=arena.scores, ... as for
+# `mutation`), with the operators mutmut lacks (dropped operands, forced conditions,
+# removed raises and statements, widened comparisons): tools/mutation/ (python -m
+# mutation).  Resumable: verdicts are kept per mutant in .mutants/extra/results.jsonl
+# (.mutants/extra-$(MODULE)/ for the others); ONLY=<text> judges the ids containing it.
+# Not part of `make test`.  Report: docs/verification.md.
 ONLY ?=
 mutation-extra: $(STAMP)
-	PYTHONPATH=tools $(BIN)/python -m mutation run --only "$(ONLY)"
-	PYTHONPATH=tools $(BIN)/python -m mutation report
+	DURAK_MUTATION_TARGET=$(MODULE) PYTHONPATH=tools $(BIN)/python -m mutation run --only "$(ONLY)"
+	DURAK_MUTATION_TARGET=$(MODULE) PYTHONPATH=tools $(BIN)/python -m mutation report
 
 bench: $(STAMP)
 	$(BIN)/durak bench

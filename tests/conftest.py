@@ -8,7 +8,7 @@
 Select one with the environment variable ``HYPOTHESIS_PROFILE`` (default ``default``), e.g.
 ``HYPOTHESIS_PROFILE=thorough .venv/bin/pytest tests/rules/test_properties.py``.
 
-``make mutation`` sets ``DURAK_MUTATION_MODULE`` (``rules`` or ``search``): each mutant is
+``make mutation`` sets ``DURAK_MUTATION_MODULE`` (a key of :data:`SUITES`): each mutant is
 then judged by its own module's suites only (the search tests also drive the rules, and
 would otherwise run, slowly, against every surviving rules mutant).
 
@@ -54,10 +54,24 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
-#: The folder of ``durak.search``'s tests, its mutation run's suites; the rules run takes
-#: the others.
+#: Each mutation run's suites (folders or files under ``tests/``), by the run's name
+#: (``make mutation MODULE=...``); each must also be listed in ``[tool.mutmut]``'s
+#: ``pytest_add_cli_args_test_selection``.
+SUITES: dict[str, tuple[str, ...]] = {
+    "rules": ("rules",),
+    "search": ("search",),
+    "arena.scores": (
+        "arena/test_ratings.py",
+        "arena/test_scores_reference.py",
+        "arena/test_scores_contracts.py",
+        "arena/test_result_reference.py",
+    ),
+    # the exploit evaluation's figures (cli/test_exploit.py trains learners: too slow here)
+    "arena.experiments": ("arena/test_exploit_reference.py",),
+    "agents.analysis": ("agents/test_analysis.py", "agents/test_analysis_contracts.py"),
+    "encoding": ("encoding",),
+}
 TESTS = Path(__file__).resolve().parent
-SEARCH_SUITES = TESTS / "search"
 #: Left out of mutation runs: the largest cases of checks whose smaller cases stay (each
 #: takes 10-20 s, and a surviving mutant runs every test that reaches its function).
 HEAVY_CASES = frozenset(
@@ -73,21 +87,27 @@ HEAVY_CASES = frozenset(
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under ``DURAK_MUTATION_MODULE``, deselect the other module's suites and the heavy
-    cases."""
+    """Under ``DURAK_MUTATION_MODULE``, keep only that module's suites (:data:`SUITES`)
+    without the heavy cases."""
     module = os.environ.get("DURAK_MUTATION_MODULE")
     if module is None:
         return
-    if module not in ("rules", "search"):
-        raise pytest.UsageError(f"DURAK_MUTATION_MODULE must be rules or search, not {module!r}")
+    if module not in SUITES:
+        raise pytest.UsageError(
+            f"DURAK_MUTATION_MODULE must be one of {', '.join(SUITES)}, not {module!r}"
+        )
     keep = [
         item
         for item in items
-        if (item.path.parent == SEARCH_SUITES) == (module == "search")
-        and _case(item) not in HEAVY_CASES
+        if _in_suites(item, SUITES[module]) and _case(item) not in HEAVY_CASES
     ]
     config.hook.pytest_deselected(items=[item for item in items if item not in keep])
     items[:] = keep
+
+
+def _in_suites(item: pytest.Item, suites: tuple[str, ...]) -> bool:
+    """Whether ``item`` is in one of ``suites`` (folders or files under ``tests/``)."""
+    return any(item.path.is_relative_to(TESTS / suite) for suite in suites)
 
 
 def _case(item: pytest.Item) -> str:

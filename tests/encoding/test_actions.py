@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -135,3 +136,28 @@ def test_core_library_does_not_import_numpy() -> None:
         "assert 'numpy' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_every_refusal_reads_whole() -> None:
+    space = ActionSpace(Rules())
+    cases: list[tuple[Any, str]] = [
+        (lambda: space.encode("Take"), "not a Durak action: 'Take'"),  # type: ignore[arg-type]
+        (
+            lambda: space.encode(Attack(Card.parse("2S"))),
+            "Attack(2♠) is not in the action space of the 36-card deck"
+            " (a card outside the deck, or a card defending itself)",
+        ),
+        (lambda: space.decode("3"), "action index must be an int, got '3'"),  # type: ignore[arg-type]
+        (lambda: space.decode(True), "action index must be an int, got True"),
+        (lambda: space.decode(1334), "action index 1334 out of range 0..1333"),
+        (lambda: space.decode(-1), "action index -1 out of range 0..1333"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError) as caught:
+            call()
+        assert str(caught.value) == message
+    assert space.decode(0) == space.actions[0] and space.decode(1333) == space.actions[1333]
+    assert [space.is_index(i) for i in (0, 1333, 1334, -1, True, 2.0, np.int32(5))] == [
+        True, True, False, False, False, False, True
+    ]  # fmt: skip
+    assert space.encode_all([Pass(), Take()]) == [space.encode(Pass()), space.encode(Take())]

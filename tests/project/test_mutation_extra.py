@@ -10,7 +10,7 @@ import types
 from pathlib import Path
 
 import pytest
-from mutation import cli, equivalents
+from mutation import cli, equivalents, target
 from mutation.equivalents import (
     Equivalent,
     EquivalentsError,
@@ -352,3 +352,26 @@ def test_a_file_that_is_not_toml_is_refused_in_one_line(tmp_path: Path) -> None:
     message = str(caught.value)
     assert message.startswith(f"{path}: not TOML: ") and "line 2" in message
     assert "\n" not in message
+
+
+def test_another_target_mutates_its_own_files_and_names_its_scopes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DURAK_MUTATION_TARGET", "agents.analysis")
+    every = package_mutants()
+    assert every and {m.path for m in every} == {"src/durak/agents/interface/analysis.py"}
+    assert target.results(Path("/r")) == Path("/r/.mutants/extra-agents.analysis/results.jsonl")
+    assert target.covers("durak.agents.interface.analysis")
+    assert not target.covers("durak.agents.interface.analysisx")
+    assert not target.covers("durak.rules.cards")
+    assert target.label() == "durak.agents.interface.analysis"
+    path = "/x/src/durak/agents/interface/analysis.py"
+    assert scope_name(path, "Analysis.loss") == "durak.agents.interface.analysis:Analysis.loss"
+    monkeypatch.setenv("DURAK_MUTATION_TARGET", "arena.scores")
+    assert {Path(m.path).name for m in package_mutants()} >= {"ratings.py", "wilson.py"}
+    monkeypatch.setenv("DURAK_MUTATION_TARGET", "nothing")
+    with pytest.raises(SystemExit, match=r"^DURAK_MUTATION_TARGET must be one of rules, "):
+        target.name()
+    monkeypatch.delenv("DURAK_MUTATION_TARGET")
+    assert target.results(Path("/r")) == Path("/r/.mutants/extra/results.jsonl")
+    assert target.label() == "durak.rules"

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import mutation
+from mutation import target
 from mutation.equivalents import EquivalentsError, load_equivalents
 from mutation.operators import ROOT, package_mutants
 from mutation.report import report
@@ -79,7 +80,9 @@ def command_report(args: argparse.Namespace) -> int:
     except EquivalentsError as e:
         print(e, file=sys.stderr)
         return 2
-    done = report(package_mutants(), load(args.results), equivalent)
+    # Only this run's records: another target's are neither used nor stale here.
+    mine = {k: v for k, v in equivalent.items() if target.covers(k.split(":")[0])}
+    done = report(package_mutants(), load(args.results), mine)
     for line in done.lines():
         print(line)
     return 0 if done.clean else 1

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeGuard
 
+from mutation.target import files as target_files
+
 #: The repository root.
 ROOT = Path(__file__).resolve().parents[2]
-#: The package mutated, relative to the repository root.
-PACKAGE = Path("src/durak/rules")
 
 #: Comparison widened or narrowed.
 _COMPARISONS: dict[type[ast.cmpop], type[ast.cmpop]] = {
@@ -224,8 +224,9 @@ def _removable(node: ast.AST) -> TypeGuard[ast.stmt]:
 
 
 def package_mutants(root: Path = ROOT) -> list[Mutant]:
-    """Every mutant of ``durak.rules``, module by module (in file-name order)."""
+    """Every mutant of the code mutated (``durak.rules`` or another target,
+    :mod:`mutation.target`), module by module (in file-name order)."""
     out: list[Mutant] = []
-    for file in sorted((root / PACKAGE).rglob("*.py")):
+    for file in target_files(root):
         out += mutants(file.read_text(encoding="utf-8"), file.relative_to(root).as_posix())
     return out

@@ -1,5 +1,5 @@
 """The pytest plugin of the traced baseline run (``-p mutation.plugin``): which of the
-rules' functions each test reaches, and how long it takes.
+mutated functions (:mod:`mutation.target`) each test reaches, and how long it takes.
 
 It records only while ``DURAK_MUTATION_TRACE`` names a file, and writes there at the end
 of the session a JSON object ``{test id: [seconds, [scope, ...]]}``, scopes named as by
@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from mutation import target
 from mutation.trace import rules_calls, scope_name
 
 _TRACE: dict[str, tuple[float, list[str]]] = {}
@@ -24,14 +25,14 @@ _TRACE: dict[str, tuple[float, list[str]]] = {}
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
-    """Record the rules' functions each test calls (in setup, call and teardown)."""
+    """Record the mutated functions each test calls (in setup, call and teardown)."""
     if not os.environ.get("DURAK_MUTATION_TRACE"):
         yield
         return
     # A cached function runs only for the first test that calls it with given arguments:
     # start each test with empty caches, so that every test that reaches one is recorded.
     for name, module in list(sys.modules.items()):
-        if name.startswith("durak.rules."):
+        if target.covers(name):
             for value in list(vars(module).values()):
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()

@@ -12,14 +12,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mutation import target
 from mutation.equivalents import Equivalent, stale_equivalents
 from mutation.operators import Mutant
 from mutation.results import Verdict
 
 #: The report's columns after the count of mutants, as :func:`verdict_of` names them.
 COLUMNS = ("killed", "timeout", "equivalent", "survived", "not judged")
-#: The name of the table's last row, the whole package.
-PACKAGE_ROW = "durak.rules"
 
 
 def verdict_of(m: Mutant, recorded: dict[str, Verdict], equivalent: dict[str, Equivalent]) -> str:
@@ -66,11 +65,12 @@ def report(
     every: Sequence[Mutant], recorded: dict[str, Verdict], equivalent: dict[str, Equivalent]
 ) -> Report:
     """The report of the verdicts ``recorded`` for the mutants ``every``."""
+    whole = target.label()  # the table's last row: the whole run
     by_module: dict[str, Counter[str]] = {}
     survivors = []
     for m in every:
         verdict = verdict_of(m, recorded, equivalent)
-        module = m.id.split(":")[0].removeprefix("durak.rules.")
+        module = m.id.split(":")[0].removeprefix(whole + ".")
         by_module.setdefault(module, Counter())[verdict] += 1
         if verdict == "survived":
             survivors.append(m)
@@ -79,9 +79,9 @@ def report(
         "| module | mutants | killed | timed out | equivalent | survived | not judged |",
         "|---|---|---|---|---|---|---|",
     ]
-    for module, tally in [*sorted(by_module.items()), (PACKAGE_ROW, total)]:
+    for k, (module, tally) in enumerate([*sorted(by_module.items()), (whole, total)]):
         cells = [f"`{module}`", str(sum(tally.values())), *(str(tally[c]) for c in COLUMNS)]
-        if module == PACKAGE_ROW:
+        if k == len(by_module):
             cells = [f"**{c}**" for c in cells]
         table.append(f"| {' | '.join(cells)} |")
     seconds = sum(v.seconds for v in recorded.values())

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from mutation import target
 from mutation.operators import ROOT, Mutant
 
-#: The results file of this work tree (not in git).
-RESULTS = ROOT / ".mutants" / "extra" / "results.jsonl"
+#: The results file of this work tree's run (not in git; :func:`mutation.target.results`).
+RESULTS = target.results(ROOT)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
+from mutation import target
 from mutation.operators import ROOT, Mutant, apply
 
 #: The folder holding the ``mutation`` package, put on the runs' ``PYTHONPATH``.
@@ -126,7 +127,7 @@ class Runner:
             **os.environ,
             **env,
             "PYTHONDONTWRITEBYTECODE": "1",
-            "DURAK_MUTATION_MODULE": "rules",
+            "DURAK_MUTATION_MODULE": target.name(),
             "HYPOTHESIS_PROFILE": "mutation",
         }
         began = time.monotonic()
@@ -149,8 +150,8 @@ class Runner:
 
 
 def import_scopes(src: Path) -> frozenset[str]:
-    """The functions of ``durak.rules`` (as the mutator names their scopes) that run while
-    the package is imported from ``src``, in a fresh interpreter: the tests run after the
+    """The mutated functions (as the mutator names their scopes) that run while the code
+    mutated is imported from ``src``, in a fresh interpreter: the tests run after the
     import, so their trace never credits any test with these (``cards._beaters`` builds
     ``BEATERS``), and a mutant of one must be judged by every test, each of which imports
     the mutated module afresh."""
@@ -159,12 +160,9 @@ def import_scopes(src: Path) -> frozenset[str]:
         "PYTHONPATH": f"{src}{os.pathsep}{TOOLS}",
         "PYTHONDONTWRITEBYTECODE": "1",
     }
-    package = src / "durak" / "rules"
     modules = sorted(
-        ".".join(["durak", "rules", *f.relative_to(package).with_suffix("").parts]).removesuffix(
-            ".__init__"
-        )
-        for f in package.rglob("*.py")
+        ".".join(f.relative_to(src).with_suffix("").parts).removesuffix(".__init__")
+        for f in target.files(src.parent)
     )
     code = f"from mutation.trace import trace_import; trace_import({modules!r})"
     done = subprocess.run(

@@ -12,6 +12,12 @@ It is what a hint shows and what a review compares a played move with.
   the move played (Knuth & Moore 1975), the other moves unvalued;
 * ``network`` (``dmc``): the network's Q of each action; the agent plays the highest.
 
+Every value lies within the game's payoffs (:func:`payoff_bounds`): an estimate outside
+them (a network's Q is an unbounded regression, a search's mean may average such
+values) is clamped to them where it becomes an assessment, in :func:`searched` and
+:func:`valued`.  The true expected return lies within the bounds, so the clamped value is
+never further from it than the estimate; the choice is the agent's own, made before.
+
 An agent offers an analysis by being an :class:`Analyst`; :func:`analyse` asks it.
 """
 
@@ -19,6 +25,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import Literal, Protocol, runtime_checkable
 
 import attrs
@@ -37,8 +44,10 @@ __all__ = [
     "analyse",
     "forced",
     "not_an_analyst",
+    "payoff_bounds",
     "searched",
     "spec_of",
+    "valued",
 ]
 
 #: How the values were found: a search's visits, an exact solve, a network's scores.
@@ -157,19 +166,49 @@ def forced(observation: Observation, spec: str, kind: AnalysisKind) -> Analysis:
     return Analysis(observation.player, spec, action, (only,), kind)
 
 
+def payoff_bounds(players: int) -> tuple[float, float]:
+    """The lowest and highest return of a player in a game of ``players``
+    (:func:`durak.rules.returns`): -1 as the durak, ``1 / (players - 1)`` otherwise."""
+    return -1.0, 1.0 / (players - 1)
+
+
+def _bounded(value: float | None, bounds: tuple[float, float]) -> float | None:
+    return None if value is None else min(max(value, bounds[0]), bounds[1])
+
+
+def valued(
+    observation: Observation,
+    spec: str,
+    kind: AnalysisKind,
+    chosen: Action,
+    values: Sequence[float | None],
+) -> Analysis:
+    """The analysis of ``observation``'s decision from ``values``, one per legal action in
+    their order, each clamped to :func:`payoff_bounds`; ``chosen`` is the agent's action
+    (chosen from the values before clamping: two actions clamped to the top are not
+    tied in the agent's judgement)."""
+    bounds = payoff_bounds(observation.rules.players)
+    actions = tuple(
+        ActionAssessment(a, _bounded(v, bounds))
+        for a, v in zip(observation.legal_actions, values, strict=True)
+    )
+    return Analysis(observation.player, spec, chosen, actions, kind)
+
+
 def searched(
     observation: Observation, spec: str, kind: AnalysisKind, result: SearchResult[Action]
 ) -> Analysis:
     """The analysis of a search's (or solve's) ``result`` at ``observation``'s decision:
-    each legal action's listed value, and its visit share where the search counts visits;
-    ``chosen`` is the result's action."""
+    each legal action's listed value (clamped to :func:`payoff_bounds`), and its visit
+    share where the search counts visits; ``chosen`` is the result's action."""
+    bounds = payoff_bounds(observation.rules.players)
     values = dict(result.action_values)
     visits = dict(result.visits)
     total = sum(visits.values())
     actions = tuple(
         ActionAssessment(
             a,
-            values.get(a),
+            _bounded(values.get(a), bounds),
             share=visits.get(a, 0) / total if total else None,
             visits=visits.get(a, 0) if total else None,
         )

@@ -51,8 +51,8 @@ def alpharank_masses(wins: Any) -> Any:
         "--method alpharank", EXTRA, "numpy", "open_spiel.python.egt.alpharank"
     )
     games = wins + wins.T
-    payoff = np.divide(wins, games, out=np.full(wins.shape, 0.5), where=games > 0)
-    np.fill_diagonal(payoff, 0.5)
+    payoff = np.full(wins.shape, 0.5)  # a pair that never played (and the diagonal): a tie
+    np.divide(wins, games, out=payoff, where=games > 0)
     _, _, pi, _, _ = alpharank.compute([payoff], use_inf_alpha=True)
     return np.asarray(pi, dtype=float)
 

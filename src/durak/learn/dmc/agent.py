@@ -22,7 +22,7 @@ from pathlib import Path
 import attrs
 
 from durak.agents.base import SpecError
-from durak.agents.interface.analysis import ActionAssessment, Analysis, forced, spec_of
+from durak.agents.interface.analysis import Analysis, forced, spec_of, valued
 from durak.agents.interface.policies import one_hot
 from durak.agents.learned import table_name
 from durak.extras import needs
@@ -60,17 +60,17 @@ class DmcAgent:
         return legal[int(np.argmax(values))]
 
     def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
-        """The network's Q of every legal action (:mod:`durak.agents.interface.analysis`), its
-        choice :meth:`act`'s; a forced decision unscored, as :meth:`act` answers it."""
+        """The network's Q of every legal action (:mod:`durak.agents.interface.analysis`),
+        clamped to the game's payoffs, its choice :meth:`act`'s; a forced decision
+        unscored, as :meth:`act` answers it."""
         self.check_rules(observation.rules)
         spec = spec_of(self)
         legal = observation.legal_actions
         if len(legal) == 1:
             return forced(observation, spec, "network")
         values = scores(self.model.net, decision_rows(observation, legal))
-        actions = tuple(ActionAssessment(a, float(v)) for a, v in zip(legal, values, strict=True))
         chosen = legal[int(np.argmax(values))]
-        return Analysis(observation.player, spec, chosen, actions, "network")
+        return valued(observation, spec, "network", chosen, [float(v) for v in values])
 
     def policy(self, observation: Observation) -> list[float]:
         """One-hot on :meth:`act`'s action (it ignores ``rng``): an explicit
