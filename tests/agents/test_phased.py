@@ -202,7 +202,7 @@ def decision(rules: Rules, seed: int, *, talon: bool) -> Observation:
 def test_the_analysis_is_the_one_of_the_agent_of_the_phase() -> None:
     rules = Rules(lowest_rank=10, hand_size=3)
     agent = make_agent("phased:opening=ismcts:limit=30;c=1.0,endgame=ismcts:limit=20")
-    for talon, inner in ((True, "ismcts:limit=30,c=1.0"), (False, "ismcts:limit=20")):
+    for talon, inner in ((True, "ismcts:limit=30,c=1"), (False, "ismcts:limit=20")):
         seen = decision(rules, 2, talon=talon)
         found = analyse(agent, seen, random.Random(5))
         assert found == analyse(make_agent(inner), seen, random.Random(5))
