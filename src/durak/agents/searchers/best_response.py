@@ -103,7 +103,7 @@ class BestResponseAgent:
     simulations per decision; the module doc says what it promises."""
 
     target: str = param("greedy", "the frozen agent answered: any agent spec (';' for ',')")
-    limit: int = param(1000, "simulations per decision", low=1, high=10**8)
+    limit: int = param(300, "simulations per decision", low=1, high=10**8)
     c: float = param(
         2 * SQRT2, C_HELP + " (2√2: payoffs span [-1, 1]; PUCT constant with a prior)",
         low=0, high=100,
