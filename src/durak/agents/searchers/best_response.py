@@ -108,8 +108,8 @@ class BestResponseAgent:
         2 * SQRT2, C_HELP + " (2√2: payoffs span [-1, 1]; PUCT constant with a prior)",
         low=0, high=100,
     )  # fmt: skip
-    bias: float | None = param(
-        None, "progressive bias toward the greedy move (default 20, or 0 with a prior)",
+    bias: float = param(
+        0.0, "progressive bias toward the greedy move (0: none; a bias slows convergence)",
         low=0, high=1000,
     )  # fmt: skip
     simulation: str = param(
@@ -180,13 +180,12 @@ class BestResponseAgent:
             value = guidance[self.value].value
         if self.endgame and observation.rules.players == 2:
             value = self._solved_leaves(value, game)
-        bias = (0.0 if prior is not None else 20.0) if self.bias is None else self.bias
         settings = TreeSettings(
             c=self.c,
             rollout=ROLLOUTS[self.simulation],
             evaluate=value,
             heuristic=evals.greedy_heuristic,
-            bias=bias,
+            bias=self.bias,
             prior=prior,
             stop_early=True,
         )
