@@ -20,10 +20,10 @@ Metropolis–Hastings steps move from a weighed world towards the deals the move
 likely (:class:`~durak.agents.inference.belief.DealChain`).
 
 **Leaves.**  A new node is valued by ``value=dmc`` (the shipped network) where given, else
-by a playout: this agent's ``simulation`` policy against the target.  With ``endgame`` > 0,
-a leaf of a two-player game with an empty talon (nothing hidden) is valued by the exact
-solver within that many nodes (the value of best play by both, a lower bound on the best
-response's there), the playout where the solve does not finish.
+by a playout: this agent's ``simulation`` policy against the target.  With ``endgame`` > 0
+and a ``value`` guide, a leaf of a two-player game with an empty talon (nothing hidden) is
+valued by the exact solver within that many nodes (the value of best play by both, a lower
+bound on the best response's there), by the guide where the solve does not finish.
 """
 
 from __future__ import annotations
@@ -202,10 +202,10 @@ class BestResponseAgent:
     def _solved_leaves(
         self, value: Evaluator[GameState] | None, game: DurakGame
     ) -> Evaluator[GameState] | None:
-        """``value`` with the exact solve at leaves whose talon is empty; a leaf the solve
-        does not finish, and every other leaf, valued as before (``None``: a playout, which
-        an evaluator cannot call, so then only open leaves are solved and the rest are
-        played out by the search: not possible, hence a network is needed too)."""
+        """``value`` with the exact solve at the leaves whose talon is empty (a leaf the
+        solve does not finish within ``endgame`` nodes, and every other leaf, valued by
+        ``value``); ``None`` without a ``value`` guide: the search's playouts then value
+        every leaf, since an evaluator cannot hand a leaf back to them."""
         if value is None:
             return None
         inner = value
