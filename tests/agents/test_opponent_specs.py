@@ -88,6 +88,15 @@ def test_the_exploiter_plays_legal_reproducible_games(target: str) -> None:
     assert first != actions_of(spec, target, rules, 4)
 
 
+def test_the_search_exploiter_values_its_leaves_by_the_network_and_the_solver() -> None:
+    """``value=dmc`` (playouts off) with ``endgame``: legal, reproducible games (a regression:
+    the search refused a rollout policy beside the value function)."""
+    require_extra("torch")
+    spec = "pomcp:target=greedy,limit=10,value=dmc,endgame=20000,candidates=6"
+    first = actions_of(spec, "greedy", Rules(), 3)
+    assert first == actions_of(spec, "greedy", Rules(), 3)
+
+
 @pytest.mark.parametrize("target", TARGETS)
 def test_the_exploiters_decisions_ignore_the_hidden_cards(target: str) -> None:
     """Permuting the cards hidden from the mover leaves its decision unchanged."""

@@ -182,7 +182,7 @@ class BestResponseAgent:
             value = self._solved_leaves(value, game)
         settings = TreeSettings(
             c=self.c,
-            rollout=ROLLOUTS[self.simulation],
+            rollout=None if value is not None else ROLLOUTS[self.simulation],
             evaluate=value,
             heuristic=evals.greedy_heuristic,
             bias=self.bias,
