@@ -26,7 +26,7 @@ from durak.agents.inference.agent_model import AgentModel
 from durak.agents.inference.belief import weigh_worlds
 from durak.agents.inference.opponents import GreedyModel
 from durak.agents.inference.record import GameLog
-from durak.agents.searchers.exploiter import search_exploiter_spec
+from durak.agents.searchers.exploiter import ismcts_exploiter_spec, search_exploiter_spec
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.arena.play.game import play_game
 from durak.cli.app import app
@@ -86,6 +86,15 @@ def test_the_exploiter_plays_legal_reproducible_games(target: str) -> None:
     first = actions_of(spec, target, rules, 3)
     assert first == actions_of(spec, target, rules, 3)
     assert first != actions_of(spec, target, rules, 4)
+
+
+def test_the_search_exploiter_values_its_leaves_by_the_network_and_the_solver() -> None:
+    """``value=dmc`` (playouts off) with ``endgame``: legal, reproducible games (a regression:
+    the search refused a rollout policy beside the value function)."""
+    require_extra("torch")
+    spec = "pomcp:target=greedy,limit=10,value=dmc,endgame=20000,candidates=6"
+    first = actions_of(spec, "greedy", Rules(), 3)
+    assert first == actions_of(spec, "greedy", Rules(), 3)
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -204,7 +213,7 @@ def test_the_model_agent_is_asked_on_the_other_players_observations_only(
 
 
 def test_opponent_and_infer_naming_one_spec_share_one_agent() -> None:
-    agent = make_agent(search_exploiter_spec("ismcts:limit=5,c=1", 10))
+    agent = make_agent(ismcts_exploiter_spec("ismcts:limit=5,c=1", 10))
     assert isinstance(agent, IsmctsAgent)
     assert list(agent.agents) == ["ismcts:limit=5;c=1"]
     inner = agent.agents["ismcts:limit=5;c=1"]
@@ -297,8 +306,23 @@ def test_a_bad_model_spec_on_the_command_line_is_one_error() -> None:
         ),
     ],
 )
-def test_search_exploiter_spec_models_the_target_itself(target: str, spec: str) -> None:
+def test_ismcts_exploiter_spec_models_the_target_itself(target: str, spec: str) -> None:
+    assert ismcts_exploiter_spec(target, 7) == spec
+
+
+@pytest.mark.parametrize(
+    ("target", "spec"),
+    [
+        ("smart", "pomcp:target=smart,limit=7"),
+        ("greedy", "pomcp:target=greedy:,limit=7"),
+        ("random:stop_chance=0.3", "pomcp:target=random:stop_chance=0.3,limit=7"),
+        ("ismcts:limit=5,c=1", "pomcp:target=ismcts:limit=5;c=1,limit=7"),
+    ],
+)
+def test_search_exploiter_spec_answers_the_target_itself(target: str, spec: str) -> None:
     assert search_exploiter_spec(target, 7) == spec
+    agent = make_agent(spec)
+    assert agent.name == "pomcp"
 
 
 @pytest.mark.parametrize(
@@ -313,9 +337,10 @@ def test_search_exploiter_spec_models_the_target_itself(target: str, spec: str) 
 def test_search_exploiter_spec_refuses_bad_input_in_one_line(
     target: str, limit: int, words: str
 ) -> None:
-    with pytest.raises(SpecError, match=words) as e:
-        search_exploiter_spec(target, limit)
-    assert "\n" not in str(e.value)
+    for make in (search_exploiter_spec, ismcts_exploiter_spec):
+        with pytest.raises(SpecError, match=words) as e:
+            make_agent(make(target, limit))
+        assert "\n" not in str(e.value)
 
 
 def test_the_replaced_mark_sees_agents_nested_in_model_options(

@@ -21,7 +21,9 @@ They are thin wrappers over :mod:`durak.search` (which never sees these agents):
   ``ismcts:opponent=...`` models the other players by such a model at their nodes
   (:mod:`durak.agents.inference.opponents`), or by any agent given by its spec
   (:mod:`durak.agents.inference.agent_model`); with the same agent as both, ``ismcts``
-  is ISMCTS-BR, an approximate best response to it (:mod:`~durak.agents.searchers.exploiter`).
+  is ISMCTS-BR, an approximate best response to it (:mod:`~durak.agents.searchers.exploiter`);
+* ``pomcp`` is a best response by search to a target agent that converges with its
+  budget (:mod:`~durak.agents.searchers.best_response`).
 
 Every agent sees only the :class:`~durak.rules.Observation`, answers a forced decision (one
 legal action) at once, ends a tree search as soon as its decision is settled, draws
@@ -29,6 +31,10 @@ randomness only from the ``rng`` it is given, and takes an optional time budget 
 (``seconds``); iteration and node budgets keep play reproducible.
 """
 
-from durak.agents.searchers import ismcts, sampled_worlds  # importing them registers the agents
+from durak.agents.searchers import (  # importing them registers the agents
+    best_response,
+    ismcts,
+    sampled_worlds,
+)
 
-__all__ = ["ismcts", "sampled_worlds"]
+__all__ = ["best_response", "ismcts", "sampled_worlds"]

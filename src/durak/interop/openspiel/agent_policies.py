@@ -7,6 +7,10 @@ player's information state.  An agent is a function of its observation and a ran
 generator; its distribution at an information state is estimated here from ``samples``
 decisions, each with a generator seeded from ``seed`` and the information-state string (so
 the policy depends on the information state only, and the same seed gives the same policy).
+With ``watch``, an agent that follows the game (a :class:`~durak.agents.Watcher`) hears
+the game up to each decision first, as :func:`~durak.arena.play_game` would tell it (its
+own observation after every action, from the deal on), so that it can infer from the
+other players' moves.
 A deterministic agent (``lowest``, ``greedy``, ``smart``) gives its one action probability 1
 whatever ``samples`` is.  An agent that states its distribution, a ``policy(observation)``
 method giving the probability of each of ``observation.legal_actions`` in order (the
@@ -28,7 +32,7 @@ with needs("durak.interop.openspiel", "openspiel"):
     from open_spiel.python import policy as os_policy
 
 from durak.agents import make_agent
-from durak.agents.base import Agent
+from durak.agents.base import Agent, Watcher
 from durak.encoding import ActionSpace
 from durak.interop.openspiel.game import DurakOpenSpielGame, DurakOpenSpielState
 from durak.rules import Observation, RulesError, observe
@@ -45,7 +49,15 @@ def _seed(seed: int, infostate: str) -> int:
 class AgentPolicy(os_policy.Policy):  # type: ignore[misc]  # open_spiel is untyped
     """The policy of the durak agent ``spec`` for every player of ``game`` (module doc)."""
 
-    def __init__(self, game: DurakOpenSpielGame, spec: str, samples: int = 1, seed: int = 0):
+    def __init__(
+        self,
+        game: DurakOpenSpielGame,
+        spec: str,
+        samples: int = 1,
+        seed: int = 0,
+        *,
+        watch: bool = False,
+    ):
         if type(samples) is not int or samples < 1:
             raise ValueError(f"samples must be a positive int, got {samples!r}")
         super().__init__(game, list(range(game.num_players())))
@@ -55,6 +67,7 @@ class AgentPolicy(os_policy.Policy):  # type: ignore[misc]  # open_spiel is unty
         self._agent: Agent = make_agent(spec, game.rules)
         self._space = ActionSpace(game.rules)
         self._cache: dict[str, dict[int, float]] = {}
+        self._watcher = self._agent if watch and isinstance(self._agent, Watcher) else None
 
     def action_probabilities(self, state: Any, player_id: int | None = None) -> dict[int, float]:
         """The agent's estimated distribution over the legal action ids of the player to
@@ -74,6 +87,8 @@ class AgentPolicy(os_policy.Policy):  # type: ignore[misc]  # open_spiel is unty
         if cached is not None:
             return cached
         observation = observe(now, player)
+        if self._watcher is not None:
+            self._tell(state, player)
         stated = getattr(self._agent, "policy", None)
         if callable(stated):
             probs = self._stated(observation, stated(observation))
@@ -85,6 +100,17 @@ class AgentPolicy(os_policy.Policy):  # type: ignore[misc]  # open_spiel is unty
             probs = {a: c / self.samples for a, c in counts.items()}
         self._cache[key] = probs
         return probs
+
+    def _tell(self, state: DurakOpenSpielState, player: int) -> None:
+        """Tell the watching agent the game from the deal up to ``state``, as ``player``
+        sees it (nothing if the line was resampled and has no deal)."""
+        line = state.line()
+        watcher = self._watcher
+        if line.prefix is not None or watcher is None:
+            return
+        watcher.game_started(observe(line.states[0], player))
+        for (mover, action), after in zip(line.moves, line.states[1:], strict=True):
+            watcher.action_taken(mover, action, observe(after, player))
 
     @property
     def exact(self) -> bool:

@@ -114,11 +114,14 @@ class ExploitTree:
         own = expected_game_score.policy_value(root, [self.policy] * len(players))
         return BestResponseValues(self.target, best, tuple(float(v) for v in own))
 
-    def exploiter(self, spec: str, *, samples: int = 1, seed: int = 0) -> ExploiterValues:
+    def exploiter(
+        self, spec: str, *, samples: int = 1, seed: int = 0, watch: bool = False
+    ) -> ExploiterValues:
         """The exact expected payoff of the agent ``spec`` (an OpenSpiel policy with
         ``samples`` decisions per information state from ``seed``, module doc) in each seat
-        against the target in the others."""
-        mine = AgentPolicy(self.game, spec, samples=samples, seed=seed)
+        against the target in the others; with ``watch``, an exploiter that follows the
+        game hears it up to each decision (:class:`AgentPolicy`)."""
+        mine = AgentPolicy(self.game, spec, samples=samples, seed=seed, watch=watch)
         return ExploiterValues(spec, self.target, self.values_of(mine))
 
     def values_of(self, policy: os_policy.Policy) -> tuple[float, ...]:

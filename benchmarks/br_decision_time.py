@@ -1,0 +1,63 @@
+"""CPU time per decision of the ``pomcp`` best response against ``greedy`` on the real deck
+(issue 62's speed target: at most 1 s mean per decision at the default budget, one core).
+
+Process time (one core's work, whatever the machine's load) of every decision with a
+choice, over two seeded games against ``greedy`` (seeds 6301 and 6302):
+
+    .venv/bin/python benchmarks/br_decision_time.py 300
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+import attrs
+
+from durak.agents import make_agent
+from durak.agents.base import Agent
+from durak.arena import play_game
+from durak.rules import Action, Observation, Rules
+
+
+@attrs.define
+class Timed:
+    """``agent`` with the process time of each of its decisions with a choice; its game
+    hooks passed on, so that it infers as it does in a match."""
+
+    agent: Agent
+    name: str = "timed"
+    times: list[float] = attrs.field(factory=list)
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        start = time.process_time()
+        action = self.agent.act(observation, rng)
+        if len(observation.legal_actions) > 1:
+            self.times.append(time.process_time() - start)
+        return action
+
+    def game_started(self, observation: Observation) -> None:
+        self.agent.game_started(observation)  # type: ignore[attr-defined]
+
+    def action_taken(self, player: int, action: Action, observation: Observation) -> None:
+        self.agent.action_taken(player, action, observation)  # type: ignore[attr-defined]
+
+    def game_ended(self, observation: Observation, loser: int | None) -> None:
+        self.agent.game_ended(observation, loser)  # type: ignore[attr-defined]
+
+
+def main() -> None:
+    """Print the mean and the largest CPU time per decision at the budget given."""
+    limit = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    rules = Rules()
+    timed = Timed(make_agent(f"pomcp:target=greedy,limit={limit}", rules))
+    for seed in (6301, 6302):
+        play_game(rules, [timed, make_agent("greedy", rules)], seed)
+    t = timed.times
+    mean, top = 1000 * sum(t) / len(t), 1000 * max(t)
+    print(f"limit {limit}: {len(t)} decisions, mean CPU {mean:.0f} ms, max {top:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""The best response by search against OpenSpiel's exact one where cards stay hidden
+(issue 62, item 2).
+
+On one small deck (``--suits``, ``--lowest-rank``, ``--hand-size``, and ``--transfer`` or
+``--no-trumps``) and for each target: NashConv / 2, the exact best response's mean payoff
+over both seats (:class:`~durak.interop.openspiel.best_response.ExploitTree`), and the
+exact mean payoff of ``pomcp`` (``durak exploit --method search``) at each ``--limits``
+budget, the exploiter told the game up to each decision (``watch``) as in a match.
+
+    .venv/bin/python benchmarks/br_validation.py --suits 1 --lowest-rank 10 --hand-size 1 \\
+        --targets greedy lowest smart random --limits 30 100 300
+
+prints one line per figure, with its seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from durak.agents.searchers.exploiter import search_exploiter_spec
+from durak.interop.openspiel.best_response import ExploitTree
+from durak.rules import Rules
+
+
+def main() -> None:
+    """Print NashConv / 2 and the search exploiter's exact value at every budget."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suits", type=int, default=1)
+    parser.add_argument("--lowest-rank", type=int, default=10)
+    parser.add_argument("--hand-size", type=int, default=1)
+    parser.add_argument("--transfer", action="store_true")
+    parser.add_argument("--no-trumps", action="store_true")
+    parser.add_argument("--targets", nargs="*", default=["greedy", "lowest", "smart", "random"])
+    parser.add_argument("--limits", nargs="*", type=int, default=[30, 100, 300])
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rules = Rules(
+        suits=args.suits,
+        lowest_rank=args.lowest_rank,
+        hand_size=args.hand_size,
+        transfer=args.transfer,
+        trumps=not args.no_trumps,
+    )
+    print(rules, flush=True)
+    for target in args.targets:
+        start = time.perf_counter()
+        tree = ExploitTree(rules, target, samples=1, seed=args.seed)
+        best = tree.best_response().mean
+        print(f"{target}: NashConv / 2 = {best:.4f} ({time.perf_counter() - start:.0f} s)")
+        for limit in args.limits:
+            start = time.perf_counter()
+            spec = search_exploiter_spec(target, limit=limit)
+            value = tree.exploiter(spec, seed=args.seed, watch=True).mean
+            seconds = time.perf_counter() - start
+            print(f"  {spec}: {value:.4f} (gap {best - value:+.4f}, {seconds:.0f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
