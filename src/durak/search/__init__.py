@@ -10,10 +10,10 @@ from an explicit ``random.Random`` or seed, and every search returns a
 
 from durak.search.arguments import SearchError, as_rng
 from durak.search.budget import NO_LIMIT, Budget, BudgetExhausted
+from durak.search.depthfirst.maxn import maxn
+from durak.search.depthfirst.minimax import TranspositionTable, alphabeta, solve
 from durak.search.ismcts import ismcts
-from durak.search.maxn import maxn
 from durak.search.mcts import MCTS, mcts, playout
-from durak.search.minimax import TranspositionTable, alphabeta, solve
 from durak.search.pimc import Combine, WorldSearch, pimc
 from durak.search.protocol import (
     BatchEvaluator,

@@ -28,7 +28,7 @@ import math
 
 from durak.search.arguments import SearchError
 from durak.search.budget import NO_LIMIT, Budget, now
-from durak.search.depthfirst import DepthFirst, OutOfBudget, check_root, deepen
+from durak.search.depthfirst.base import DepthFirst, OutOfBudget, check_root, deepen
 from durak.search.protocol import A, Evaluator, Game, MoveOrder, S
 from durak.search.result import SearchResult, SearchStats
 

@@ -10,8 +10,8 @@ is at least ``min_value`` and the payoffs sum to at most ``max_sum``, a child wh
 other moves cannot matter.  The pruned search returns exactly the unpruned vector.
 
 ``paranoid=True`` searches instead with the paranoid reduction (Sturtevant & Korf, AAAI
-2000): :func:`durak.search.minimax.alphabeta` with the others minimising the root player's
-payoff.
+2000): :func:`durak.search.depthfirst.minimax.alphabeta` with the others minimising the root
+player's payoff.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from collections.abc import Sequence
 
 from durak.search.arguments import SearchError
 from durak.search.budget import NO_LIMIT, Budget, now
-from durak.search.depthfirst import DepthFirst, OutOfBudget, check_root, deepen
-from durak.search.minimax import alphabeta
+from durak.search.depthfirst.base import DepthFirst, OutOfBudget, check_root, deepen
+from durak.search.depthfirst.minimax import alphabeta
 from durak.search.protocol import A, Evaluator, Game, MoveOrder, S
 from durak.search.result import SearchResult, SearchStats
 
@@ -133,7 +133,7 @@ def maxn(
     * ``depth`` / ``evaluate``: plies to search and the vector value function at the depth
       limit (``None``: search to terminals).
     * ``iterative``: deepen 1, 2, ... up to ``depth`` so a budget that runs out still gives
-      the last completed depth (as :func:`~durak.search.minimax.alphabeta`).
+      the last completed depth (as :func:`~durak.search.depthfirst.minimax.alphabeta`).
     * ``order``: a move-ordering hook; ties go to the first action in this order.
     * ``bounds``: ``(min_value, max_sum)`` enables shallow pruning.  Every payoff (returns
       and ``evaluate``) must be at least ``min_value`` and sum to at most ``max_sum``;
