@@ -19,9 +19,11 @@ from durak.agents import make_agent
 from durak.agents.inference.opponents import GreedyModel, MixModel, by_mover, most_likely
 from durak.agents.searchers import ismcts as ismcts_agent
 from durak.agents.searchers.options import searched_game
+from durak.arena.play.game import play_game
 from durak.rules import Action, GameState, Rules, legal_actions
 from durak.search import SearchResult
 from durak.testing.games import random_game_observations
+from tests.support.extras import require_extra
 
 #: Observations with a choice from a few random 36-card games (the bundled model's game).
 CHOICES = [o for o in random_game_observations(Rules(), 2, 21) if len(o.legal_actions) > 1][::3]
@@ -125,3 +127,19 @@ def test_models_are_distributions_over_the_legal_actions() -> None:
             assert len(p) == len(legal) and abs(sum(p) - 1) < 1e-9 and min(p) >= 0
             assert model.rollout(state, rng) in legal
         assert most_likely(GreedyModel(0.3), state, legal) == GreedyModel(0).rollout(state, rng)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "pomcp:limit=2,target=openspiel-ismcts:simulations=2;worlds=1;rollouts=1",
+        "ismcts:limit=2,opponent=openspiel-ismcts:simulations=2;worlds=1;rollouts=1",
+    ],
+)
+def test_a_target_with_a_parameter_named_policy_is_asked_to_act(spec: str) -> None:
+    """openspiel-ismcts has a spec parameter ``policy`` (a string): it states no policy, and
+    a model or a best response that took it for one called the string (a forfeit)."""
+    require_extra("pyspiel")
+    rules = Rules(lowest_rank=10, hand_size=3)
+    record = play_game(rules, [make_agent(spec, rules), make_agent("greedy")], seed=4)
+    assert record.forfeit is None and record.actions

@@ -26,6 +26,7 @@ from durak.agents.base import AgentInfo, Param, registry
 from durak.agents.guides import guide_names
 from durak.agents.inference.inferring import GUIDED
 from durak.agents.inference.opponents import MODELS
+from durak.agents.specs import Content
 from durak.arena import play_game
 from durak.arena.play.referee import Referee
 from durak.rules import Rules
@@ -99,10 +100,20 @@ FILES: dict[tuple[str, str], FileMaker] = {
     ("dqn", "path"): _dqn_file,
     ("qlearn", "path"): _q_file,
 }
-#: Options naming a guide (or their default: none).
-GUIDES = frozenset({("ismcts", "prior"), ("ismcts", "value")})
-#: Options naming another agent's spec (``;`` for ``,``).
-SPECS = frozenset({("solver", "fallback"), ("phased", "opening"), ("phased", "endgame")})
+#: Options naming a guide (or their default: none), as the registry declares them.
+GUIDES = frozenset(
+    (name, p.name)
+    for name, info in registry().items()
+    for p in info.params
+    if p.holds.content is Content.GUIDE
+)
+#: Options naming another agent's spec (``;`` for ``,``), as the registry declares them.
+SPECS = frozenset(
+    (name, p.name)
+    for name, info in registry().items()
+    for p in info.params
+    if p.holds.content is Content.AGENT_SPEC
+)
 #: Options naming an opponent model, by their word for none: a model's name (of
 #: :data:`~durak.agents.inference.opponents.MODELS`) or an agent spec.
 MODEL_OPTIONS = {

@@ -30,7 +30,7 @@ from typing import cast
 import attrs
 
 from durak.agents.base import Agent, SpecError, make_agent, parse_spec
-from durak.agents.interface.policies import PolicyAgent
+from durak.agents.interface.policies import PolicyAgent, states_policy
 from durak.agents.specs import nested_spec
 from durak.rules import Action, GameState, Observation, Visibility, legal_actions, observe
 
@@ -94,7 +94,7 @@ class AgentModel:
     explicit: bool = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        self.explicit = isinstance(self.agent, PolicyAgent)
+        self.explicit = states_policy(self.agent)
 
     def choice(self, view: Observation) -> Sequence[float]:
         """The agent's own distribution over ``view.legal_actions`` (cached)."""

@@ -10,11 +10,11 @@ instead of estimating it from seeded draws of ``act``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeGuard, runtime_checkable
 
 from durak.rules import Action, Observation
 
-__all__ = ["PolicyAgent", "one_hot"]
+__all__ = ["PolicyAgent", "one_hot", "states_policy"]
 
 
 @runtime_checkable
@@ -26,6 +26,12 @@ class PolicyAgent(Protocol):
         ``observation.legal_actions`` (in that order) over a uniformly random ``rng``;
         the probabilities sum to 1."""
         ...
+
+
+def states_policy(agent: object) -> TypeGuard[PolicyAgent]:
+    """Whether ``agent`` states its policy: a callable ``policy`` (a runtime protocol
+    check alone would take a spec parameter named ``policy``, a string, for one)."""
+    return callable(getattr(agent, "policy", None))
 
 
 def one_hot(legal: Sequence[Action], chosen: Action) -> list[float]:

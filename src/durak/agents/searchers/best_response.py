@@ -40,10 +40,10 @@ from durak.agents.heuristics import evals
 from durak.agents.inference.agent_model import AgentModel, model_agent
 from durak.agents.inference.belief import InferredGame, is_weighable, weigh_worlds
 from durak.agents.inference.record import GameLog
-from durak.agents.interface.policies import PolicyAgent
+from durak.agents.interface.policies import PolicyAgent, states_policy
 from durak.agents.searchers.options import C_HELP, ROLLOUTS, SECONDS_HELP, SIMULATION_HELP
 from durak.agents.solver import solve_endgame
-from durak.agents.specs import param
+from durak.agents.specs import AGENT_SPEC, GUIDE, param
 from durak.rules import Action, DurakGame, GameState, Observation, Rules, observe
 from durak.search import (
     SQRT2,
@@ -71,7 +71,7 @@ class TargetPolicy:
     explicit: bool = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
-        self.explicit = isinstance(self.agent, PolicyAgent)
+        self.explicit = states_policy(self.agent)
 
     def __call__(self, state: GameState, rng: random.Random) -> Action:
         """The target's move at ``state`` (a legal action of the player to move)."""
@@ -102,7 +102,9 @@ class BestResponseAgent:
     """POMCP against ``target`` (an agent spec, ``;`` for ``,``) with ``limit``
     simulations per decision; the module doc says what it promises."""
 
-    target: str = param("greedy", "the frozen agent answered: any agent spec (';' for ',')")
+    target: str = param(
+        "greedy", "the frozen agent answered: any agent spec (';' for ',')", holds=AGENT_SPEC
+    )
     limit: int = param(300, "simulations per decision", low=1, high=10**8)
     c: float = param(
         2 * SQRT2, C_HELP + " (2√2: payoffs span [-1, 1]; PUCT constant with a prior)",
@@ -115,8 +117,8 @@ class BestResponseAgent:
     simulation: str = param(
         "greedy", SIMULATION_HELP + " of its own moves", choices=tuple(ROLLOUTS)
     )
-    prior: str = param("none", "policy prior of its own moves: a guide (dmc), or none")
-    value: str = param("rollout", "leaf value: a guide (dmc), or rollout")
+    prior: str = param("none", "policy prior of its own moves: a guide (dmc), or none", holds=GUIDE)
+    value: str = param("rollout", "leaf value: a guide (dmc), or rollout", holds=GUIDE)
     temperature: float = param(0.1, "softmax temperature of a guide's prior", low=1e-3, high=100)
     endgame: int = param(
         0, "node budget of the exact solve at an open two-player leaf (0: off)", low=0, high=10**9
