@@ -95,7 +95,7 @@ def memory(samples: list[Sample]) -> Memory:
 
 def cli_rate(stdout: str) -> float | None:
     """The decisions/s of ``durak dataset``'s ``time:`` line, ``None`` if it printed none."""
-    found = re.search(r"^time: .*· ([\d,]+) decisions/s · ", stdout, re.MULTILINE)
+    found = re.search(r"^time: .*· ([\d,]+) decisions/s( · |$)", stdout, re.MULTILINE)
     return None if found is None else float(found.group(1).replace(",", ""))
 
 

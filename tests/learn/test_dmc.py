@@ -273,7 +273,7 @@ def test_train_dmc_writes_model_checkpoint_csv_and_resumes(tmp_path: Path) -> No
     assert len(out.with_suffix(".csv").read_text().splitlines()) == 3  # header + 2 evaluations
     again = runner.invoke(app, [*base, "--games", "24", "--resume"])
     assert again.exit_code == 0, again.output
-    assert "resuming: 16 episodes" in again.stdout
+    assert "resuming: 16 episodes" in again.stderr  # a note on standard error
     assert load_model(out).meta["episodes"] == 24
     assert len(out.with_suffix(".csv").read_text().splitlines()) == 4
 

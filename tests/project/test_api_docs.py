@@ -23,7 +23,7 @@ import pytest
 from tests.support.extras import require_extra
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Each public package and its page under docs/api/.  durak.testing (issue 64) goes here too.
+#: Each public package and its page under docs/api/.
 PAGES = {
     "durak.rules": "rules",
     "durak.search": "search",
@@ -34,6 +34,7 @@ PAGES = {
     "durak.dataset": "dataset",
     "durak.encoding": "encoding",
     "durak.interop.openspiel": "openspiel",
+    "durak.testing": "testing",
 }
 
 

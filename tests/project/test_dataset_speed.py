@@ -60,7 +60,7 @@ def test_the_commands_rate_and_the_decisions_are_read_back(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     rate = BENCH["cli_rate"](result.output)
     assert rate is not None and rate > 0
-    assert BENCH["cli_rate"]("time: 1.0 s wall · 12,345 decisions/s\n") == 12345.0
+    assert BENCH["cli_rate"]("time: 1.00 s wall · 12,345 decisions/s · 1 job\n") == 12345.0
     assert BENCH["cli_rate"]("wrote: 0 of 1 files\n") is None
     rows = pq.read_table(out).num_rows  # the decisions only: _games/ is skipped
     assert rows > 0

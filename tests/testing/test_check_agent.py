@@ -43,6 +43,7 @@ CHECKED: dict[str, tuple[str, Rules, int]] = {
     "maxn": ("maxn:depth=2,samples=2", THREE, 2),
     "solver": ("solver:nodes=2000,fallback=greedy", SMALL, 2),
     "phased": ("phased:opening=greedy,endgame=ismcts:limit=20", SMALL, 2),
+    "pomcp": ("pomcp:target=greedy,limit=20", SMALL, 2),
     "strongest": ("strongest", Rules(players=3, lowest_rank=12, hand_size=2), 1),
     "dmc": ("dmc", Rules(), 2),  # the shipped model of 36 cards
     "dqn": ("dqn:path={folder}/dqn.pt", SMALL, 2),
