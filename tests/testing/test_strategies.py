@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import attrs
 import pytest
@@ -85,6 +86,18 @@ SMALLEST = Rules(
 
 
 def test_a_failing_example_shrinks_to_a_small_game() -> None:
+    # In a fresh interpreter: within a long session the shrinker was seen to run past the
+    # suite's time limit on this search, whose shrinking alone takes about 5 s.
+    subprocess.run(
+        [sys.executable, "-c", "from tests.testing.test_strategies import shrinks; shrinks()"],
+        cwd=Path(__file__).resolve().parents[2],
+        check=True,
+        timeout=480,
+    )
+
+
+def shrinks() -> None:
+    """The smallest game with a discarded bout, with and without pinned fields."""
     plain = settings(database=None, max_examples=500, derandomize=True)
     first_success = find(states(), lambda s: bool(s.discard), settings=plain)
     assert first_success.rules == SMALLEST
