@@ -11,7 +11,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from hypothesis import find, given, seed, settings
+from hypothesis import Phase, find, given, seed, settings
 from hypothesis import strategies as st
 
 from durak.rules import GameState, Observation, Rules, is_terminal, legal_actions, observe
@@ -24,6 +24,10 @@ VARIANTS = [(n, t) for n in range(2, 7) for t in (False, True)]
 #: under the default profile (about 45 s on the two-core development machine), 75 in all
 #: under the mutation profile.
 PER_VARIANT = 5 * settings().max_examples
+#: For a test that needs an example, not the smallest one: shrinking depends on the seed
+#: and took up to 27 s per search on the development machine (a whole CI run once hung in
+#: it), so it is skipped, and the draw is derandomized.
+FIRST = settings(database=None, derandomize=True, phases=[Phase.generate])
 
 
 @pytest.mark.parametrize(("players", "transfer"), VARIANTS)
@@ -53,7 +57,9 @@ def test_observations_and_actions_fit_their_state(data: st.DataObject) -> None:
 
 
 def test_a_terminal_state_has_no_actions_to_draw() -> None:
-    end = find(states(Rules(lowest_rank=12, hand_size=1), terminal=True), is_terminal)
+    end = find(
+        states(Rules(lowest_rank=12, hand_size=1), terminal=True), is_terminal, settings=FIRST
+    )
     with pytest.raises(ValueError, match="no legal actions"):
         actions(end)
 
@@ -111,7 +117,9 @@ def shrinks() -> None:
 
 
 def test_pins_hold_and_an_unknown_field_is_refused() -> None:
-    drawn = find(rules(players=5, throw_in="neighbours", trumps=True), lambda r: r.suits == 4)
+    drawn = find(
+        rules(players=5, throw_in="neighbours", trumps=True), lambda r: r.suits == 4, settings=FIRST
+    )
     assert (drawn.players, drawn.throw_in, drawn.trumps) == (5, "neighbours", True)
     assert drawn.players * drawn.hand_size <= drawn.deck_size
     with pytest.raises(TypeError, match="no field colour"):
@@ -153,7 +161,7 @@ def test_without_hypothesis_the_checks_run_and_the_strategies_name_the_extra() -
 
 
 def test_an_observation_strategy_uses_the_player_to_move_by_default() -> None:
-    obs = find(observations(Rules(players=3)), lambda o: o.player == 2)
+    obs = find(observations(Rules(players=3)), lambda o: o.player == 2, settings=FIRST)
     assert obs.player == 2
-    state = find(states(Rules(players=3)), lambda s: s.turn == 2)
+    state = find(states(Rules(players=3)), lambda s: s.turn == 2, settings=FIRST)
     assert observe(state, state.turn).legal_actions == legal_actions(state)
