@@ -1,7 +1,9 @@
 #!/bin/sh
-# The ceiling on the real deck (issue 62, item 3): the best response by search (pomcp)
+# The ceiling on the real deck (issue 62, item 3): the best response by search (pomcp, guided
+# by the shipped dmc network as `durak exploit --method search` builds it on this deck)
 # against TARGET at doubling budgets, each a resumable duplicate `durak match` of GAMES
-# games (fresh seed SEED + i for the i-th budget); logs and JSON in benchmarks/results/ceiling/.
+# games (fresh seed SEED + i for the i-th budget); logs and JSON in
+# benchmarks/results/ceiling/ as TARGET-dmc-LIMIT.  JOBS (default 2) sets --jobs.
 # Run: flock /work/longrun.lock nice -n 19 sh benchmarks/ceiling.sh TARGET SEED GAMES LIMIT...
 # Stopped runs resume from their log when run again with the same arguments.
 set -e
@@ -9,11 +11,11 @@ target=$1; seed=$2; games=$3; shift 3
 out=benchmarks/results/ceiling
 i=0
 for limit in "$@"; do
-  spec="pomcp:target=$target,limit=$limit"
-  name="$out/$target-$limit"
+  spec="pomcp:target=$target,prior=dmc,value=dmc,limit=$limit"
+  name="$out/$target-dmc-$limit"
   resume=""
   [ -s "$name.jsonl" ] && resume="--resume"
-  durak match "$spec" "$target" -n "$games" --seed $((seed + i)) -j 2 \
+  durak match "$spec" "$target" -n "$games" --seed $((seed + i)) -j "${JOBS:-2}" \
     --log "$name.jsonl" $resume --json "$name.json" --force > "$name.txt" 2>&1 || true
   i=$((i + 1))
 done

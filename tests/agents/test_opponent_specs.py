@@ -326,6 +326,16 @@ def test_search_exploiter_spec_answers_the_target_itself(target: str, spec: str)
     assert agent.name == "pomcp"
 
 
+def test_the_search_exploiter_is_guided_where_a_shipped_network_fits_the_rules() -> None:
+    require_extra("torch")
+    guided = search_exploiter_spec("greedy", 7, Rules())
+    assert guided == "pomcp:target=greedy:,prior=dmc,value=dmc,limit=7"
+    assert make_agent(guided, Rules()).name == "pomcp"
+    # No network for a 12-card deck: playouts value the leaves, as without rules.
+    small = Rules(lowest_rank=12, hand_size=2)
+    assert search_exploiter_spec("greedy", 7, small) == search_exploiter_spec("greedy", 7)
+
+
 @pytest.mark.parametrize(
     ("target", "limit", "words"),
     [
