@@ -293,7 +293,12 @@ def _stop(pool: Any) -> None:
     tasks and, started by the fork server with SIGTERM blocked, not yet act on
     ``terminate``'s SIGTERM.  So the pool's thread that starts workers is stopped first
     (as ``terminate`` stops it), then every worker is killed, and each lock, whoever held
-    it now dead, is freed before ``terminate`` takes it."""
+    it now dead, is freed before ``terminate`` takes it.  The pool's task thread, which
+    stopping the worker thread ends, would put an end marker to the result thread through
+    the result queue while its lock is freed and its pipe closed here (a traceback of
+    the pool's thread, seen under a SIGTERM to the process group); the result thread is
+    ended below instead, so the marker is dropped."""
+    pool._outqueue.put = _drop
     pool._worker_handler._state = multiprocessing.pool.TERMINATE
     pool._change_notifier.put(None)
     pool._worker_handler.join()
@@ -306,27 +311,26 @@ def _stop(pool: Any) -> None:
         if lock is not None:
             lock.acquire(False)  # taken now, or held by a dead process: free it either way
             lock.release()
-    spare = _end_result_thread(pool)
+    _end_result_thread(pool)
     pool.terminate()
     pool.join()
-    spare.close()
 
 
-def _end_result_thread(pool: Any) -> multiprocessing.connection.Connection:
+def _drop(obj: object) -> None:
+    """Nothing: the result queue's ``put`` once the pool is stopped (:func:`_stop`)."""
+
+
+def _end_result_thread(pool: Any) -> None:
     """End the pool's result thread before ``terminate`` joins it.  A worker killed while
     it sent a result leaves part of a message in the result pipe, and the thread waits for
-    the rest forever; ``terminate``'s wake-up message only adds to the part.  Every worker
-    is dead here, so the pool's own end is the pipe's last writer: closing it gives the
-    thread end-of-file, on which it exits.  The lost tasks' entries leave the pool's cache
-    (``terminate`` refuses a cache without the thread), and ``terminate``'s wake-up goes to
-    a spare pipe in place of the closed end: its reading end is returned, to be closed
-    after ``terminate``."""
-    outqueue = pool._outqueue
-    outqueue._writer.close()
+    the rest forever; ``terminate``'s wake-up message would only add to the part (it is
+    dropped: :func:`_stop`).  Every worker is dead here, so the pool's own end is the
+    pipe's last writer: closing it gives the thread end-of-file, on which it exits.  The
+    lost tasks' entries leave the pool's cache (``terminate`` refuses a cache without the
+    thread)."""
+    pool._outqueue._writer.close()
     pool._result_handler.join()
     pool._cache.clear()
-    spare, outqueue._writer = multiprocessing.Pipe(duplex=False)
-    return spare
 
 
 def _signal_name(number: int) -> str:
