@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 import pytest
@@ -26,6 +26,8 @@ from durak.agents.inference.agent_model import AgentModel
 from durak.agents.inference.belief import weigh_worlds
 from durak.agents.inference.opponents import GreedyModel
 from durak.agents.inference.record import GameLog
+from durak.agents.interface.policies import PolicyError
+from durak.agents.searchers.best_response import TargetPolicy
 from durak.agents.searchers.exploiter import ismcts_exploiter_spec, search_exploiter_spec
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.arena.play.game import play_game
@@ -413,3 +415,32 @@ def test_the_named_models_play_the_moves_they_played_before(
         require_extra("torch")
     actions = actions_of(spec, "greedy", rules, seed)
     assert (len(actions), digest(actions)) == (length, expected)
+
+
+@attrs.define
+class _Short:
+    """States one probability, whatever the number of legal actions."""
+
+    name: str = "short"
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        return observation.legal_actions[0]
+
+    def policy(self, observation: Observation) -> list[float]:
+        return [1.0]
+
+
+def test_a_model_stating_no_distribution_is_named_in_one_line() -> None:
+    state = new_game(Rules(), 3)
+    legal = legal_actions(state)
+    assert len(legal) > 1
+    asks: list[Callable[[], object]] = [
+        lambda: TargetPolicy(_Short())(state, random.Random(0)),
+        lambda: AgentModel(_Short(), 0.0, 1, random.Random(0)).policy(state, legal),
+    ]
+    for ask in asks:
+        with pytest.raises(PolicyError) as e:
+            ask()
+        assert str(e.value) == (
+            f"short: policy() must give one probability per legal action ({len(legal)}), got [1.0]"
+        )

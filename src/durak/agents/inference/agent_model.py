@@ -30,7 +30,7 @@ from typing import cast
 import attrs
 
 from durak.agents.base import Agent, SpecError, make_agent, parse_spec
-from durak.agents.interface.policies import PolicyAgent, states_policy
+from durak.agents.interface.policies import PolicyAgent, checked_policy, states_policy
 from durak.agents.specs import nested_spec
 from durak.rules import Action, GameState, Observation, Visibility, legal_actions, observe
 
@@ -106,7 +106,7 @@ class AgentModel:
     def _estimate(self, view: Observation) -> Sequence[float]:
         legal = view.legal_actions
         if self.explicit:
-            return cast(PolicyAgent, self.agent).policy(view)
+            return checked_policy(cast(PolicyAgent, self.agent), view, self.agent.name)
         counts = [0] * len(legal)
         for _ in range(self.draws):
             a = self.agent.act(view, random.Random(self.rng.getrandbits(64)))

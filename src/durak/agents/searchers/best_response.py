@@ -40,7 +40,7 @@ from durak.agents.heuristics import evals
 from durak.agents.inference.agent_model import AgentModel, model_agent
 from durak.agents.inference.belief import InferredGame, is_weighable, weigh_worlds
 from durak.agents.inference.record import GameLog
-from durak.agents.interface.policies import PolicyAgent, states_policy
+from durak.agents.interface.policies import PolicyAgent, checked_policy, states_policy
 from durak.agents.searchers.options import C_HELP, ROLLOUTS, SECONDS_HELP, SIMULATION_HELP
 from durak.agents.solver import solve_endgame
 from durak.agents.specs import AGENT_SPEC, GUIDE, param
@@ -83,7 +83,7 @@ class TargetPolicy:
             return self.agent.act(view, rng)
         known = self.cache.get(view)
         if known is None:
-            p = cast(PolicyAgent, self.agent).policy(view)
+            p = checked_policy(cast(PolicyAgent, self.agent), view, self.agent.name)
             top = max(range(len(p)), key=p.__getitem__)
             known = self.cache[view] = (p, top if p[top] >= 1.0 else -1)
         p, sure = known

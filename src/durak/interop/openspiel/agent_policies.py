@@ -21,10 +21,8 @@ distribution exactly, with no sampling.
 from __future__ import annotations
 
 import hashlib
-import math
 import random
-from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from durak.extras import needs
 
@@ -33,6 +31,7 @@ with needs("durak.interop.openspiel", "openspiel"):
 
 from durak.agents import make_agent
 from durak.agents.base import Agent, Watcher
+from durak.agents.interface.policies import PolicyAgent, PolicyError, checked_policy, states_policy
 from durak.encoding import ActionSpace
 from durak.interop.openspiel.game import DurakOpenSpielGame, DurakOpenSpielState
 from durak.rules import Observation, RulesError, observe
@@ -89,9 +88,8 @@ class AgentPolicy(os_policy.Policy):  # type: ignore[misc]  # open_spiel is unty
         observation = observe(now, player)
         if self._watcher is not None:
             self._tell(state, player)
-        stated = getattr(self._agent, "policy", None)
-        if callable(stated):
-            probs = self._stated(observation, stated(observation))
+        if states_policy(self._agent):
+            probs = self._stated(observation)
         else:
             rng = random.Random(_seed(self.seed, key))
             counts = dict.fromkeys(state.legal_actions(player), 0)
@@ -117,15 +115,12 @@ class AgentPolicy(os_policy.Policy):  # type: ignore[misc]  # open_spiel is unty
         """Whether the agent states its distribution (else it is estimated from samples)."""
         return callable(getattr(self._agent, "policy", None))
 
-    def _stated(self, observation: Observation, probs: Sequence[float]) -> dict[int, float]:
+    def _stated(self, observation: Observation) -> dict[int, float]:
         """The distribution the agent states, by action id; :class:`RulesError` unless it
         is one probability per legal action, summing to 1."""
+        try:
+            probs = checked_policy(cast(PolicyAgent, self._agent), observation, self.spec)
+        except PolicyError as e:
+            raise RulesError(str(e)) from None
         legal = observation.legal_actions
-        if len(probs) != len(legal) or any(not 0 <= p <= 1 for p in probs):
-            raise RulesError(
-                f"{self.spec}: policy() must give one probability per legal action "
-                f"({len(legal)}), got {list(probs)!r}"
-            )
-        if not math.isclose(sum(probs), 1.0, abs_tol=1e-9):
-            raise RulesError(f"{self.spec}: policy() must sum to 1, got {sum(probs)!r}")
         return {self._space.encode(a): float(p) for a, p in zip(legal, probs, strict=True)}
