@@ -13,9 +13,11 @@ i=0
 for limit in "$@"; do
   spec="pomcp:target=$target,prior=dmc,value=dmc,limit=$limit"
   name="$out/$target-dmc-$limit"
+  i=$((i + 1))
+  # A finished budget is left as it is: a resumed run would rewrite its table and time.
+  grep -q '"complete": true' "$name.json" 2>/dev/null && continue
   resume=""
   [ -s "$name.jsonl" ] && resume="--resume"
-  durak match "$spec" "$target" -n "$games" --seed $((seed + i)) -j "${JOBS:-2}" \
+  durak match "$spec" "$target" -n "$games" --seed $((seed + i - 1)) -j "${JOBS:-2}" \
     --log "$name.jsonl" $resume --json "$name.json" --force > "$name.txt" 2>&1 || true
-  i=$((i + 1))
 done
