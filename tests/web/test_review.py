@@ -24,13 +24,15 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from durak.arena.gamelog.files import read_log  # noqa: E402
 from durak.arena.gamelog.replay import replay_entry  # noqa: E402
+from durak.arena.gamelog.review import decision_json, review_entry  # noqa: E402
 from durak.rules import observe, sample_world  # noqa: E402
 from durak.web.registry import Tables  # noqa: E402
-from durak.web.reviews import Reviews, position  # noqa: E402
+from durak.web.reviews import Reviews, position, review_view  # noqa: E402
 from durak.web.schema import ReviewState  # noqa: E402
 from durak.web.server import create_app  # noqa: E402
 from durak.web.settings import Limits  # noqa: E402
-from tests.support.review_spy import SpyFactory  # noqa: E402
+from tests.arena.test_review import logged  # noqa: E402
+from tests.support.review_spy import INNER, SpyFactory  # noqa: E402
 from tests.web.test_server import PATIENCE, Clock, play_out, start  # noqa: E402
 
 #: A small deck, so that a game and its review take a moment.
@@ -204,3 +206,31 @@ def test_a_forced_decision_is_listed_unanalysed(served: Served) -> None:
     analysed = [d for d in review["decisions"] if not d["forced"]]
     assert len(s.spies.built[0].analysed) == len(analysed)
     assert all(d["actions"] for d in analysed)
+
+
+@pytest.mark.parametrize(
+    ("seed", "result"),
+    [(3, {"durak": 0, "draw": False}), (41, {"durak": None, "draw": True})],
+    ids=["lost", "drawn"],
+)
+def test_a_web_review_holds_every_field_under_its_name(seed: int, result: Any) -> None:
+    entry = logged(seed)  # the person (random) in seat 0 against greedy
+    review = review_entry(entry, "spy", make=SpyFactory([0]))
+    names = ["you", "greedy"]
+    game = replay_entry(entry)
+    assert review_view(review, names) == {
+        "seat": 0,
+        "names": names,
+        "analyst": INNER,
+        "moves": [
+            {"seat": p, "name": names[p], "action": str(a)}
+            for p, a in zip(game.movers, game.actions, strict=True)
+        ],
+        "decisions": [
+            {**decision_json(d), "position": position(d.observation, names)}
+            for d in review.decisions
+        ],
+        "mistakes": [d.step for d in review.mistakes()],
+        "total_loss": review.total_loss,
+        "result": result,
+    }
