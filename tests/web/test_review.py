@@ -50,6 +50,7 @@ class Served:
     clock: Clock
     spies: SpyFactory
     log: Path
+    reviews: Reviews
 
 
 def serve(
@@ -65,7 +66,7 @@ def serve(
     tables = Tables(log, limits, clock=clock)
     reviews = Reviews(limits, "spy", seed, make=spies if make is None else make)
     with TestClient(create_app(tables, reviews)) as client:
-        yield Served(client, tables, clock, spies, log)
+        yield Served(client, tables, clock, spies, log, reviews)
 
 
 @pytest.fixture
@@ -329,3 +330,12 @@ def test_an_analyst_that_fails_fails_the_review_in_one_line(tmp_path: Path) -> N
                 state = s.client.get(f"/api/games/{game}/review").json()
             assert state["state"] == "failed" and state["detail"] == detail
             assert state["review"] is None
+
+
+def test_no_review_starts_once_the_server_is_closing(served: Served) -> None:
+    game = finished(served)[-1]["game"]
+    served.reviews.close()
+    response = served.client.post(f"/api/games/{game}/review")
+    assert response.status_code == 503
+    assert response.json() == {"detail": "the server is closing"}
+    assert served.spies.built == []
