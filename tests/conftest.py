@@ -71,7 +71,7 @@ SUITES: dict[str, tuple[str, ...]] = {
     "agents.analysis": ("agents/test_analysis.py", "agents/test_analysis_contracts.py"),
     "encoding": ("encoding",),
     # the ladder's pairings, seeds and resume, through the CLI in process
-    "arena.experiments.ladder": ("cli/test_ladder.py",),
+    "arena.experiments.ladder": ("cli/test_ladder.py", "arena/test_ladder_records.py"),
     "arena.gamelog": ("arena/test_review.py", "cli/test_review.py"),
     # test_opponent_auto.py (80 s) left out: it times the candidates' search
     "agents.inference": (
