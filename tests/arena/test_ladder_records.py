@@ -8,9 +8,10 @@ import hashlib
 
 import pytest
 
-from durak.arena.experiments.ladder import CODES, PairRecord, _code, pair_seed
+from durak.arena.experiments.ladder import CODES, LadderSetup, PairRecord, _code, pair_seed
 from durak.arena.play.match import GameOutcome
 from durak.arena.play.referee import Forfeit
+from durak.rules import Rules
 from durak.seeding import derive_seed
 
 
@@ -70,3 +71,11 @@ def test_a_record_out_of_order_or_not_of_whole_deals_is_refused(
     with pytest.raises(ValueError) as caught:
         PairRecord(first, second, results)
     assert str(caught.value) == message
+
+
+def test_a_pair_s_plan_is_its_first_games_under_the_ladder_s_setup() -> None:
+    rules = Rules(lowest_rank=10, hand_size=4)
+    plan = LadderSetup(rules, 3, 2.5).plan("greedy", "random", 6)
+    assert plan.rules == rules and plan.specs == ("greedy", "random") and plan.games == 6
+    assert plan.seed == pair_seed(3, "greedy", "random") and plan.move_timeout == 2.5
+    assert LadderSetup(rules, 3).plan("greedy", "random", 6).move_timeout is None
