@@ -70,9 +70,14 @@ MUTANTS_arena.scores := "durak.arena.scores.*"
 MUTANTS_arena.experiments := "durak.arena.experiments.exploit.*"
 MUTANTS_agents.analysis := "durak.agents.interface.analysis.*"
 MUTANTS_encoding := "durak.encoding.*"
+MUTANTS_arena.experiments.ladder := "durak.arena.experiments.ladder.*"
+MUTANTS_arena.gamelog := "durak.arena.gamelog.review.*"
+MUTANTS_agents.inference := "durak.agents.inference.*"
+MUTANTS_dataset := "durak.dataset.*"
+MUTANTS_web := "durak.web.hints.*" "durak.web.reviews.*"
 mutation: $(STAMP)
-	@case "$(MODULE)" in rules|search|arena.scores|arena.experiments|agents.analysis|encoding) ;; \
-	  *) echo "MODULE must be rules, search, arena.scores, arena.experiments, agents.analysis or encoding, not '$(MODULE)'" >&2; exit 2;; esac
+	@case "$(MODULE)" in rules|search|arena.scores|arena.experiments|arena.experiments.ladder|arena.gamelog|agents.analysis|agents.inference|encoding|dataset|web) ;; \
+	  *) echo "MODULE must be rules, search, arena.scores, arena.experiments, arena.experiments.ladder, arena.gamelog, agents.analysis, agents.inference, encoding, dataset or web, not '$(MODULE)'" >&2; exit 2;; esac
 	@if [ -d mutants ] && [ ! -L mutants ]; then \
 	  echo "mutants/ is a run from before .mutants/: move it to .mutants/<module> or remove it" >&2; \
 	  exit 2; fi

@@ -70,6 +70,24 @@ SUITES: dict[str, tuple[str, ...]] = {
     "arena.experiments": ("arena/test_exploit_reference.py",),
     "agents.analysis": ("agents/test_analysis.py", "agents/test_analysis_contracts.py"),
     "encoding": ("encoding",),
+    # the ladder's pairings, seeds and resume, through the CLI in process
+    "arena.experiments.ladder": ("cli/test_ladder.py", "arena/test_ladder_records.py"),
+    "arena.gamelog": ("arena/test_review.py", "cli/test_review.py"),
+    # test_opponent_auto.py (80 s) left out: it times the candidates' search
+    "agents.inference": (
+        "agents/test_inference.py",
+        "agents/test_particles_property.py",
+        "agents/test_opponents.py",
+        "agents/test_opponent_specs.py",
+    ),
+    "dataset": (
+        "cli/test_dataset.py",
+        "cli/test_dataset_policy.py",
+        "cli/test_dataset_returns.py",
+    ),
+    # the web's hints and reviews (test_server.py checks that a hint reads only the
+    # person's observation; the browser's and the schema's fuzzing are too slow here)
+    "web": ("web/test_hints.py", "web/test_review.py", "web/test_server.py"),
 }
 TESTS = Path(__file__).resolve().parent
 #: Left out of mutation runs: the largest cases of checks whose smaller cases stay (each

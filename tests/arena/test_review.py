@@ -4,19 +4,24 @@ a log the engine refuses is refused as ``durak replay`` refuses it."""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import attrs
 import pytest
 
 from durak.agents import make_agent
 from durak.agents.base import SpecError
+from durak.agents.interface.analysis import Analysis
+from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.arena.gamelog.entry import LogEntry, LogError
 from durak.arena.gamelog.replay import replay_entry
 from durak.arena.gamelog.review import person_seats, review_entry, reviewed_seats
 from durak.arena.play.game import play_game
 from durak.arena.play.person import play_entry
-from durak.rules import Rules, observe
+from durak.rules import Action, Observation, Rules, observe
 from durak.seeding import derive_seed
-from tests.support.review_spy import SpyFactory
+from tests.support.review_spy import INNER, SpyFactory
 
 #: A small deck: a game of some 30 decisions.
 RULES = Rules(lowest_rank=10, hand_size=4)
@@ -56,6 +61,11 @@ def test_every_decision_of_the_seat_is_reviewed_from_its_observations() -> None:
     (spy,) = spies.built
     assert spy.analysed == [d.observation for d in analysed]
     assert spy.watched == [observe(s, 0) for s in game.states] + [observe(game.final, 0)]
+    assert spy.moves == list(zip(game.movers, game.actions, strict=True))
+    assert spy.losers == [entry.seats.index(entry.durak) if entry.durak is not None else None]
+    # each decision draws from derive_seed(seed, deal seed, step): seed 0 by default
+    streams = [random.Random(derive_seed(0, entry.deal_seed, d.step)).getstate() for d in analysed]
+    assert spy.streams == streams
 
 
 def test_the_mistakes_are_the_losses_largest_first() -> None:
@@ -112,3 +122,83 @@ def test_an_agent_that_cannot_analyse_is_one_line() -> None:
         review_entry(logged(3), "greedy")
     with pytest.raises(SpecError, match="unknown agent 'nope'"):
         review_entry(logged(3), "nope")
+
+
+def test_the_json_review_holds_every_figure_under_its_name() -> None:
+    entry = logged(5)
+    review = review_entry(entry, "spy", seed=2, make=SpyFactory([0]))
+    decisions: list[dict[str, Any]] = []
+    for d in review.decisions:
+        a = d.analysis
+        forced = len(d.observation.legal_actions) == 1
+        assert (a is None) == forced
+        chosen = d.played if a is None else a.chosen
+        decisions.append(
+            {
+                "step": d.step, "seat": 0, "played": str(d.played), "chosen": str(chosen),
+                "forced": forced,
+                "played_value": None if a is None else a.of(d.played).value,
+                "chosen_value": None if a is None else a.of(chosen).value,
+                "loss": 0.0 if a is None else a.loss(d.played),
+                "kind": None if a is None else "search",
+                "actions": [] if a is None else [
+                    {"action": str(x.action), "value": x.value, "share": x.share,
+                     "visits": x.visits}
+                    for x in a.ranked()
+                ],
+            }
+        )  # fmt: skip
+    assert {x["kind"] for x in decisions} == {None, "search"}
+    assert any(x["chosen"] != x["played"] for x in decisions)
+    losses = [x["loss"] or 0.0 for x in decisions]
+    assert review.to_json() == {
+        "game": entry.game, "line": entry.line, "kind": "play", "names": ["human", "greedy"],
+        "seats": [0], "analyst": INNER, "seed": 2, "decisions": decisions,
+        "mistakes": [d.step for d in review.mistakes()], "total_loss": sum(losses),
+    }  # fmt: skip
+
+
+def test_an_open_world_game_is_reviewed_and_watched_in_the_open() -> None:
+    agents = [make_agent("random"), make_agent("greedy")]
+    record = play_game(RULES, agents, derive_seed(3, 0), True)
+    entry = play_entry(RULES, ("human", "greedy"), 3, True, 0, record.actions, record)
+    spies = SpyFactory([0])
+    review = review_entry(entry, "spy", make=spies)
+    game = replay_entry(entry)
+    assert observe(game.states[0], 0, True) != observe(game.states[0], 0)
+    for d in review.decisions:
+        assert d.observation == observe(game.states[d.step - 1], 0, True)
+    (spy,) = spies.built
+    seen = [observe(s, 0, True) for s in game.states] + [observe(game.final, 0, True)]
+    assert spy.watched == seen
+
+
+class PlainAnalyst:
+    """An analyst that does not watch the game: it has no watcher's hooks."""
+
+    def __init__(self) -> None:
+        self.inner = IsmctsAgent(limit=10)
+
+    def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
+        return self.inner.analyse(observation, rng)
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        return self.analyse(observation, rng).chosen
+
+
+def test_an_analyst_that_does_not_watch_is_only_asked_to_analyse() -> None:
+    entry = logged(3)
+    review = review_entry(entry, "plain", make=lambda spec, rules: PlainAnalyst())
+    analysed = [d for d in review.decisions if not d.forced]
+    assert analysed and all(d.analysis is not None for d in analysed)
+    assert [d.step for d in review.decisions] == [
+        k + 1 for k, m in enumerate(replay_entry(entry).movers) if m == 0
+    ]
+
+
+def test_a_drawn_game_is_reviewed_and_the_watcher_told_it_has_no_loser() -> None:
+    entry = logged(41)  # a game of random against greedy that ends without a durak
+    assert entry.durak is None
+    spies = SpyFactory([0])
+    review = review_entry(entry, "spy", make=spies)
+    assert review.decisions and spies.built[0].losers == [None]

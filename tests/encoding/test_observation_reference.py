@@ -11,9 +11,9 @@ import attrs
 import numpy as np
 import pytest
 
-from durak.encoding import encode_observation
+from durak.encoding import card_bits, encode_observation
 from durak.rules import Observation, Rules, legal_actions, new_game, observe, step
-from durak.rules.cards import deck_cards
+from durak.rules.cards import NUM_CARDS, CardSet, deck_cards
 
 #: The trump-suit block's entries, in the layout's order: S, H, D, C, none.
 SUIT_ORDER = "SHDC"
@@ -92,6 +92,41 @@ def test_every_block_is_what_the_layout_says(rules: Rules, seed: int) -> None:
     for o in observations(rules, seed):
         want = np.array(reference(o), dtype=np.float32)
         np.testing.assert_array_equal(encode_observation(o), want, err_msg=str(o.history))
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(players=2, bout_cap=1), Rules(players=3, bout_cap=1, first_bout_cap=1)],
+    ids=["cap-1", "cap-1-first-1"],
+)
+def test_a_bout_cap_of_one_is_its_own_scale(rules: Rules) -> None:
+    # A cap of one fills the cap entry (1/1), where a scale of two would halve it.
+    seen = observations(rules, 7)
+    assert any(o.turn >= 0 and o.cap == 1 for o in seen)
+    for o in seen:
+        want = np.array(reference(o), dtype=np.float32)
+        np.testing.assert_array_equal(encode_observation(o), want, err_msg=str(o.history))
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(lowest_rank=2),
+        Rules(lowest_rank=12, suits=2, hand_size=2),
+        Rules(lowest_rank=10, suits=3, hand_size=4),
+    ],
+    ids=["36", "52", "6", "15"],
+)
+def test_card_bits_are_the_deck_s_cards_of_a_mask_in_deck_order(rules: Rules) -> None:
+    # A card block of the layout, for any mask: cards outside the deck are dropped.
+    rng = random.Random(rules.deck_size)
+    deck = deck_cards(rules.lowest_rank, rules.suits)
+    for mask in [0, (1 << NUM_CARDS) - 1] + [rng.getrandbits(NUM_CARDS) for _ in range(50)]:
+        held = set(CardSet(mask))
+        bits = card_bits(mask, rules)
+        assert bits.dtype == np.float32 and bits.shape == (rules.deck_size,)
+        assert bits.tolist() == [1.0 if c in held else 0.0 for c in deck]
 
 
 @pytest.mark.parametrize(("rules", "seed"), GAMES[::2])

@@ -28,6 +28,11 @@ class SpyAnalyst:
     inner: IsmctsAgent = attrs.field(factory=lambda: IsmctsAgent(limit=30))
     analysed: list[Observation] = attrs.field(factory=list)
     watched: list[Observation] = attrs.field(factory=list)
+    #: the state of the generator each analysis was given, before it drew
+    streams: list[object] = attrs.field(factory=list)
+    #: who played what, as the watcher was told; and the loser, at the end
+    moves: list[tuple[int, Action]] = attrs.field(factory=list)
+    losers: list[int | None] = attrs.field(factory=list)
     name: str = "spy"
 
     def _check(self, observation: object) -> Observation:
@@ -37,6 +42,7 @@ class SpyAnalyst:
 
     def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
         self.analysed.append(self._check(observation))
+        self.streams.append(rng.getstate())
         if self.gate is not None:
             self.gate.wait(60.0)
         return self.inner.analyse(observation, rng)
@@ -49,9 +55,11 @@ class SpyAnalyst:
 
     def action_taken(self, player: int, action: Action, observation: Observation) -> None:
         self.watched.append(self._check(observation))
+        self.moves.append((player, action))
 
     def game_ended(self, observation: Observation, loser: int | None) -> None:
         self.watched.append(self._check(observation))
+        self.losers.append(loser)
 
 
 @attrs.define(eq=False)

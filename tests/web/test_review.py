@@ -24,13 +24,19 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from durak.arena.gamelog.files import read_log  # noqa: E402
 from durak.arena.gamelog.replay import replay_entry  # noqa: E402
-from durak.rules import observe, sample_world  # noqa: E402
+from durak.arena.gamelog.review import AgentFactory, decision_json, review_entry  # noqa: E402
+from durak.rules import (  # noqa: E402
+    Observation,
+    observe,
+    sample_world,
+)
 from durak.web.registry import Tables  # noqa: E402
-from durak.web.reviews import Reviews, position  # noqa: E402
+from durak.web.reviews import Reviews, position, review_view  # noqa: E402
 from durak.web.schema import ReviewState  # noqa: E402
 from durak.web.server import create_app  # noqa: E402
 from durak.web.settings import Limits  # noqa: E402
-from tests.support.review_spy import SpyFactory  # noqa: E402
+from tests.arena.test_review import logged  # noqa: E402
+from tests.support.review_spy import INNER, SpyFactory  # noqa: E402
 from tests.web.test_server import PATIENCE, Clock, play_out, start  # noqa: E402
 
 #: A small deck, so that a game and its review take a moment.
@@ -44,15 +50,23 @@ class Served:
     clock: Clock
     spies: SpyFactory
     log: Path
+    reviews: Reviews
 
 
-def serve(tmp_path: Path, spies: SpyFactory, limits: Limits) -> Iterator[Served]:
+def serve(
+    tmp_path: Path,
+    spies: SpyFactory,
+    limits: Limits,
+    *,
+    seed: int = 0,
+    make: AgentFactory | None = None,
+) -> Iterator[Served]:
     clock = Clock()
     log = tmp_path / "web.jsonl"
     tables = Tables(log, limits, clock=clock)
-    reviews = Reviews(limits, "spy", make=spies)
+    reviews = Reviews(limits, "spy", seed, make=spies if make is None else make)
     with TestClient(create_app(tables, reviews)) as client:
-        yield Served(client, tables, clock, spies, log)
+        yield Served(client, tables, clock, spies, log, reviews)
 
 
 @pytest.fixture
@@ -204,3 +218,124 @@ def test_a_forced_decision_is_listed_unanalysed(served: Served) -> None:
     analysed = [d for d in review["decisions"] if not d["forced"]]
     assert len(s.spies.built[0].analysed) == len(analysed)
     assert all(d["actions"] for d in analysed)
+
+
+@pytest.mark.parametrize(
+    ("seed", "result"),
+    [(3, {"durak": 0, "draw": False}), (41, {"durak": None, "draw": True})],
+    ids=["lost", "drawn"],
+)
+def test_a_web_review_holds_every_field_under_its_name(seed: int, result: Any) -> None:
+    entry = logged(seed)  # the person (random) in seat 0 against greedy
+    review = review_entry(entry, "spy", make=SpyFactory([0]))
+    names = ["you", "greedy"]
+    game = replay_entry(entry)
+    assert review_view(review, names) == {
+        "seat": 0,
+        "names": names,
+        "analyst": INNER,
+        "moves": [
+            {"seat": p, "name": names[p], "action": str(a)}
+            for p, a in zip(game.movers, game.actions, strict=True)
+        ],
+        "decisions": [
+            {**decision_json(d), "position": position(d.observation, names)}
+            for d in review.decisions
+        ],
+        "mistakes": [d.step for d in review.mistakes()],
+        "total_loss": review.total_loss,
+        "result": result,
+    }
+
+
+def test_a_review_is_drawn_from_the_servers_seed_by_its_analyst(tmp_path: Path) -> None:
+    spies = SpyFactory([0])
+    for s in serve(tmp_path, spies, Limits(idle_seconds=600), seed=5):
+        review = reviewed(s, finished(s, seed=4)[-1]["game"])["review"]
+        entry = read_log(s.log).entries[-1]
+        assert spies.specs == ["spy"]
+        again = [
+            review_view(
+                review_entry(entry, "spy", seats=[0], seed=seed, make=SpyFactory([0])),
+                review["names"],
+            )
+            for seed in (5, 0)
+        ]
+        assert review == again[0] != again[1]
+
+
+def test_the_answer_is_compact_utf8_json(served: Served) -> None:
+    game = finished(served)[-1]["game"]
+    reviewed(served, game)
+    raw = served.client.get(f"/api/games/{game}/review").content
+    assert raw == json.dumps(json.loads(raw), ensure_ascii=False, separators=(",", ":")).encode()
+    assert not raw.isascii()  # the cards' suits as they are, never escaped
+
+
+def test_the_oldest_finished_reviews_are_forgotten_beyond_max_tables(tmp_path: Path) -> None:
+    for s in serve(tmp_path, SpyFactory([0]), Limits(idle_seconds=600, max_tables=2)):
+        first, second = (finished(s, seed=seed)[-1]["game"] for seed in (1, 2))
+        reviewed(s, first)
+        reviewed(s, second)
+        assert s.client.get(f"/api/games/{first}/review").status_code == 200
+        s.clock.now += 601
+        s.tables.sweep()  # the tables close; their reviews stay
+        third = finished(s, seed=3)[-1]["game"]
+        reviewed(s, third)
+        codes = [s.client.get(f"/api/games/{g}/review").status_code for g in (first, second, third)]
+        assert codes == [404, 200, 200]
+
+
+def test_a_running_review_is_never_forgotten(tmp_path: Path) -> None:
+    gate = threading.Event()
+    limits = Limits(idle_seconds=600, max_tables=1, max_reviews=2)
+    for s in serve(tmp_path, SpyFactory([0], gate), limits):
+        first = finished(s, seed=1)[-1]["game"]
+        assert s.client.post(f"/api/games/{first}/review").json()["state"] == "running"
+        s.clock.now += 601
+        s.tables.sweep()
+        second = finished(s, seed=2)[-1]["game"]
+        assert s.client.post(f"/api/games/{second}/review").json()["state"] == "running"
+        # Two reviews held, over max_tables: both running, neither dropped.
+        assert s.client.get(f"/api/games/{first}/review").status_code == 200
+        gate.set()
+        assert reviewed(s, first)["state"] == reviewed(s, second)["state"] == "done"
+
+
+class Failing:
+    """An analyst that fails at its first decision with ``message``."""
+
+    name = "failing"
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def act(self, observation: Observation, rng: random.Random) -> Any:
+        raise AssertionError("only asked to analyse")
+
+    def analyse(self, observation: Observation, rng: random.Random) -> Any:
+        raise RuntimeError(self.message)
+
+
+def test_an_analyst_that_fails_fails_the_review_in_one_line(tmp_path: Path) -> None:
+    messages = iter(["the  analyst\n  broke", ""])
+    limits = Limits(idle_seconds=600)
+    make = lambda spec, rules: Failing(next(messages))  # noqa: E731
+    for s in serve(tmp_path, SpyFactory([0]), limits, make=make):
+        for seed, detail in ((1, "the analyst broke"), (2, "RuntimeError")):
+            game = finished(s, seed=seed)[-1]["game"]
+            state = s.client.post(f"/api/games/{game}/review").json()
+            deadline = time.monotonic() + PATIENCE
+            while state["state"] == "running" and time.monotonic() < deadline:
+                state = s.client.get(f"/api/games/{game}/review").json()
+            assert state["state"] == "failed" and state["detail"] == detail
+            assert state["review"] is None
+
+
+def test_no_review_starts_once_the_server_is_closing(served: Served) -> None:
+    game = finished(served)[-1]["game"]
+    served.reviews.close()
+    response = served.client.post(f"/api/games/{game}/review")
+    assert response.status_code == 503
+    assert response.json() == {"detail": "the server is closing"}
+    assert served.spies.built == []

@@ -1,0 +1,81 @@
+"""A ladder's records (:mod:`durak.arena.experiments.ladder`): each game's code from the
+first agent's side, a pair's wins, draws and forfeits counted from the codes, its scores,
+and the pairs' deal seeds, which a ladder file's games were played from."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from durak.arena.experiments.ladder import CODES, LadderSetup, PairRecord, _code, pair_seed
+from durak.arena.play.match import GameOutcome
+from durak.arena.play.referee import Forfeit
+from durak.rules import Rules
+from durak.seeding import derive_seed
+
+
+def outcome(durak: int | None, forfeit: int | None = None) -> GameOutcome:
+    """Game 0 of a two-agent plan; agent ``forfeit`` (a seat, agents seated in order)
+    forfeited, if given."""
+    fault = None if forfeit is None else Forfeit(forfeit, "timeout", "too slow")
+    return GameOutcome(0, durak, (0, 1), 3, 20, (10, 10), (0.1, 0.1), (0.01, 0.01), fault)
+
+
+@pytest.mark.parametrize(
+    ("durak", "forfeit", "code"),
+    [(None, None, "D"), (1, None, "W"), (0, None, "L"), (1, 1, "w"), (0, 0, "l")],
+)
+def test_a_game_s_code_is_from_the_first_agent_s_side(
+    durak: int | None, forfeit: int | None, code: str
+) -> None:
+    assert _code(outcome(durak, forfeit)) == code
+    assert code in CODES
+
+
+def test_wins_draws_and_forfeits_are_counted_from_the_codes() -> None:
+    # 3 wins, 1 win by forfeit, 2 losses, 4 losses by forfeit, 2 draws: 12 games
+    record = PairRecord("a", "b", "WwLlDlWLlDWl")
+    assert record.games == 12 and record.agents == ("a", "b")
+    assert record.wins() == (4, 6)
+    assert record.draws == 2
+    assert record.forfeits() == (4, 1)
+    value = {"W": 1.0, "w": 1.0, "D": 0.5, "L": 0.0, "l": 0.0}
+    matchup = record.matchup()
+    assert (matchup.first, matchup.second) == ("a", "b")
+    assert list(matchup.scores) == [value[c] for c in record.results]
+
+
+def test_a_pair_s_seed_is_its_sorted_specs_hashed_into_the_master_seed() -> None:
+    # A ladder file's games were dealt from these seeds: a resumed ladder plays the
+    # same deals only while they stay as they were.
+    digest = hashlib.sha256(b"greedy\nrandom").digest()
+    want = derive_seed(7, int.from_bytes(digest[:8], "big"))
+    assert pair_seed(7, "random", "greedy") == pair_seed(7, "greedy", "random") == want
+    assert pair_seed(8, "greedy", "random") != want
+    assert pair_seed(7, "greedy", "mcts") != want
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "results", "message"),
+    [
+        ("a", "a", "", "a pair's agents must be two specs in order, not ('a', 'a')"),
+        ("b", "a", "WL", "a pair's agents must be two specs in order, not ('b', 'a')"),
+        ("a", "b", "WX", "a vs b: results hold codes other than WLDwl"),
+        ("a", "b", "WLD", "a vs b: games are not whole deals"),
+    ],
+)
+def test_a_record_out_of_order_or_not_of_whole_deals_is_refused(
+    first: str, second: str, results: str, message: str
+) -> None:
+    with pytest.raises(ValueError) as caught:
+        PairRecord(first, second, results)
+    assert str(caught.value) == message
+
+
+def test_a_pair_s_plan_is_its_first_games_under_the_ladder_s_setup() -> None:
+    rules = Rules(lowest_rank=10, hand_size=4)
+    plan = LadderSetup(rules, 3, 2.5).plan("greedy", "random", 6)
+    assert plan.rules == rules and plan.specs == ("greedy", "random") and plan.games == 6
+    assert plan.seed == pair_seed(3, "greedy", "random") and plan.move_timeout == 2.5
+    assert LadderSetup(rules, 3).plan("greedy", "random", 6).move_timeout is None
