@@ -5,21 +5,34 @@ and the pairs' deal seeds, which a ladder file's games were played from."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Generator, Iterable, Sequence
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
-from durak.arena.experiments.ladder import CODES, LadderSetup, PairRecord, _code, pair_seed
-from durak.arena.play.match import GameOutcome
+import durak.arena.experiments.ladder as ladder_module
+from durak.arena.experiments.ladder import (
+    CODES,
+    SAVE_EVERY,
+    Ladder,
+    LadderSetup,
+    PairRecord,
+    _code,
+    pair_seed,
+)
+from durak.arena.play.match import GameOutcome, MatchPlan, PlayedGame
 from durak.arena.play.referee import Forfeit
+from durak.arena.runs.interface import Backend, Batch, Task
 from durak.rules import Rules
 from durak.seeding import derive_seed
 
 
-def outcome(durak: int | None, forfeit: int | None = None) -> GameOutcome:
-    """Game 0 of a two-agent plan; agent ``forfeit`` (a seat, agents seated in order)
-    forfeited, if given."""
+def outcome(durak: int | None, forfeit: int | None = None, game: int = 0) -> GameOutcome:
+    """Game ``game`` of a two-agent plan; agent ``forfeit`` (a seat, agents seated in
+    order) forfeited, if given."""
     fault = None if forfeit is None else Forfeit(forfeit, "timeout", "too slow")
-    return GameOutcome(0, durak, (0, 1), 3, 20, (10, 10), (0.1, 0.1), (0.01, 0.01), fault)
+    return GameOutcome(game, durak, (0, 1), 3, 20, (10, 10), (0.1, 0.1), (0.01, 0.01), fault)
 
 
 @pytest.mark.parametrize(
@@ -78,4 +91,49 @@ def test_a_pair_s_plan_is_its_first_games_under_the_ladder_s_setup() -> None:
     plan = LadderSetup(rules, 3, 2.5).plan("greedy", "random", 6)
     assert plan.rules == rules and plan.specs == ("greedy", "random") and plan.games == 6
     assert plan.seed == pair_seed(3, "greedy", "random") and plan.move_timeout == 2.5
+    assert plan.open_world is False  # a ladder plays closed games
     assert LadderSetup(rules, 3).plan("greedy", "random", 6).move_timeout is None
+
+
+def test_a_ladder_is_two_player() -> None:
+    with pytest.raises(ValueError) as caught:
+        LadderSetup(Rules(players=3), 0)
+    assert str(caught.value) == "a ladder is two-player, not 3-player"
+
+
+def test_a_pair_that_has_its_games_is_not_scheduled() -> None:
+    ladder = Ladder(LadderSetup(Rules(), 0))
+    ladder.records[("greedy", "random")] = PairRecord("greedy", "random", "WLWL")
+    done = ladder.schedule(["random", "greedy"], 4)
+    assert done.plans == [] and done.total == 0
+    more = ladder.schedule(["random", "greedy"], 6)
+    assert [p.games for p in more.plans] == [6] and more.starts == [4] and more.total == 2
+
+
+class OneByOne:
+    """A backend that plays each task as its own batch: the first agent wins."""
+
+    def play(
+        self, plans: Sequence[MatchPlan], tasks: Iterable[Task], count: int
+    ) -> Generator[Batch, None, None]:
+        for p, g in tasks:
+            yield [(p, PlayedGame(outcome(1, game=g), ()))]
+
+
+def test_the_ladder_is_saved_when_a_pair_completes_and_at_the_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The clock reads 100 at the start, then SAVE_EVERY later for ever: exactly the
+    # interval, not past it, so no save is due to the clock.
+    readings = iter([100.0])
+    clock = SimpleNamespace(monotonic=lambda: next(readings, 100.0 + SAVE_EVERY))
+    monkeypatch.setattr(ladder_module, "time", clock)
+    ladder = Ladder(LadderSetup(Rules(), 0))
+    saved: list[int] = []
+    schedule = ladder.schedule(["random", "greedy"], 4)
+    played = list(schedule.play(cast(Backend, OneByOne()), lambda lad: saved.append(
+        sum(r.games for r in lad.records.values())
+    )))  # fmt: skip
+    assert played == [1, 1, 1, 1]
+    assert saved == [4, 4]  # when the pair completed, and when play ended
+    assert ladder.records[("greedy", "random")].results == "WWWW"

@@ -42,7 +42,7 @@ def test_every_decision_of_the_seat_is_reviewed_from_its_observations() -> None:
     review = review_entry(entry, "spy", progress=lambda d, t: reported.append((d, t)), make=spies)
     game = replay_entry(entry)
     mine = [k for k, m in enumerate(game.movers) if m == 0]
-    assert review.seats == (0,) and spies.specs == ["spy"]
+    assert review.seats == (0,) and spies.specs == ["spy"] and spies.rules == [RULES]
     assert [d.step for d in review.decisions] == [k + 1 for k in mine]
     assert [d.played for d in review.decisions] == [game.actions[k] for k in mine]
     assert reported == [(i + 1, len(mine)) for i in range(len(mine))]
@@ -115,6 +115,9 @@ def test_a_tampered_entry_is_refused_as_replay_refuses_it() -> None:
     assert str(reviewed.value) == str(replayed.value)
     assert str(reviewed.value).startswith("web.jsonl line 4: action 1 ")
     assert spies.calls == 0
+    with pytest.raises(LogError) as unnamed:
+        review_entry(tampered, "spy", make=spies)
+    assert str(unnamed.value).startswith("log line 4: action 1 ")  # the file's default name
 
 
 def test_an_agent_that_cannot_analyse_is_one_line() -> None:
@@ -202,3 +205,13 @@ def test_a_drawn_game_is_reviewed_and_the_watcher_told_it_has_no_loser() -> None
     spies = SpyFactory([0])
     review = review_entry(entry, "spy", make=spies)
     assert review.decisions and spies.built[0].losers == [None]
+
+
+def test_the_analyst_is_the_strongest_by_default_and_named_without_a_decision() -> None:
+    spies = SpyFactory([0])
+    assert review_entry(logged(3), make=spies).analyst == INNER
+    assert spies.specs == ["strongest"]
+    # A game stopped before its first move: no decision, the analyst named as given.
+    empty = play_entry(RULES, ("human", "greedy"), 3, False, 0, (), None)
+    review = review_entry(empty, "spy", make=SpyFactory([0]))
+    assert review.decisions == () and review.analyst == "spy"

@@ -71,9 +71,11 @@ class SpyFactory:
     gate: threading.Event | None = None
     built: list[SpyAnalyst] = attrs.field(factory=list)
     specs: list[str] = attrs.field(factory=list)
+    rules: list[Rules] = attrs.field(factory=list)
 
     def __call__(self, spec: str, rules: Rules) -> SpyAnalyst:
         self.specs.append(spec)
+        self.rules.append(rules)
         spy = SpyAnalyst(self.seats[len(self.built) % len(self.seats)], self.gate)
         self.built.append(spy)
         return spy
