@@ -62,3 +62,18 @@ def test_the_stop_line_is_one_line_on_standard_error(capsys: pytest.CaptureFixtu
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == "interrupted: 3 of 10 games finished\nerror: log: disk full: saved\n"
+
+
+def test_ctrl_c_before_the_block_starts_goes_through_as_an_interruption(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ctrl-C while the SIGTERM handler is being set: the block never ran, so the
+    # interruption goes to the command's own Ctrl-C path (not "generator didn't yield").
+    def interrupted(signum: int, handler: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(signal, "signal", interrupted)
+    ran = []
+    with pytest.raises(KeyboardInterrupt), stoppable():
+        ran.append(True)
+    assert ran == []

@@ -66,15 +66,17 @@ def stoppable(
     ``ends`` (its reason, exit code 130), recording why in the :class:`Stop` it yields.
     Any other exception goes through."""
     stop = Stop()
-    try:
-        with sigterm_interrupts():
+    # The handlers wrap the yield only: a Ctrl-C before the block starts goes through to
+    # the command's own interruption path, since a generator must yield once.
+    with sigterm_interrupts():
+        try:
             yield stop
-    except Terminated:  # a KeyboardInterrupt: first
-        stop.stopped = Stopped("terminated (SIGTERM)", TERMINATED)
-    except KeyboardInterrupt:
-        stop.stopped = Stopped("interrupted", INTERRUPTED)
-    except errors as e:
-        stop.stopped = Stopped(f"error: {describe(e)}", USAGE)
-    except tuple(ends or ()) as e:
-        reason = next(r for kind, r in (ends or {}).items() if isinstance(e, kind))
-        stop.stopped = Stopped(reason, INTERRUPTED)
+        except Terminated:  # a KeyboardInterrupt: first
+            stop.stopped = Stopped("terminated (SIGTERM)", TERMINATED)
+        except KeyboardInterrupt:
+            stop.stopped = Stopped("interrupted", INTERRUPTED)
+        except errors as e:
+            stop.stopped = Stopped(f"error: {describe(e)}", USAGE)
+        except tuple(ends or ()) as e:
+            reason = next(r for kind, r in (ends or {}).items() if isinstance(e, kind))
+            stop.stopped = Stopped(reason, INTERRUPTED)
