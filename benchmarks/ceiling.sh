@@ -7,6 +7,8 @@
 # Run: flock /work/longrun.lock nice -n 19 sh benchmarks/ceiling.sh TARGET SEED GAMES LIMIT...
 # Stopped runs resume from their log when run again with the same arguments.
 set -e
+# Without durak on PATH every budget would "finish" at once, its .txt holding the error.
+command -v durak > /dev/null || { echo "ceiling.sh: durak is not on PATH (activate .venv)" >&2; exit 2; }
 target=$1; seed=$2; games=$3; shift 3
 out=benchmarks/results/ceiling
 i=0
