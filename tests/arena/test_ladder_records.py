@@ -12,6 +12,7 @@ from typing import cast
 import pytest
 
 import durak.arena.experiments.ladder as ladder_module
+from durak.agents import SpecError
 from durak.arena.experiments.ladder import (
     CODES,
     SAVE_EVERY,
@@ -19,6 +20,7 @@ from durak.arena.experiments.ladder import (
     LadderSetup,
     PairRecord,
     _code,
+    check_specs,
     pair_seed,
 )
 from durak.arena.play.match import GameOutcome, MatchPlan, PlayedGame
@@ -137,3 +139,43 @@ def test_the_ladder_is_saved_when_a_pair_completes_and_at_the_end(
     assert played == [1, 1, 1, 1]
     assert saved == [4, 4]  # when the pair completed, and when play ended
     assert ladder.records[("greedy", "random")].results == "WWWW"
+
+
+def test_fewer_than_two_agents_are_refused_with_their_count() -> None:
+    with pytest.raises(ValueError) as caught:
+        check_specs(["greedy"], Rules())
+    assert str(caught.value) == "a ladder needs at least two agents, got 1"
+
+
+def test_the_specs_are_built_and_resolved_for_the_ladder_s_rules() -> None:
+    # 24 cards: no shipped network fits, so dmc cannot play and strongest plays unguided.
+    small = Rules(lowest_rank=9)
+    with pytest.raises(SpecError, match="24 cards"):
+        check_specs(["dmc", "greedy"], small)
+    (resolved,) = check_specs(["strongest", "greedy"], small)
+    assert resolved.startswith("strongest plays ismcts") and "dmc" not in resolved
+    (full,) = check_specs(["strongest", "greedy"], Rules())
+    assert "prior=dmc" in full
+
+
+OLD = "mcts:samples=1,limit=10"  # an old spelling of mcts:limit=10,samples=1
+
+
+def test_an_old_spelling_is_kept_after_an_agent_no_longer_known() -> None:
+    ladder = Ladder(LadderSetup(Rules(), 0))
+    ladder.records[("gone-agent", OLD)] = PairRecord("gone-agent", OLD, "WL")
+    assert ladder.names(["mcts:limit=10,samples=1"]) == [OLD]
+
+
+def test_an_agent_held_under_two_spellings_must_be_named_by_one() -> None:
+    ladder = Ladder(LadderSetup(Rules(), 0))
+    new = "mcts:limit=10,samples=1"
+    ladder.records[(OLD, "random")] = PairRecord(OLD, "random", "WL")
+    ladder.records[(new, "random")] = PairRecord(new, "random", "WL")
+    assert ladder.names([OLD, "random"]) == [OLD, "random"]
+    with pytest.raises(ValueError) as caught:
+        ladder.names(["mcts:limit=10, samples=1"])
+    assert str(caught.value) == (
+        "agent spec 'mcts:limit=10, samples=1': the ladder holds this agent under "
+        f"2 spellings ({new}, {OLD}); give one of them"
+    )

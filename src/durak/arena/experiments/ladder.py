@@ -173,7 +173,7 @@ class Ladder:
         the ladder holds verbatim is its own name.  ``ValueError`` for a bad spec, or an
         agent the ladder holds under two spellings and ``specs`` names by neither."""
         held: dict[str, set[str]] = {}
-        for name in {n for pair in self.records for n in pair}:
+        for name in dict.fromkeys(n for pair in self.records for n in pair):  # in order
             try:
                 held.setdefault(canonical_spec(name), set()).add(name)
             except SpecError:
