@@ -4,6 +4,7 @@ the agent's own choice, reproducible, and a function of the observation only."""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import attrs
 import pytest
@@ -12,6 +13,7 @@ from durak.agents import base as agents_base
 from durak.agents import make_agent
 from durak.agents.base import SpecError
 from durak.agents.heuristics import evals
+from durak.agents.interface import analysis as analysis_module
 from durak.agents.interface.analysis import (
     ActionAssessment,
     Analysis,
@@ -289,6 +291,24 @@ def test_the_analysts_named_are_the_registry_s_own_plugins_included(
         SpecError, match=r"\(dmc, ismcts, phased, strongest and test-thinker can\)$"
     ):
         analyse(make_agent("greedy"), o, random.Random(0))
+
+
+@pytest.mark.parametrize(
+    ("analysts", "can"),
+    [
+        ((), "no registered agent can"),
+        (("a",), "a can"),
+        (("a", "b"), "a and b can"),
+        (("a", "b", "c"), "a, b and c can"),
+    ],
+)
+def test_the_analysts_are_named_however_many_there_are(
+    analysts: tuple[str, ...], can: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    held = {n: SimpleNamespace(analyses=n in analysts) for n in ("a", "b", "c", "plain")}
+    monkeypatch.setattr(analysis_module, "registry", lambda: held)
+    error = analysis_module.not_an_analyst("plain")
+    assert str(error) == f"agent 'plain' cannot analyse a decision ({can})"
 
 
 def test_a_seat_without_a_decision_is_refused() -> None:

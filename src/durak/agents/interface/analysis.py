@@ -225,10 +225,9 @@ def spec_of(agent: object) -> str:
     info = registry().get(name)
     if info is None:
         return name
-    held = {p.name: getattr(agent, p.name, p.default) for p in info.params}
     raw = {
         p.name: format_value(value)
         for p in info.params
-        if isinstance(value := held[p.name], ParamValue) and value != p.default
+        if isinstance(value := getattr(agent, p.name, p.default), ParamValue)
     }
-    return canonical_spec(format_spec(name, raw))
+    return canonical_spec(format_spec(name, raw))  # which leaves out the defaults
