@@ -56,34 +56,25 @@ thorough: $(STAMP)
 cost-budget: $(STAMP)
 	$(BIN)/python benchmarks/cost.py --write benchmarks/cost_budget.json
 
-# Mutation testing of durak.rules (MODULE=search: durak.search on the toy games; or one of
-# the packages below), with the
-# derandomized hypothesis profile.  Resumable: each module keeps its run in
+# Mutation testing of durak.rules (MODULE=search: durak.search on the toy games; or another
+# run of tools/mutation/target.py), with the derandomized hypothesis profile.  Resumable: each module keeps its run in
 # .mutants/$(MODULE), which ./mutants (where mutmut works) points to, so that one module's
 # run never reuses the other's map of which tests reach which function.  Not part of
 # `make test`: it takes up to two hours on two cores.  Report: docs/verification.md.
 MODULE ?= rules
-# The mutants of each run (mutmut's names; the suites that judge them: tests/conftest.py).
-MUTANTS_rules := "durak.rules.*"
-MUTANTS_search := "durak.search.*"
-MUTANTS_arena.scores := "durak.arena.scores.*"
-MUTANTS_arena.experiments := "durak.arena.experiments.exploit.*"
-MUTANTS_agents.analysis := "durak.agents.interface.analysis.*"
-MUTANTS_encoding := "durak.encoding.*"
-MUTANTS_arena.experiments.ladder := "durak.arena.experiments.ladder.*"
-MUTANTS_arena.gamelog := "durak.arena.gamelog.review.*"
-MUTANTS_agents.inference := "durak.agents.inference.*"
-MUTANTS_dataset := "durak.dataset.*"
-MUTANTS_web := "durak.web.hints.*" "durak.web.reviews.*"
+# NAMES="mutant ...": judge those mutants of the run again (mutmut's names).
+NAMES ?=
 mutation: $(STAMP)
-	@case "$(MODULE)" in rules|search|arena.scores|arena.experiments|arena.experiments.ladder|arena.gamelog|agents.analysis|agents.inference|encoding|dataset|web) ;; \
-	  *) echo "MODULE must be rules, search, arena.scores, arena.experiments, arena.experiments.ladder, arena.gamelog, agents.analysis, agents.inference, encoding, dataset or web, not '$(MODULE)'" >&2; exit 2;; esac
+	@# The runs and what each mutates: tools/mutation/target.py (one line naming them if
+	@# MODULE is none of them).
+	@DURAK_MUTATION_TARGET=$(MODULE) PYTHONPATH=tools $(BIN)/python -m mutation names > /dev/null
 	@if [ -d mutants ] && [ ! -L mutants ]; then \
 	  echo "mutants/ is a run from before .mutants/: move it to .mutants/<module> or remove it" >&2; \
 	  exit 2; fi
 	mkdir -p .mutants/$(MODULE)
 	ln -sfn .mutants/$(MODULE) mutants
-	DURAK_MUTATION_MODULE=$(MODULE) HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run $(MUTANTS_$(MODULE))
+	set -f; DURAK_MUTATION_MODULE=$(MODULE) HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run \
+	  $(if $(NAMES),$(NAMES),$$(DURAK_MUTATION_TARGET=$(MODULE) PYTHONPATH=tools $(BIN)/python -m mutation names))
 	$(BIN)/mutmut results
 
 # The second mutation pass over durak.rules (or MODULE=arena.scores, ... as for

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import tomllib
 import types
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from mutation.runner import Runner, import_scopes, suites
 from mutation.trace import scope_name
 
 import durak.rules
+from tests.conftest import SUITES
 
 SNIPPET = '''\
 """Doc."""
@@ -375,3 +377,31 @@ def test_another_target_mutates_its_own_files_and_names_its_scopes(
     monkeypatch.delenv("DURAK_MUTATION_TARGET")
     assert target.results(Path("/r")) == Path("/r/.mutants/extra/results.jsonl")
     assert target.label() == "durak.rules"
+
+
+def test_every_run_of_the_table_has_its_suites_and_its_files_for_mutmut() -> None:
+    # tools/mutation/target.py is the one table of the runs: the suites of tests/conftest.py
+    # and mutmut's files and test selection in pyproject.toml name the same runs.
+    root = Path(__file__).resolve().parents[2]
+    assert set(SUITES) == set(target.TARGETS)
+    config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    files = set()
+    for modules in target.TARGETS.values():
+        for dotted in modules:
+            base = Path("src", *dotted.split("."))
+            files.add(f"{base}/*" if (root / base).is_dir() else f"{base}.py")
+    assert set(config["tool"]["mutmut"]["only_mutate"]) == files
+    selection = suites(root)
+    for run in SUITES.values():
+        for suite in run:
+            assert any(f == f"tests/{suite}" or f.startswith(f"tests/{suite}/") for f in selection)
+
+
+def test_make_mutation_is_given_mutmut_s_names_of_the_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DURAK_MUTATION_TARGET", "web")
+    assert cli.main(["names"]) == 0
+    assert capsys.readouterr().out == "durak.web.hints.* durak.web.reviews.*\n"
+    monkeypatch.setenv("DURAK_MUTATION_TARGET", "arena.experiments.ladder")
+    assert target.mutmut_names() == ["durak.arena.experiments.ladder.*"]

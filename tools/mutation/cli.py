@@ -1,5 +1,6 @@
 """The command line of the second mutation pass: ``run``, ``count``, ``show`` and
-``report`` (``python -m mutation``, with ``tools`` on ``PYTHONPATH``).
+``report`` (``python -m mutation``, with ``tools`` on ``PYTHONPATH``); ``names`` prints
+mutmut's patterns of a run for ``make mutation``.
 
 Exit status: 0 when done; 1 when ``run``'s unmutated suites fail, or ``report`` lists a
 survivor or a stale record; 2 on a malformed records file or bad arguments.
@@ -88,11 +89,18 @@ def command_report(args: argparse.Namespace) -> int:
     return 0 if done.clean else 1
 
 
+def command_names(args: argparse.Namespace) -> int:
+    """Print mutmut's patterns of the run's mutants, one line, for ``make mutation``."""
+    print(" ".join(target.mutmut_names()))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: ``run``, ``count``, ``show`` or ``report``."""
+    """The command line: ``run``, ``count``, ``show``, ``report`` or ``names``."""
     description = (mutation.__doc__ or "").split("\n")[0]
     parser = argparse.ArgumentParser(prog="python -m mutation", description=description)
     sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("names", help="mutmut's patterns of the run's mutants (make mutation)")
     for name in ("run", "count", "show", "report"):
         p = sub.add_parser(name)
         p.add_argument(
@@ -116,5 +124,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         "count": command_count,
         "show": command_show,
         "report": command_report,
+        "names": command_names,
     }
     return commands[args.command](args)

@@ -12,13 +12,21 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-#: Each run's name and the durak packages or modules it mutates.
+#: Each run's name and the durak packages or modules it mutates: the one table of the
+#: runs (``make mutation`` asks :func:`mutmut_names`; ``tests/conftest.py`` holds each
+#: run's suites and ``pyproject.toml`` mutmut's files, both checked against this table).
 TARGETS: dict[str, tuple[str, ...]] = {
     "rules": ("durak.rules",),
+    "search": ("durak.search",),
     "arena.scores": ("durak.arena.scores",),
     "arena.experiments": ("durak.arena.experiments.exploit",),
+    "arena.experiments.ladder": ("durak.arena.experiments.ladder",),
+    "arena.gamelog": ("durak.arena.gamelog.review",),
     "agents.analysis": ("durak.agents.interface.analysis",),
+    "agents.inference": ("durak.agents.inference",),
     "encoding": ("durak.encoding",),
+    "dataset": ("durak.dataset",),
+    "web": ("durak.web.hints", "durak.web.reviews"),
 }
 
 
@@ -35,6 +43,11 @@ def name() -> str:
 def modules() -> tuple[str, ...]:
     """The dotted names of the packages or modules mutated."""
     return TARGETS[name()]
+
+
+def mutmut_names() -> list[str]:
+    """mutmut's patterns of the run's mutants (``module.function``), for ``mutmut run``."""
+    return [f"{m}.*" for m in modules()]
 
 
 def label() -> str:
