@@ -113,7 +113,7 @@ class AgentPolicy(os_policy.Policy):  # type: ignore[misc]  # open_spiel is unty
     @property
     def exact(self) -> bool:
         """Whether the agent states its distribution (else it is estimated from samples)."""
-        return callable(getattr(self._agent, "policy", None))
+        return states_policy(self._agent)
 
     def _stated(self, observation: Observation) -> dict[int, float]:
         """The distribution the agent states, by action id; :class:`RulesError` unless it
