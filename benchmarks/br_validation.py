@@ -35,6 +35,8 @@ def main() -> None:
     parser.add_argument("--limits", nargs="*", type=int, default=[30, 100, 300])
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.transfer and args.suits < 2:
+        parser.error("--transfer needs two suits: on one, no two cards share a rank to transfer")
     rules = Rules(
         suits=args.suits,
         lowest_rank=args.lowest_rank,

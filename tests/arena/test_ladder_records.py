@@ -151,7 +151,7 @@ def test_the_specs_are_built_and_resolved_for_the_ladder_s_rules() -> None:
     # 24 cards: no shipped network fits, so a search guided by dmc cannot play (a refusal
     # when it is built, not when it is resolved) and strongest plays unguided.
     small = Rules(lowest_rank=9)
-    with pytest.raises(SpecError, match="ismcts: dmc: no shipped model .* 24 cards"):
+    with pytest.raises(SpecError, match=r"ismcts: dmc: no shipped model .* 24 cards"):
         check_specs(["ismcts:prior=dmc", "greedy"], small)
     (resolved,) = check_specs(["strongest", "greedy"], small)
     assert resolved.startswith("strongest plays ismcts") and "dmc" not in resolved
