@@ -84,6 +84,7 @@ SUITES: dict[str, tuple[str, ...]] = {
         "cli/test_dataset.py",
         "cli/test_dataset_policy.py",
         "cli/test_dataset_returns.py",
+        "test_dataset_store.py",
     ),
     # the web's hints and reviews (test_server.py checks that a hint reads only the
     # person's observation; the browser's and the schema's fuzzing are too slow here)
