@@ -57,10 +57,11 @@ cost-budget: $(STAMP)
 	$(BIN)/python benchmarks/cost.py --write benchmarks/cost_budget.json
 
 # Mutation testing of durak.rules (MODULE=search: durak.search on the toy games; or another
-# run of tools/mutation/target.py), with the derandomized hypothesis profile.  Resumable: each module keeps its run in
-# .mutants/$(MODULE), which ./mutants (where mutmut works) points to, so that one module's
-# run never reuses the other's map of which tests reach which function.  Not part of
-# `make test`: it takes up to two hours on two cores.  Report: docs/verification.md.
+# run of tools/mutation/target.py), with the derandomized hypothesis profile.  Resumable:
+# each module keeps its run in .mutants/$(MODULE), which ./mutants (where mutmut works)
+# points to, so that one module's run never reuses the other's map of which tests reach
+# which function.  Not part of `make test`: it takes up to two hours on two cores.
+# Report: docs/verification.md.
 MODULE ?= rules
 # NAMES="mutant ...": judge those mutants of the run again (mutmut's names).
 NAMES ?=
