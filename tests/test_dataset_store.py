@@ -1,15 +1,20 @@
-"""The dataset folder's small readers (issue 65's mutation run of ``durak.dataset``): the
-seed a resume takes from the manifest, and the line naming how two runs differ."""
+"""The dataset folder's small readers and its writer, in this process (issue 65's mutation
+run of ``durak.dataset``): the seed a resume takes from the manifest, the line naming how
+two runs differ, and ``write_dataset``'s modes, shards and backend."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from durak.dataset.format import write_manifest
+from durak.dataset.format import read_manifest, write_manifest
+from durak.dataset.run import DatasetPlan, write_dataset
 from durak.dataset.store import _mismatch, manifest_seed
+from durak.files import FileError
+from durak.rules import Rules
 
 
 @pytest.mark.parametrize(
@@ -40,3 +45,56 @@ def test_the_first_field_that_differs_is_named_an_absent_one_as_absent(
     theirs: dict[str, Any], mine: dict[str, Any], line: str
 ) -> None:
     assert _mismatch(theirs, mine) == line
+
+
+class _Recording:
+    """A backend that builds the shards it is handed here, and records their indices."""
+
+    def __init__(self) -> None:
+        self.handed: list[int] = []
+
+    def capacity(self) -> int:
+        return 2
+
+    def start(self, fn: Callable[[Any], Any], args: Sequence[Any]) -> Callable[[], list[Any]]:
+        self.handed += [task.index for task in args]
+        results = [fn(task) for task in args]
+        return lambda: results
+
+
+PLAN = DatasetPlan(Rules(), ("random", "greedy"), seed=3, games=5, shard_games=2)
+
+
+def _bytes(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*.*")}
+
+
+def test_write_dataset_returns_the_manifest_s_shards_in_order(tmp_path: Path) -> None:
+    shards = write_dataset(PLAN, tmp_path / "d")
+    found = read_manifest(tmp_path / "d")
+    assert found is not None and found.run == PLAN.description()
+    assert shards == list(found.shards)
+    assert [s.index for s in shards] == [0, 1, 2]
+    assert sum(s.games for s in shards) == 5
+
+
+def test_write_dataset_refuses_an_existing_dataset_unless_told(tmp_path: Path) -> None:
+    write_dataset(PLAN, tmp_path / "d")
+    with pytest.raises(FileError, match="holds a dataset already"):
+        write_dataset(PLAN, tmp_path / "d")
+    assert write_dataset(PLAN, tmp_path / "d", "force") == list(
+        read_manifest(tmp_path / "d").shards  # type: ignore[union-attr]
+    )
+
+
+def test_write_dataset_builds_on_the_backend_it_is_given_the_same_bytes(
+    tmp_path: Path,
+) -> None:
+    here = write_dataset(PLAN, tmp_path / "here")
+    backend = _Recording()
+    there = write_dataset(PLAN, tmp_path / "there", backend=backend)  # type: ignore[arg-type]
+    assert sorted(backend.handed) == [0, 1, 2]
+    assert there == here
+    assert _bytes(tmp_path / "there") == _bytes(tmp_path / "here")
+    again = write_dataset(PLAN, tmp_path / "there", "resume", backend)  # type: ignore[arg-type]
+    assert again == here and sorted(backend.handed) == [0, 1, 2]  # nothing left to build
