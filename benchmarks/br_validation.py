@@ -5,7 +5,10 @@ On one small deck (``--suits``, ``--lowest-rank``, ``--hand-size``, and ``--tran
 ``--no-trumps``) and for each target: NashConv / 2, the exact best response's mean payoff
 over both seats (:class:`~durak.interop.openspiel.best_response.ExploitTree`), and the
 exact mean payoff of ``pomcp`` (``durak exploit --method search``) at each ``--limits``
-budget, the exploiter told the game up to each decision (``watch``) as in a match.
+budget, the exploiter told the game up to each decision (``watch``) as in a match; with
+``--cheat``, also the value of a planted cheat that reads the hidden cards
+(:class:`~durak.interop.openspiel.best_response.SeesAll`), which the check must find above
+the best response's wherever hidden cards matter.
 
     .venv/bin/python benchmarks/br_validation.py --suits 1 --lowest-rank 10 --hand-size 1 \\
         --targets greedy lowest smart random --limits 30 100 300
@@ -19,7 +22,7 @@ import argparse
 import time
 
 from durak.agents.searchers.exploiter import search_exploiter_spec
-from durak.interop.openspiel.best_response import ExploitTree
+from durak.interop.openspiel.best_response import ExploitTree, SeesAll
 from durak.rules import Rules
 
 
@@ -34,6 +37,7 @@ def main() -> None:
     parser.add_argument("--targets", nargs="*", default=["greedy", "lowest", "smart", "random"])
     parser.add_argument("--limits", nargs="*", type=int, default=[30, 100, 300])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cheat", action="store_true", help="the planted cheat's value too")
     args = parser.parse_args()
     if args.transfer and args.suits < 2:
         parser.error("--transfer needs two suits: on one, no two cards share a rank to transfer")
@@ -50,6 +54,11 @@ def main() -> None:
         tree = ExploitTree(rules, target, samples=1, seed=args.seed)
         best = tree.best_response().mean
         print(f"{target}: NashConv / 2 = {best:.4f} ({time.perf_counter() - start:.0f} s)")
+        if args.cheat:
+            start = time.perf_counter()
+            cheat = sum(tree.values_of(SeesAll(tree))) / 2
+            seconds = time.perf_counter() - start
+            print(f"  planted cheat: {cheat:.4f} (above by {cheat - best:+.4f}, {seconds:.0f} s)")
         for limit in args.limits:
             start = time.perf_counter()
             spec = search_exploiter_spec(target, limit=limit)

@@ -29,6 +29,7 @@ pure policy, the one the agent plays with those seeds, rather than its average.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
@@ -44,7 +45,7 @@ from durak.interop.openspiel.game import DurakOpenSpielGame
 from durak.interop.openspiel.parameters import params_of
 from durak.rules import Rules
 
-__all__ = ["BestResponseValues", "ExploitTree", "ExploiterValues"]
+__all__ = ["BestResponseValues", "ExploitTree", "ExploiterValues", "SeesAll"]
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -134,3 +135,44 @@ class ExploitTree:
             policies = [policy if p == seat else self.policy for p in range(n)]
             out.append(float(expected_game_score.policy_value(root, policies)[seat]))
         return tuple(out)
+
+
+class SeesAll(os_policy.Policy):  # type: ignore[misc]  # open_spiel is untyped
+    """A planted cheat, not a player: at each decision of ``tree``'s game, the action of
+    the best expected payoff against the target given the whole state, the hidden cards
+    included (two players).  Its value (:meth:`ExploitTree.values_of`) bounds every
+    exploiter's from above and exceeds the exact best response's wherever reading the
+    hidden cards pays, so a measured exploiter above the best response is caught as one.
+    Each state's value is computed once (one walk of the tree below it, memoised by
+    history)."""
+
+    def __init__(self, tree: ExploitTree) -> None:
+        super().__init__(tree.game, list(range(tree.game.num_players())))
+        self.tree = tree
+        self.memo: dict[tuple[int, str], float] = {}
+
+    def action_probabilities(self, state: Any, player_id: int | None = None) -> dict[int, float]:
+        """Probability 1 on the best action for the player to move, seeing all."""
+        me = state.current_player()
+        legal = state.legal_actions()
+        best = max(legal, key=lambda a: self.value(state.child(a), me))
+        return {a: float(a == best) for a in legal}
+
+    def value(self, state: Any, seat: int) -> float:
+        """``seat``'s expected payoff at ``state``: it plays as this policy, the target
+        every other seat."""
+        key = (seat, state.history_str())
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        if state.is_terminal():
+            value = float(state.returns()[seat])
+        elif state.is_chance_node():
+            value = sum(p * self.value(state.child(a), seat) for a, p in state.chance_outcomes())
+        elif state.current_player() == seat:
+            value = max(self.value(state.child(a), seat) for a in state.legal_actions())
+        else:
+            moves = self.tree.policy.action_probabilities(state).items()
+            value = sum(p * self.value(state.child(a), seat) for a, p in moves if p > 0)
+        self.memo[key] = value
+        return value
