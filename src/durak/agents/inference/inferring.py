@@ -57,6 +57,11 @@ Scores = dict[Observation, Sequence[float]]
 MODEL_HELP = f"{', '.join(MODELS[:-1])}, {MODELS[-1]} or any agent spec (';' for ',')"
 
 
+#: The posterior weight at which :meth:`Inferring.sure_opponent` takes the opponents to be
+#: one candidate.
+SURE = 0.99
+
+
 def is_agent_spec(value: str, off: str) -> bool:
     """Whether a model option's ``value`` is an agent spec: neither ``off`` (its word for
     no model) nor a model's name (:data:`~durak.agents.inference.opponents.MODELS`), as
@@ -200,6 +205,25 @@ class Inferring:
             posterior.update(log, models, rng)
             weights = {q: posterior.weights(q) for q in posterior.loglik}
         return PosteriorModel(tuple(models), weights)
+
+    def sure_opponent(self, observation: Observation, rng: random.Random) -> str | None:
+        """With ``auto``: the scripted candidate (not the network) on which every other
+        player's posterior puts at least :data:`SURE`, their moves up to ``observation``
+        counted first (drawing from ``rng``); ``None`` if there is none, or no record of
+        this game ends at ``observation``."""
+        seat = observation.player
+        posterior, log = self.posteriors.get(seat), self.logs.get(seat)
+        if not self.auto() or posterior is None or log is None or log.latest != observation:
+            return None
+        weights = self.auto_model(observation, {}, rng).weights
+        found = set()
+        for row in weights.values():
+            top = max(range(len(row)), key=row.__getitem__)
+            if row[top] < SURE:
+                return None
+            found.add(posterior.names[top])
+        name = found.pop() if len(found) == 1 else None
+        return name if name in CANDIDATES else None
 
     def guide_names(self) -> set[str]:
         """The guides the options need."""

@@ -163,11 +163,15 @@ class BestResponseAgent:
             return legal[0]
         return self.search(observation, rng).action
 
-    def search(self, observation: Observation, rng: random.Random) -> SearchResult[Action]:
-        """The POMCP search of ``observation``'s decision against the target."""
+    def search(
+        self, observation: Observation, rng: random.Random, log: GameLog | None = None
+    ) -> SearchResult[Action]:
+        """The POMCP search of ``observation``'s decision against the target, its belief
+        conditioned on ``log`` (by default this agent's own record of the game: an agent
+        that keeps the same record, as ``ismcts:respond=N`` does, passes its own)."""
         visibility = observation.visibility
         game: DurakGame = DurakGame(observation.rules, visibility)
-        log = self.logs.get(observation.player)
+        log = self.logs.get(observation.player) if log is None else log
         if log is not None and is_weighable(log, observation):
             model = AgentModel(
                 self.agent, self.epsilon, self.draws, random.Random(rng.getrandbits(64)),

@@ -29,6 +29,7 @@ from durak.agents.inference.inferring import (
 )
 from durak.agents.inference.opponents import MODELS, by_mover, most_likely
 from durak.agents.interface.analysis import Analysis, AnalysisKind, forced, searched, spec_of
+from durak.agents.searchers.best_response import BestResponseAgent
 from durak.agents.searchers.options import (
     BIAS_HELP,
     C_HELP,
@@ -114,13 +115,26 @@ class IsmctsAgent(Inferring):
         low=1,
         high=256,
     )
+    respond: int = param(
+        0,
+        "with auto: once each opponent's posterior is sure of one scripted candidate, "
+        "play pomcp's best response to it at this many simulations (0: off)",
+        low=0,
+        high=10**8,
+    )
     name: str = "ismcts"
+    #: The best responses of ``respond``, by candidate (built at first use).
+    responders: dict[str, BestResponseAgent] = attrs.field(
+        init=False, eq=False, repr=False, factory=dict
+    )
 
     def __attrs_post_init__(self) -> None:
         if self.batch > 1 and self.value == "rollout":
             raise SpecError(
                 "ismcts: batch > 1 needs a value guide (value=dmc): rollouts are not batched"
             )
+        if self.respond and not self.auto():
+            raise SpecError("ismcts: respond needs opponent=auto or infer=auto")
         # The search's own check of its settings, with a stand-in for the guide's prior.
         try:
             prior = None if self.prior == "none" else _uniform_prior
@@ -195,7 +209,26 @@ class IsmctsAgent(Inferring):
             solved = solved_result(observation, rng, nodes=self.endgame)
             if solved is not None:
                 return "solve", solved
+        target = self.sure_opponent(observation, rng) if self.respond else None
+        if target is not None:
+            log = self.logs[observation.player]
+            return "search", self.responder(target).search(observation, rng, log)
         return "search", self.search(observation, rng)
+
+    def responder(self, target: str) -> BestResponseAgent:
+        """The best response of ``respond`` to the candidate ``target``, with this agent's
+        guides and budget limits."""
+        if target not in self.responders:
+            self.responders[target] = BestResponseAgent(
+                target=target,
+                limit=self.respond,
+                prior=self.prior,
+                value=self.value,
+                temperature=self.temperature,
+                nodes=self.nodes,
+                seconds=self.seconds,
+            )
+        return self.responders[target]
 
     def search(self, observation: Observation, rng: random.Random) -> SearchResult[Action]:
         """The SO-ISMCTS search of ``observation``'s decision with this agent's settings."""
