@@ -41,8 +41,9 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src tests benchmarks tools examples
 
 # Every extra is installed above, so a missing one fails its tests instead of skipping them.
+# On every core: each test file runs whole in one worker (pytest-xdist, --dist loadfile).
 pytest: $(STAMP) $(CHROMIUM)
-	DURAK_REQUIRE_EXTRAS=1 $(BIN)/pytest
+	DURAK_REQUIRE_EXTRAS=1 $(BIN)/pytest -n auto --dist loadfile
 
 $(CHROMIUM):
 	apt-get update -q && apt-get install -y -q chromium
