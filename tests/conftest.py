@@ -73,12 +73,14 @@ SUITES: dict[str, tuple[str, ...]] = {
     # the ladder's pairings, seeds and resume, through the CLI in process
     "arena.experiments.ladder": ("cli/test_ladder.py", "arena/test_ladder_records.py"),
     "arena.gamelog": ("arena/test_review.py", "cli/test_review.py"),
-    # test_opponent_auto.py (80 s) left out: it times the candidates' search
+    # the posterior's tests (test_opponent_auto.py) with one seed of its largest cases
     "agents.inference": (
         "agents/test_inference.py",
         "agents/test_particles_property.py",
         "agents/test_opponents.py",
         "agents/test_opponent_specs.py",
+        "agents/test_opponent_auto.py",
+        "agents/test_respond.py",
     ),
     "dataset": (
         "cli/test_dataset.py",
@@ -104,6 +106,14 @@ TESTS = Path(__file__).resolve().parent
 HEAVY_CASES = frozenset(
     {
         "web/test_server.py::test_no_payload_depends_on_a_hidden_card",
+        *(
+            f"agents/test_opponent_auto.py::test_a_scripted_{who}[{seed}]"
+            for who in (
+                "greedy_is_found_within_the_documented_moves",
+                "lowest_is_found_within_half_of_them",
+            )
+            for seed in range(32, 36)
+        ),
         "rules/test_exhaustive.py::test_every_reachable_state[2p-8c-h2-capped-transfer-seed1]",
         "rules/test_exhaustive.py::test_every_reachable_state[2p-8c-h2-transfer-seed1]",
         "rules/test_exhaustive.py::test_every_state_to_a_depth[2p-12c-h3-transfer-seed0-depth12]",
