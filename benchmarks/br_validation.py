@@ -38,6 +38,11 @@ def main() -> None:
     parser.add_argument("--limits", nargs="*", type=int, default=[30, 100, 300])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cheat", action="store_true", help="the planted cheat's value too")
+    parser.add_argument(
+        "--cheat-only",
+        action="store_true",
+        help="the planted cheat's value alone (to set beside a best response measured before)",
+    )
     args = parser.parse_args()
     if args.transfer and args.suits < 2:
         parser.error("--transfer needs two suits: on one, no two cards share a rank to transfer")
@@ -52,6 +57,10 @@ def main() -> None:
     for target in args.targets:
         start = time.perf_counter()
         tree = ExploitTree(rules, target, samples=1, seed=args.seed)
+        if args.cheat_only:
+            cheat = sum(tree.values_of(SeesAll(tree))) / 2
+            print(f"{target}: planted cheat: {cheat:.4f} ({time.perf_counter() - start:.0f} s)")
+            continue
         best = tree.best_response().mean
         print(f"{target}: NashConv / 2 = {best:.4f} ({time.perf_counter() - start:.0f} s)")
         if args.cheat:
