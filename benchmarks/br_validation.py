@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from statistics import fmean
 
 from durak.agents.searchers.exploiter import search_exploiter_spec
 from durak.interop.openspiel.best_response import ExploitTree, SeesAll
@@ -29,6 +30,7 @@ from durak.rules import Rules
 def main() -> None:
     """Print NashConv / 2 and the search exploiter's exact value at every budget."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--suits", type=int, default=1)
     parser.add_argument("--lowest-rank", type=int, default=10)
     parser.add_argument("--hand-size", type=int, default=1)
@@ -47,6 +49,7 @@ def main() -> None:
     if args.transfer and args.suits < 2:
         parser.error("--transfer needs two suits: on one, no two cards share a rank to transfer")
     rules = Rules(
+        players=args.players,
         suits=args.suits,
         lowest_rank=args.lowest_rank,
         hand_size=args.hand_size,
@@ -58,14 +61,14 @@ def main() -> None:
         start = time.perf_counter()
         tree = ExploitTree(rules, target, samples=1, seed=args.seed)
         if args.cheat_only:
-            cheat = sum(tree.values_of(SeesAll(tree))) / 2
+            cheat = fmean(tree.values_of(SeesAll(tree)))
             print(f"{target}: planted cheat: {cheat:.4f} ({time.perf_counter() - start:.0f} s)")
             continue
         best = tree.best_response().mean
         print(f"{target}: NashConv / 2 = {best:.4f} ({time.perf_counter() - start:.0f} s)")
         if args.cheat:
             start = time.perf_counter()
-            cheat = sum(tree.values_of(SeesAll(tree))) / 2
+            cheat = fmean(tree.values_of(SeesAll(tree)))
             seconds = time.perf_counter() - start
             print(f"  planted cheat: {cheat:.4f} (above by {cheat - best:+.4f}, {seconds:.0f} s)")
         for limit in args.limits:

@@ -140,7 +140,7 @@ class ExploitTree:
 class SeesAll(os_policy.Policy):  # type: ignore[misc]  # open_spiel is untyped
     """A planted cheat, not a player: at each decision of ``tree``'s game, the action of
     the best expected payoff against the target given the whole state, the hidden cards
-    included (two players).  Its value (:meth:`ExploitTree.values_of`) bounds every
+    included.  Its value (:meth:`ExploitTree.values_of`) bounds every
     exploiter's from above and exceeds the exact best response's wherever reading the
     hidden cards pays, so a measured exploiter above the best response is caught as one.
     Each state's value is computed once (one walk of the tree below it, memoised by
