@@ -8,6 +8,14 @@ choice, over two seeded games against the target (``--target``, ``greedy`` by de
 seeds 6301 and 6302):
 
     .venv/bin/python benchmarks/br_decision_time.py 300 [--playouts] [--target smart]
+
+``--specs A B ...`` times those agents instead, one after the other in one run, each after
+``--warm`` games against the target (seeds 6401, ...) that it hears as in a match (so that
+``opponent=auto,carry=true`` has learnt its opponent, and ``respond=N`` answers it):
+
+    .venv/bin/python benchmarks/br_decision_time.py --warm 12 --specs \
+        "ismcts:prior=dmc,value=dmc,limit=200,batch=8,opponent=auto,carry=true" \
+        "ismcts:prior=dmc,value=dmc,limit=200,batch=8,opponent=auto,carry=true,respond=150"
 """
 
 from __future__ import annotations
@@ -57,16 +65,24 @@ def main() -> None:
     parser.add_argument("limit", type=int, nargs="?", default=300)
     parser.add_argument("--playouts", action="store_true", help="the unguided search")
     parser.add_argument("--target", default="greedy")
+    parser.add_argument("--specs", nargs="*", help="time these agents instead")
+    parser.add_argument("--warm", type=int, default=0, help="games each plays before")
     args = parser.parse_args()
     rules = Rules()
-    spec = search_exploiter_spec(args.target, args.limit, None if args.playouts else rules)
-    print(spec)
-    timed = Timed(make_agent(spec, rules))
-    for seed in (6301, 6302):
-        play_game(rules, [timed, make_agent(args.target, rules)], seed)
-    t = timed.times
-    mean, top = 1000 * sum(t) / len(t), 1000 * max(t)
-    print(f"limit {args.limit}: {len(t)} decisions, mean CPU {mean:.0f} ms, max {top:.0f} ms")
+    specs = args.specs or [
+        search_exploiter_spec(args.target, args.limit, None if args.playouts else rules)
+    ]
+    for spec in specs:
+        timed = Timed(make_agent(spec, rules))
+        target = make_agent(args.target, rules)
+        for g in range(args.warm):
+            seats = [timed.agent, target] if g % 2 == 0 else [target, timed.agent]
+            play_game(rules, seats, 6401 + g)
+        for seed in (6301, 6302):
+            play_game(rules, [timed, target], seed)
+        t = timed.times
+        mean, top = 1000 * sum(t) / len(t), 1000 * max(t)
+        print(f"{spec}: {len(t)} decisions, mean CPU {mean:.0f} ms, max {top:.0f} ms")
 
 
 if __name__ == "__main__":
