@@ -8,9 +8,9 @@ import json
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 import pytest
@@ -31,10 +31,16 @@ from durak.rules import (  # noqa: E402
     sample_world,
 )
 from durak.web.registry import Tables  # noqa: E402
-from durak.web.reviews import Reviews, position, review_view  # noqa: E402
+from durak.web.reviews import (  # noqa: E402
+    LOGGING_WAIT,
+    Reviews,
+    _finished_entry,
+    position,
+    review_view,
+)
 from durak.web.schema import ReviewState  # noqa: E402
 from durak.web.server import create_app  # noqa: E402
-from durak.web.settings import Limits  # noqa: E402
+from durak.web.settings import Limits, RequestError  # noqa: E402
 from tests.arena.test_review import logged  # noqa: E402
 from tests.support.review_spy import INNER, SpyFactory  # noqa: E402
 from tests.web.test_server import PATIENCE, Clock, play_out, start  # noqa: E402
@@ -339,3 +345,45 @@ def test_no_review_starts_once_the_server_is_closing(served: Served) -> None:
     assert response.status_code == 503
     assert response.json() == {"detail": "the server is closing"}
     assert served.spies.built == []
+
+
+@attrs.define
+class LateLog:
+    """A stand-in table whose game's log line is written while it is joined (``logs``), or
+    never; it records each wait."""
+
+    finished: bool
+    logs: bool = True
+    entry: Any = None
+    waits: list[float | None] = attrs.field(factory=list)
+
+    def join(self, timeout: float | None = None) -> None:
+        self.waits.append(timeout)
+        if self.logs:
+            self.entry = "the entry"
+
+
+#: ``_finished_entry`` asked of a stand-in table.
+entry_of = cast(Callable[[LateLog], object], _finished_entry)
+
+
+def test_a_just_finished_game_waits_a_bounded_time_for_its_log_line() -> None:
+    table = LateLog(finished=True)
+    assert entry_of(table) == "the entry"
+    assert table.waits == [LOGGING_WAIT]
+    assert entry_of(table) == "the entry" and table.waits == [LOGGING_WAIT]  # logged
+
+
+@pytest.mark.parametrize(
+    ("table", "waits"),
+    [(LateLog(finished=False), []), (LateLog(finished=True, logs=False), [LOGGING_WAIT])],
+    ids=["not-over", "never-logged"],
+)
+def test_a_game_without_its_log_line_is_refused_without_waiting_longer(
+    table: LateLog, waits: list[float]
+) -> None:
+    with pytest.raises(RequestError) as refused:
+        entry_of(table)
+    assert refused.value.status == 409
+    assert refused.value.message == "the game is not over: a review is of a finished game"
+    assert table.waits == waits
