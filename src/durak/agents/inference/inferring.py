@@ -211,10 +211,10 @@ class Inferring:
         player's posterior puts at least :data:`SURE`, their moves up to ``observation``
         counted first (drawing from ``rng``); ``None`` if there is none, or no record of
         this game ends at ``observation``."""
-        seat = observation.player
-        posterior, log = self.posteriors.get(seat), self.logs.get(seat)
-        if not self.auto() or posterior is None or log is None or log.latest != observation:
+        posterior = self.posteriors.get(observation.player)
+        if posterior is None:  # not auto, or no game started
             return None
+        # No weights unless this seat's record ends at ``observation``.
         weights = self.auto_model(observation, {}, rng).weights
         found = set()
         for row in weights.values():
