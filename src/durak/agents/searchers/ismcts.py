@@ -5,7 +5,9 @@ call, :class:`~durak.search.LeafBatch`), an exact endgame (``endgame=N``: the
 move of :mod:`durak.agents.solver` once every card is known) and a model of the other
 players at their nodes (``opponent=...``, :mod:`durak.agents.inference.opponents`, or any
 agent by its spec, :mod:`durak.agents.inference.agent_model`: ISMCTS-BR,
-:mod:`durak.agents.searchers.exploiter`).
+:mod:`durak.agents.searchers.exploiter`).  With ``opponent=auto,respond=N``, once the
+posterior over the candidate agents is sure of each opponent, the best response by search
+to that candidate (``pomcp``, :mod:`durak.agents.searchers.best_response`) decides instead.
 """
 
 from __future__ import annotations
