@@ -16,6 +16,7 @@ import pytest
 
 import durak.search
 from durak.agents import make_agent
+from durak.agents.inference.inferring import opponent_model
 from durak.agents.inference.opponents import GreedyModel, MixModel, by_mover, most_likely
 from durak.agents.searchers import ismcts as ismcts_agent
 from durak.agents.searchers.options import searched_game
@@ -143,3 +144,11 @@ def test_a_target_with_a_parameter_named_policy_is_asked_to_act(spec: str) -> No
     rules = Rules(lowest_rank=10, hand_size=3)
     record = play_game(rules, [make_agent(spec, rules), make_agent("greedy")], seed=4)
     assert record.forfeit is None and record.actions
+
+
+@pytest.mark.parametrize("kind", ["dmc", "mix"])
+def test_a_guided_model_without_a_guide_is_refused_by_name(kind: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        opponent_model(kind, 0.1, 0.5, None)
+    assert str(refused.value) == f"the {kind} opponent model needs a guide"
+    assert isinstance(opponent_model("greedy", 0.1, 0.5, None), GreedyModel)  # needs none
