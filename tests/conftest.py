@@ -81,6 +81,7 @@ SUITES: dict[str, tuple[str, ...]] = {
         "agents/test_opponent_specs.py",
         "agents/test_opponent_auto.py",
         "agents/test_respond.py",
+        "agents/test_model_parts.py",
     ),
     "dataset": (
         "cli/test_dataset.py",

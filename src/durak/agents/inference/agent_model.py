@@ -30,6 +30,7 @@ from typing import cast
 import attrs
 
 from durak.agents.base import Agent, SpecError, make_agent, parse_spec
+from durak.agents.inference.opponents import slip
 from durak.agents.interface.policies import PolicyAgent, checked_policy, states_policy
 from durak.agents.specs import nested_spec
 from durak.rules import Action, GameState, Observation, Visibility, legal_actions, observe
@@ -136,8 +137,9 @@ class AgentModel:
         legal = legal_actions(state)
         if len(legal) == 1:
             return legal[0]
-        if self.epsilon and rng.random() < self.epsilon:
-            return legal[rng.randrange(len(legal))]
+        slipped = slip(self.epsilon, legal, rng)
+        if slipped is not None:
+            return slipped
         action = self.agent.act(observe(state, state.turn, self.visibility), rng)
         return legal[_index(legal, action, self.agent)]
 

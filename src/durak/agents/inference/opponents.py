@@ -43,7 +43,9 @@ __all__ = [
     "MixModel",
     "OpponentModel",
     "by_mover",
+    "draw",
     "most_likely",
+    "slip",
 ]
 
 #: The model names of the ``opponent=`` and ``infer=`` options (``auto``:
@@ -75,14 +77,33 @@ def most_likely(model: OpponentModel, state: GameState, legal: Sequence[Action])
     return legal[max(range(len(legal)), key=p.__getitem__)]
 
 
+def draw(weights: Sequence[float], rng: random.Random) -> int:
+    """An index drawn with chance ``weights[i]`` from one ``rng.random()``: the first
+    index whose running sum exceeds the draw, or the last one if rounding left the sum
+    of ``weights`` (meant to be 1) at or below it."""
+    x = rng.random()
+    for i, w in enumerate(weights):
+        x -= w
+        if x < 0:
+            return i
+    return len(weights) - 1
+
+
+def slip(epsilon: float, legal: Sequence[Action], rng: random.Random) -> Action | None:
+    """A uniform action of ``legal`` with chance ``epsilon`` (a softened model's error),
+    else ``None``.  ``rng`` is untouched when ``epsilon`` is 0, so that a model without
+    errors draws exactly what its agent draws."""
+    if epsilon and rng.random() < epsilon:
+        return legal[rng.randrange(len(legal))]
+    return None
+
+
 def _draw(model: OpponentModel, state: GameState, rng: random.Random) -> Action:
     legal = legal_actions(state)
-    x = rng.random()
-    for a, p in zip(legal, model.policy(state, legal), strict=True):
-        x -= p
-        if x < 0:
-            return a
-    return legal[-1]  # rounding: the sum fell just short of x
+    p = model.policy(state, legal)
+    if len(p) != len(legal):
+        raise ValueError(f"a policy of {len(p)} probabilities for {len(legal)} actions")
+    return legal[draw(p, rng)]
 
 
 @attrs.frozen
@@ -101,9 +122,8 @@ class GreedyModel:
         """The greedy move, or with chance ``epsilon`` a uniform one (``rng`` is untouched
         when ``epsilon`` is 0, so the model is then the ``greedy`` rollout exactly)."""
         legal = legal_actions(state)
-        if self.epsilon and rng.random() < self.epsilon:
-            return legal[rng.randrange(len(legal))]
-        return greedy_heuristic(state, legal)
+        slipped = slip(self.epsilon, legal, rng)
+        return greedy_heuristic(state, legal) if slipped is None else slipped
 
     def prime(self, states: Iterable[GameState]) -> None:
         """Nothing: the greedy move is cheap."""

@@ -59,7 +59,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import attrs
 
 from durak.agents.guides import Guidance
-from durak.agents.inference.opponents import OpponentModel
+from durak.agents.inference.opponents import OpponentModel, draw, slip
 from durak.agents.inference.particles import WorldFilter
 from durak.agents.inference.record import GameLog
 from durak.rules import Action, GameState, Observation, legal_actions
@@ -111,9 +111,8 @@ class ArgmaxGuideModel:
     def rollout(self, state: GameState, rng: random.Random) -> Action:
         """The best-scored action, or with chance ``epsilon`` a uniform one."""
         legal = legal_actions(state)
-        if self.epsilon and rng.random() < self.epsilon:
-            return legal[rng.randrange(len(legal))]
-        return legal[self._best(state)]
+        slipped = slip(self.epsilon, legal, rng)
+        return legal[self._best(state)] if slipped is None else slipped
 
     def prime(self, states: Iterable[GameState]) -> None:
         """Score the states' views in one batch."""
@@ -208,12 +207,8 @@ class PosteriorModel:
     def rollout(self, state: GameState, rng: random.Random) -> Action:
         """A model drawn by weight, then its rollout move (a draw from :meth:`policy`)."""
         mixture = self.mixture(state.turn)
-        x = rng.random()
-        for model, w in mixture:
-            x -= w
-            if x < 0:
-                return model.rollout(state, rng)
-        return mixture[-1][0].rollout(state, rng)
+        model = mixture[draw([w for _, w in mixture], rng)][0]
+        return model.rollout(state, rng)
 
     def prime(self, states: Iterable[GameState]) -> None:
         """Prime every model."""

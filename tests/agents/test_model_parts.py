@@ -1,0 +1,269 @@
+"""The opponent models' parts, each checked in milliseconds against stand-ins: the weighted
+draw, the error rate's slip, the refusal of a policy of the wrong length, a mixture's
+priming, the posterior's draw of a model, the posterior carried by seat offset, the named
+models' construction, the order of an agent's spec parameters, the refusals' prefixes, and
+the particle filter's fresh draw when no world allowed a move.
+
+The draws are checked at the interval ends of the cumulative weights, from a generator
+that returns chosen numbers: the sampling law is the definition, not a frequency."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
+
+import attrs
+import pytest
+
+from durak.agents import SpecError, make_agent
+from durak.agents.inference.agent_model import AgentModel
+from durak.agents.inference.inferring import Inferring, inference_last, opponent_model
+from durak.agents.inference.opponents import (
+    GreedyModel,
+    GuideModel,
+    MixModel,
+    OpponentModel,
+    draw,
+    slip,
+)
+from durak.agents.inference.particles import WorldFilter
+from durak.agents.inference.posterior import ArgmaxGuideModel, Posterior, PosteriorModel
+from durak.agents.searchers.ismcts import IsmctsAgent
+from durak.agents.specs import params_of
+from durak.rules import Action, GameState, Rules, legal_actions, new_game, observe, step
+from tests.support.extras import require_extra
+
+
+class Drawn(random.Random):
+    """A generator whose ``random()`` returns the given numbers in turn, then the seeded
+    generator's (which its other draws use)."""
+
+    def __init__(self, *draws: float) -> None:
+        super().__init__(0)
+        self.draws = list(draws)
+
+    def random(self) -> float:
+        return self.draws.pop(0) if self.draws else super().random()
+
+
+def choice_state(seed: int = 3) -> GameState:
+    """A 2-player opening with more than two legal actions."""
+    state = new_game(Rules(), seed)
+    assert len(legal_actions(state)) > 2
+    return state
+
+
+@pytest.mark.parametrize(
+    ("x", "index"), [(0.0, 0), (0.24, 0), (0.25, 1), (0.74, 1), (0.75, 2), (0.99, 2)]
+)
+def test_a_draw_is_the_first_index_whose_running_sum_exceeds_it(x: float, index: int) -> None:
+    assert draw([0.25, 0.5, 0.25], Drawn(x)) == index
+
+
+def test_a_draw_past_a_sum_rounded_short_of_one_is_the_last_index() -> None:
+    assert draw([0.25, 0.25, 0.25], Drawn(0.9)) == 2
+    assert draw([0.5, 0.25], Drawn(0.8)) == 1
+
+
+def test_a_slip_never_touches_the_generator_without_errors() -> None:
+    rng = random.Random(4)
+    before = rng.getstate()
+    assert slip(0.0, legal_actions(choice_state()), rng) is None
+    assert rng.getstate() == before
+
+
+def test_a_slip_is_a_uniform_action_below_epsilon_and_none_above() -> None:
+    legal = legal_actions(choice_state())
+    assert slip(0.3, legal, Drawn(0.31)) is None
+    slipped = Drawn(0.29)
+    assert slip(0.3, legal, slipped) == legal[Drawn().randrange(len(legal))]
+    assert slipped.draws == []
+
+
+@attrs.frozen
+class Scored:
+    """A stand-in guidance: action ``best`` scored highest, ``prior`` as given."""
+
+    best: int
+    probabilities: tuple[float, ...] = ()
+
+    def scores(self, state: GameState) -> list[float]:
+        return [float(i == self.best) for i in range(len(legal_actions(state)))]
+
+    def prior(self, state: GameState, legal: Sequence[Action]) -> list[float]:
+        return list(self.probabilities)
+
+
+def own_move_models() -> list[tuple[OpponentModel, Any]]:
+    """Each softened model with no errors, and how its own move is found: ``greedy``'s
+    (whatever it is), the agent's draw with the same generator, the best-scored action."""
+    agent = make_agent("random")
+    return [
+        (GreedyModel(0.0), None),
+        (
+            AgentModel(agent, 0.0, 8, random.Random(0)),
+            lambda s, r: agent.act(observe(s, s.turn), r),
+        ),
+        (ArgmaxGuideModel(cast(Any, Scored(1)), 0.0), lambda s, r: legal_actions(s)[1]),
+    ]
+
+
+@pytest.mark.parametrize("which", range(3))
+def test_a_model_without_errors_plays_its_own_move_with_the_same_generator(which: int) -> None:
+    model, own = own_move_models()[which]
+    state = choice_state()
+    rng, twin = random.Random(5), random.Random(5)
+    move = model.rollout(state, rng)
+    if own is not None:
+        assert move == own(state, twin)
+    else:
+        assert model.rollout(state, twin) == move
+    assert rng.getstate() == twin.getstate()
+
+
+@pytest.mark.parametrize("which", range(3))
+def test_a_model_that_always_errs_plays_the_uniform_slip(which: int) -> None:
+    model = own_move_models()[which][0]
+    state = choice_state()
+    erring = attrs.evolve(cast(Any, model), epsilon=1.0)
+    legal = legal_actions(state)
+    for seed in range(6):
+        expected = random.Random(seed)
+        expected.random()
+        assert erring.rollout(state, random.Random(seed)) == legal[expected.randrange(len(legal))]
+
+
+def test_a_guided_model_draws_from_its_guides_prior() -> None:
+    state = choice_state()
+    legal = legal_actions(state)
+    one = tuple(float(i == 2) for i in range(len(legal)))
+    assert GuideModel(cast(Any, Scored(0, one))).rollout(state, Drawn(0.5)) == legal[2]
+
+
+def test_a_policy_of_the_wrong_length_is_refused() -> None:
+    state = choice_state()
+    n = len(legal_actions(state))
+    short = GuideModel(cast(Any, Scored(0, (1.0,) * (n - 1))))
+    with pytest.raises(ValueError, match=f"a policy of {n - 1} probabilities for {n} actions"):
+        short.rollout(state, Drawn(0.5))
+    with pytest.raises(ValueError):
+        MixModel(short, GreedyModel(0.1), 0.5).policy(state, legal_actions(state))
+
+
+@attrs.define
+class Recorder:
+    """A stand-in model that records what it is primed with and which rollouts it plays."""
+
+    primed: list[list[GameState]] = attrs.field(factory=list)
+    rolled: list[random.Random] = attrs.field(factory=list)
+
+    def policy(self, state: GameState, legal: Sequence[Action]) -> list[float]:
+        return [1 / len(legal)] * len(legal)
+
+    def rollout(self, state: GameState, rng: random.Random) -> Action:
+        self.rolled.append(rng)
+        return legal_actions(state)[0]
+
+    def prime(self, states: Iterable[GameState]) -> None:
+        self.primed.append(list(states))
+
+
+def test_a_mixture_primes_both_models_with_every_state() -> None:
+    first, second = Recorder(), Recorder()
+    states = [choice_state(3), choice_state(4)]
+    MixModel(first, second, 0.5).prime(iter(states))
+    assert first.primed == second.primed == [states]
+
+
+@pytest.mark.parametrize(("x", "drawn"), [(0.2, 0), (0.3, 1), (0.9, 1)])
+def test_the_posterior_draws_a_model_by_the_movers_weights(x: float, drawn: int) -> None:
+    state = choice_state()
+    mover, other = state.turn, 1 - state.turn
+    models = (Recorder(), Recorder())
+    posterior = PosteriorModel(models, {mover: (0.25, 0.75), other: (0.75, 0.25)})
+    rng = Drawn(x)
+    posterior.rollout(state, rng)
+    assert [len(m.rolled) for m in models] == [int(drawn == 0), int(drawn == 1)]
+    assert models[drawn].rolled == [rng]
+
+
+def test_a_posterior_is_carried_by_seat_offset_to_a_new_seat() -> None:
+    rows = {0: {"greedy": -1.0, "lowest": -2.0}, 2: {"greedy": -3.0, "lowest": -4.0}}
+    carried = Posterior(("greedy", "lowest"), rows).by_offset(1, 3)
+    assert carried == {2: rows[0], 1: rows[2]}
+    # the next game seats the agent at 0: the player two seats on is at 2, one on at 1
+    first = observe(new_game(Rules(players=3), 1), 0)
+    assert Posterior.start(("greedy", "lowest"), first, carried).loglik == {
+        2: rows[0],
+        1: rows[2],
+    }
+
+
+def test_the_named_models_are_built_from_their_parts() -> None:
+    guide = cast(Any, Scored(0))
+    assert opponent_model("greedy", 0.2, 0.4, None) == GreedyModel(0.2)
+    assert opponent_model("dmc", 0.2, 0.4, guide) == GuideModel(guide)
+    assert opponent_model("mix", 0.2, 0.4, guide) == MixModel(
+        GuideModel(guide), GreedyModel(0.2), 0.4
+    )
+
+
+def test_an_agents_own_parameters_come_before_the_inference_ones() -> None:
+    shared = [p.name for p in params_of(Inferring)]
+    ordered = [p.name for p in inference_last(IsmctsAgent)]
+    own = [p.name for p in params_of(IsmctsAgent) if p.name not in shared]
+    assert own and ordered == own + shared
+
+
+@attrs.frozen
+class Nameless(Inferring):
+    """An inferring agent without a ``name``."""
+
+
+def test_an_agent_without_a_name_is_named_by_its_class_in_a_refusal() -> None:
+    with pytest.raises(SpecError, match=r"^Nameless: infer: mcts: limit must be in"):
+        Nameless(infer="mcts:limit=0")
+
+
+def test_a_guide_made_for_other_rules_is_refused_with_the_agents_name() -> None:
+    require_extra("torch")
+    with pytest.raises(SpecError, match=r"^ismcts: dmc: no shipped model for 5 players"):
+        make_agent("ismcts:prior=dmc", Rules(players=5))
+
+
+def opponent_move() -> tuple[int, Any, Action, Any]:
+    """An observer, its observations before and after the opponent's opening attack (with
+    its highest card: the lowest trump, which the opening may show, is the first)."""
+    state = choice_state()
+    me = 1 - state.turn
+    action = legal_actions(state)[-1]
+    return me, observe(state, me), action, observe(step(state, action), me)
+
+
+def test_a_fresh_draw_that_allows_the_move_carries_its_likelihood() -> None:
+    me, before, action, after = opponent_move()
+    models = [GreedyModel(0.3), GreedyModel(1.0)]
+    f = WorldFilter.start(before, 2, 24, random.Random(0))
+    factors = f.restart(before, action, after, models, 64, lambda q: [0.5, 0.5], random.Random(1))
+    assert factors is not None and len(factors) == 2
+    assert all(0 < x <= 1 for x in factors)
+    assert all(observe(w, me) == after for w in f.worlds)
+    assert any(x != 1.0 for x in f.weights[before.turn][0])  # the move's likelihood
+
+
+def test_without_a_fresh_world_allowing_the_move_the_set_is_drawn_from_after() -> None:
+    me, before, action, after = opponent_move()
+    models = [GreedyModel(0.3), GreedyModel(1.0)]
+    for seed in range(100):
+        f = WorldFilter.start(before, 2, 24, random.Random(seed))
+        factors = f.restart(
+            before, action, after, models, 1, lambda q: [0.5, 0.5], random.Random(seed)
+        )
+        if factors is None:
+            break
+    else:
+        pytest.fail("one fresh world allowed the move at every seed")
+    assert len(f.worlds) == 24
+    assert all(observe(w, me) == after for w in f.worlds)
+    assert all(x == 1.0 for rows in f.weights.values() for row in rows for x in row)
