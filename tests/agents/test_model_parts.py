@@ -1,8 +1,8 @@
 """The opponent models' parts, each checked in milliseconds against stand-ins: the weighted
-draw, the error rate's slip, the refusal of a policy of the wrong length, a mixture's
-priming, the posterior's draw of a model, the posterior carried by seat offset, the named
-models' construction, the order of an agent's spec parameters, the refusals' prefixes, and
-the particle filter's fresh draw when no world allowed a move.
+draw, the error rate's softened policy and slip, the refusal of a policy of the wrong
+length, a mixture's priming, the posterior's draw of a model, the posterior carried by
+seat offset, the named models' construction, the order of an agent's spec parameters, the
+refusals' prefixes, and the particle filter's fresh draw when no world allowed a move.
 
 The draws are checked at the interval ends of the cumulative weights, from a generator
 that returns chosen numbers: the sampling law is the definition, not a frequency."""
@@ -26,6 +26,7 @@ from durak.agents.inference.opponents import (
     OpponentModel,
     draw,
     slip,
+    soften,
 )
 from durak.agents.inference.particles import WorldFilter
 from durak.agents.inference.posterior import ArgmaxGuideModel, Posterior, PosteriorModel
@@ -64,6 +65,12 @@ def test_a_draw_is_the_first_index_whose_running_sum_exceeds_it(x: float, index:
 def test_a_draw_past_a_sum_rounded_short_of_one_is_the_last_index() -> None:
     assert draw([0.25, 0.25, 0.25], Drawn(0.9)) == 2
     assert draw([0.5, 0.25], Drawn(0.8)) == 1
+
+
+def test_a_softened_policy_keeps_one_minus_epsilon_and_spreads_epsilon_evenly() -> None:
+    assert soften([0.0, 1.0, 0.0, 0.0], 0.25) == [0.0625, 0.8125, 0.0625, 0.0625]
+    assert soften((0.5, 0.5), 0.0) == [0.5, 0.5]
+    assert soften(iter([0.25, 0.75]), 1.0) == [0.5, 0.5]
 
 
 def test_a_slip_never_touches_the_generator_without_errors() -> None:

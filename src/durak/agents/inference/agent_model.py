@@ -30,7 +30,7 @@ from typing import cast
 import attrs
 
 from durak.agents.base import Agent, SpecError, make_agent, parse_spec
-from durak.agents.inference.opponents import slip
+from durak.agents.inference.opponents import slip, soften
 from durak.agents.interface.policies import PolicyAgent, checked_policy, states_policy
 from durak.agents.specs import nested_spec
 from durak.rules import Action, GameState, Observation, Visibility, legal_actions, observe
@@ -119,8 +119,7 @@ class AgentModel:
         if len(legal) == 1:
             return [1.0]
         p = self.choice(observe(state, state.turn, self.visibility))
-        base = self.epsilon / len(legal)
-        return [base + (1 - self.epsilon) * x for x in p]
+        return soften(p, self.epsilon)
 
     def view_policy(self, view: Observation) -> list[float]:
         """:meth:`policy` read on ``view``, the mover's observation (already made), without
@@ -128,8 +127,7 @@ class AgentModel:
         legal = view.legal_actions
         if len(legal) == 1:
             return [1.0]
-        base = self.epsilon / len(legal)
-        return [base + (1 - self.epsilon) * x for x in self._estimate(view)]
+        return soften(self._estimate(view), self.epsilon)
 
     def rollout(self, state: GameState, rng: random.Random) -> Action:
         """A uniform legal action with chance ``epsilon``, else the agent's own move drawn

@@ -46,6 +46,7 @@ __all__ = [
     "draw",
     "most_likely",
     "slip",
+    "soften",
 ]
 
 #: The model names of the ``opponent=`` and ``infer=`` options (``auto``:
@@ -89,6 +90,14 @@ def draw(weights: Sequence[float], rng: random.Random) -> int:
     return len(weights) - 1
 
 
+def soften(probabilities: Iterable[float], epsilon: float) -> list[float]:
+    """``1 - epsilon`` of ``probabilities`` (one per legal action) plus ``epsilon`` spread
+    evenly over the actions: a candidate that errs with chance ``epsilon``."""
+    p = list(probabilities)
+    base = epsilon / len(p)
+    return [base + (1 - epsilon) * x for x in p]
+
+
 def slip(epsilon: float, legal: Sequence[Action], rng: random.Random) -> Action | None:
     """A uniform action of ``legal`` with chance ``epsilon`` (a softened model's error),
     else ``None``.  ``rng`` is untouched when ``epsilon`` is 0, so that a model without
@@ -115,8 +124,7 @@ class GreedyModel:
     def policy(self, state: GameState, legal: Sequence[Action]) -> list[float]:
         """``1 - epsilon`` on the greedy move plus ``epsilon`` spread evenly."""
         best = greedy_heuristic(state, legal)
-        base = self.epsilon / len(legal)
-        return [base + (1 - self.epsilon) if a == best else base for a in legal]
+        return soften([float(a == best) for a in legal], self.epsilon)
 
     def rollout(self, state: GameState, rng: random.Random) -> Action:
         """The greedy move, or with chance ``epsilon`` a uniform one (``rng`` is untouched

@@ -59,7 +59,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import attrs
 
 from durak.agents.guides import Guidance
-from durak.agents.inference.opponents import OpponentModel, draw, slip
+from durak.agents.inference.opponents import OpponentModel, draw, slip, soften
 from durak.agents.inference.particles import WorldFilter
 from durak.agents.inference.record import GameLog
 from durak.rules import Action, GameState, Observation, legal_actions
@@ -105,8 +105,7 @@ class ArgmaxGuideModel:
     def policy(self, state: GameState, legal: Sequence[Action]) -> list[float]:
         """``1 - epsilon`` on the best-scored action plus ``epsilon`` spread evenly."""
         best = self._best(state)
-        base = self.epsilon / len(legal)
-        return [base + (1 - self.epsilon) * (i == best) for i in range(len(legal))]
+        return soften([float(i == best) for i in range(len(legal))], self.epsilon)
 
     def rollout(self, state: GameState, rng: random.Random) -> Action:
         """The best-scored action, or with chance ``epsilon`` a uniform one."""
