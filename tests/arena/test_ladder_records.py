@@ -5,10 +5,12 @@ and the pairs' deal seeds, which a ladder file's games were played from."""
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 from collections.abc import Generator, Iterable, Sequence
 from types import SimpleNamespace
 from typing import cast
 
+import attrs
 import pytest
 
 import durak.arena.experiments.ladder as ladder_module
@@ -139,6 +141,104 @@ def test_the_ladder_is_saved_when_a_pair_completes_and_at_the_end(
     assert played == [1, 1, 1, 1]
     assert saved == [4, 4]  # when the pair completed, and when play ended
     assert ladder.records[("greedy", "random")].results == "WWWW"
+
+
+def saves_of(
+    monkeypatch: pytest.MonkeyPatch, backend: object, specs: list[str], due: bool
+) -> tuple[list[int], list[list[tuple[tuple[str, str], str]]]]:
+    """The games each batch of ``backend`` yielded, and the ladder's records at each save,
+    a save being due by the clock after every batch (``due``) or never."""
+    ticks = iter(range(0, 10**6, int(SAVE_EVERY) + 1))
+    clock = SimpleNamespace(monotonic=(lambda: next(ticks)) if due else (lambda: 0.0))
+    monkeypatch.setattr(ladder_module, "time", clock)
+    ladder = Ladder(LadderSetup(Rules(), 0))
+    saved: list[list[tuple[tuple[str, str], str]]] = []
+    schedule = ladder.schedule(specs, 4)
+    played = list(schedule.play(cast(Backend, backend), lambda lad: saved.append(
+        sorted((k, r.results) for k, r in lad.records.items())
+    )))  # fmt: skip
+    return played, saved
+
+
+def test_a_save_due_by_the_clock_holds_only_whole_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    played, saved = saves_of(monkeypatch, OneByOne(), ["random", "greedy"], due=True)
+    pair = ("greedy", "random")
+    assert played == [1, 1, 1, 1]
+    # after each game; a deal's first game alone is no record, not even an empty one
+    assert saved == [[], [(pair, "WW")], [(pair, "WW")], [(pair, "WWWW")], [(pair, "WWWW")]]
+
+
+@attrs.define
+class InThrees:
+    """A backend that plays the tasks three to a batch, so a batch may complete one pair
+    and not the next: the first agent wins."""
+
+    def play(
+        self, plans: Sequence[MatchPlan], tasks: Iterable[Task], count: int
+    ) -> Generator[Batch, None, None]:
+        batch: Batch = []
+        for p, g in tasks:
+            batch.append((p, PlayedGame(outcome(1, game=g), ())))
+            if len(batch) == 3:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+
+
+def test_any_pair_completed_by_a_batch_saves_the_ladder(monkeypatch: pytest.MonkeyPatch) -> None:
+    played, saved = saves_of(monkeypatch, InThrees(), ["a", "b", "c"], due=False)
+    assert played == [3, 3, 3, 3]
+    assert [sum(len(results) for _, results in records) for records in saved] == [6, 8, 12, 12]
+
+
+@attrs.define
+class Again:
+    """A backend that delivers every game three times (a task run again after a worker
+    was lost): twice in its batch and once in the next; the first agent wins."""
+
+    def play(
+        self, plans: Sequence[MatchPlan], tasks: Iterable[Task], count: int
+    ) -> Generator[Batch, None, None]:
+        for p, g in tasks:
+            game = (p, PlayedGame(outcome(1, game=g), ()))
+            yield [game, game]
+            yield [game]
+
+
+def test_a_game_delivered_again_counts_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    played, saved = saves_of(monkeypatch, Again(), ["random", "greedy"], due=False)
+    assert played == [1, 0, 1, 0, 1, 0, 1, 0]
+    assert saved[-1] == [(("greedy", "random"), "WWWW")]
+
+
+def test_a_ladder_started_in_a_starting_worker_ends_before_any_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A worker still importing the parent's main script must not run the script's ladder.
+    monkeypatch.setattr(multiprocessing.current_process(), "_inheriting", True, raising=False)
+    schedule = Ladder(LadderSetup(Rules(), 0)).schedule(["random", "greedy"], 2)
+    with pytest.raises(SystemExit):
+        next(schedule.play(cast(Backend, OneByOne()), lambda lad: None))
+
+
+@pytest.mark.parametrize("games", [0, -2, 3])
+def test_a_number_of_games_that_is_not_a_positive_even_number_is_refused(games: int) -> None:
+    with pytest.raises(ValueError) as caught:
+        Ladder(LadderSetup(Rules(), 0)).schedule(["random", "greedy"], games)
+    assert str(caught.value) == (
+        "--games must be a positive even number (deals are played twice, seats swapped), "
+        f"got {games}"
+    )
+
+
+def test_a_pair_held_without_games_is_no_matchup() -> None:
+    ladder = Ladder(LadderSetup(Rules(), 0))
+    ladder.records[("greedy", "random")] = PairRecord("greedy", "random", "")
+    ladder.records[("greedy", "lowest")] = PairRecord("greedy", "lowest", "WL")
+    assert [(m.first, m.second) for m in ladder.matchups(["greedy", "lowest", "random"])] == [
+        ("greedy", "lowest")
+    ]
 
 
 def test_fewer_than_two_agents_are_refused_with_their_count() -> None:

@@ -95,6 +95,23 @@ def test_the_strengths_have_mean_zero() -> None:
     assert list(got) == pytest.approx(list(mm_strengths(wins)), abs=1e-8)
 
 
+def test_games_of_an_agent_against_itself_change_no_strength() -> None:
+    # The fit reads the pairs i != j only: a diagonal, whatever it holds, is not a pair.
+    wins = matrix(*DESIGNS[0][:1], games(2, *DESIGNS[0], deals=5))
+    selfish = wins.copy()
+    np.fill_diagonal(selfish, np.arange(1.0, len(wins) + 1.0) * 7)
+    assert list(strengths(selfish)) == pytest.approx(list(strengths(wins)), abs=1e-12)
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_no_agent_is_refused_and_one_agent_is_its_own_mean(n: int) -> None:
+    if n == 0:
+        with pytest.raises(RatingError, match=r"^no agents to rate$"):
+            strengths(np.zeros((0, 0)))
+    else:
+        assert list(strengths(np.zeros((1, 1)))) == [0.0]
+
+
 def test_the_alpharank_bootstrap_repeats_with_its_seed_and_its_defaults() -> None:
     require_extra("open_spiel")
     agents, pairs = DESIGNS[2]

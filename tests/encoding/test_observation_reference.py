@@ -84,6 +84,8 @@ GAMES = [
     (Rules(players=4, hand_size=4, first_bout_cap=5), 3),
     (Rules(players=5, transfer=True), 4),
     (Rules(players=6, hand_size=5), 5),
+    # a first-bout cap above the cap, which hands of 8 reach: the scale is the larger
+    (Rules(players=2, hand_size=8, first_bout_cap=8), 6),
 ]
 
 

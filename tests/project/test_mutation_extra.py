@@ -253,9 +253,22 @@ def test_an_equivalent_entry_is_trusted_only_for_the_change_it_names() -> None:
     ]
 
 
-def test_every_equivalent_named_matches_its_mutant_in_the_rules_source() -> None:
+@pytest.mark.parametrize("run", sorted(target.TARGETS))
+def test_every_equivalent_named_matches_its_mutant_in_its_runs_source(
+    run: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Fails when an edit to a function shifts the mutants an entry names: read it again.
-    assert stale_equivalents(package_mutants(), {}, load_equivalents()) == []
+    monkeypatch.setenv("DURAK_MUTATION_TARGET", run)
+    mine = {k: v for k, v in load_equivalents().items() if target.covers(k.split(":")[0])}
+    assert stale_equivalents(package_mutants(), {}, mine) == []
+
+
+def test_every_equivalent_names_a_module_of_a_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    covered = set()
+    for run in target.TARGETS:
+        monkeypatch.setenv("DURAK_MUTATION_TARGET", run)
+        covered |= {k for k in load_equivalents() if target.covers(k.split(":")[0])}
+    assert set(load_equivalents()) - covered == set()
 
 
 _GOOD = '''\

@@ -132,5 +132,5 @@ def _tail(o: Observation, d: int, n: int) -> NDArray[np.float32]:
     tail = [o.hand_sizes[p] / d for p in by_seat]
     tail += [o.talon_size / d, *trump, *role, float(o.turn == me), float(o.taking)]
     tail += [*attacker, *defender, *(float(p in o.players_out) for p in by_seat)]
-    tail.append(0.0 if over else o.cap / cap_scale)
+    tail.append(o.cap / cap_scale)  # 0 once the game is over
     return np.array(tail, dtype=np.float32)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Generator, Sequence
-from contextlib import closing
+from contextlib import closing, suppress
 from itertools import combinations
 from typing import Any
 
@@ -174,10 +174,8 @@ class Ladder:
         agent the ladder holds under two spellings and ``specs`` names by neither."""
         held: dict[str, set[str]] = {}
         for name in dict.fromkeys(n for pair in self.records for n in pair):  # in order
-            try:
+            with suppress(SpecError):  # an agent no longer known: only its spelling names it
                 held.setdefault(canonical_spec(name), set()).add(name)
-            except SpecError:
-                continue  # an agent no longer known: only its own spelling names it
         names = []
         for spec in specs:
             canonical = canonical_spec(spec)
@@ -266,15 +264,15 @@ class Schedule:
             with closing(backend.play(self.plans, self.tasks(), self.total)) as batches:
                 for batch in batches:
                     with hold_interrupts():  # a batch is counted whole, or not at all
-                        fresh = [(p, pl) for p, pl in batch if pl.outcome.game not in self._done[p]]
-                        for p, played in fresh:
-                            self._done[p][played.outcome.game] = _code(played.outcome)
-                        complete = [self._keep(p) for p in {p for p, _ in fresh}]
+                        fresh = []  # a game delivered again (a task run twice) counts once
+                        for p, played in batch:
+                            if played.outcome.game not in self._done[p]:
+                                self._done[p][played.outcome.game] = _code(played.outcome)
+                                fresh.append(p)
+                        complete = [self._keep(p) for p in set(fresh)]
                         if any(complete) or time.monotonic() - last > SAVE_EVERY:
                             save(self.ladder)
                             last = time.monotonic()
                     yield len(fresh)
-        finally:
-            for p in range(len(self.plans)):
-                self._keep(p)
+        finally:  # every batch has kept its pairs' whole deals already
             save(self.ladder)

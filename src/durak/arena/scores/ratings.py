@@ -188,16 +188,17 @@ def strengths(wins: Any, prior: float = PRIOR_DRAWS) -> Any:
     """The Bradley–Terry log-strengths (natural logs, mean 0) of the score matrix ``wins``
     (``[i, j]``: ``i``'s score against ``j``), with ``prior`` virtual draws per pair that
     played; :class:`RatingError` if the pairs that played do not connect every agent."""
-    np = _numpy()
+    _numpy()  # its missing extra named first, as every figure here does
     (choix,) = require("the ratings", EXTRA, "choix")
-    played = (wins + wins.T) > 0
-    np.fill_diagonal(played, False)
     n = len(wins)
+    if n == 0:
+        raise RatingError("no agents to rate")
+    # The diagonal (an agent against itself) is left as it is: the fit reads only i != j.
+    played = (wins + wins.T) > 0
     edges = [(i, j) for i in range(n) for j in range(i + 1, n) if played[i, j]]
-    if n > 1 and not _connected(n, edges):
+    if not _connected(n, edges):
         raise RatingError("the games played do not connect every agent to the others")
     comparisons = wins + played * (prior / 2)
-    np.fill_diagonal(comparisons, 0.0)
     params = choix.ilsr_pairwise_dense(comparisons, max_iter=10_000, tol=1e-10)
     return params - params.mean()
 
