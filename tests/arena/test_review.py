@@ -12,7 +12,7 @@ import pytest
 
 from durak.agents import make_agent
 from durak.agents.base import SpecError
-from durak.agents.interface.analysis import Analysis
+from durak.agents.interface.analysis import ActionAssessment, Analysis
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.arena.gamelog.entry import LogEntry, LogError
 from durak.arena.gamelog.replay import replay_entry
@@ -125,6 +125,33 @@ def test_an_agent_that_cannot_analyse_is_one_line() -> None:
         review_entry(logged(3), "greedy")
     with pytest.raises(SpecError, match="unknown agent 'nope'"):
         review_entry(logged(3), "nope")
+    # refused before any decision, so even where there is none (a game stopped at once)
+    stopped = play_entry(RULES, ("human", "greedy"), 3, False, 0, (), None)
+    with pytest.raises(SpecError, match=r"^agent 'greedy' cannot analyse a decision"):
+        review_entry(stopped, "greedy")
+
+
+@attrs.frozen
+class OnlyItsChoice:
+    """A stand-in analyst that values only its own choice (the first legal action), as a
+    solve values only its move: a played action of another kind has an unknown loss."""
+
+    name: str = "only"
+
+    def analyse(self, observation: Observation, rng: random.Random) -> Analysis:
+        legal = observation.legal_actions
+        values = [ActionAssessment(a, 0.5 if i == 0 else None) for i, a in enumerate(legal)]
+        return Analysis(observation.player, "only", legal[0], tuple(values), "solve")
+
+    def act(self, observation: Observation, rng: random.Random) -> Action:
+        return observation.legal_actions[0]
+
+
+def test_an_unknown_loss_is_no_mistake_and_adds_nothing() -> None:
+    review = review_entry(logged(5), "only", make=lambda spec, rules: OnlyItsChoice())
+    assert any(d.loss is None for d in review.decisions)
+    assert review.mistakes() == ()
+    assert review.total_loss == 0.0
 
 
 def test_the_json_review_holds_every_figure_under_its_name() -> None:
