@@ -188,7 +188,6 @@ def strengths(wins: Any, prior: float = PRIOR_DRAWS) -> Any:
     """The Bradley–Terry log-strengths (natural logs, mean 0) of the score matrix ``wins``
     (``[i, j]``: ``i``'s score against ``j``), with ``prior`` virtual draws per pair that
     played; :class:`RatingError` if the pairs that played do not connect every agent."""
-    _numpy()  # its missing extra named first, as every figure here does
     (choix,) = require("the ratings", EXTRA, "choix")
     n = len(wins)
     if n == 0:
