@@ -187,7 +187,8 @@ def bootstrap_scores(
 def strengths(wins: Any, prior: float = PRIOR_DRAWS) -> Any:
     """The Bradley–Terry log-strengths (natural logs, mean 0) of the score matrix ``wins``
     (``[i, j]``: ``i``'s score against ``j``), with ``prior`` virtual draws per pair that
-    played; :class:`RatingError` if the pairs that played do not connect every agent."""
+    played; :class:`RatingError` if there is no agent, or the pairs that played do not
+    connect every agent."""
     (choix,) = require("the ratings", EXTRA, "choix")
     n = len(wins)
     if n == 0:
