@@ -1,6 +1,7 @@
 """The dataset folder's small readers and its writer, in this process (issue 65's mutation
-run of ``durak.dataset``): the seed a resume takes from the manifest, the line naming how
-two runs differ, and ``write_dataset``'s modes, shards and backend."""
+run of ``durak.dataset``): the seed a resume takes from the manifest, the layout a run's
+record states, the line naming how two runs differ, and ``write_dataset``'s modes, shards
+and backend."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from durak.dataset.format import read_manifest, write_manifest
+from durak.dataset.format import Layout, read_manifest, write_manifest
 from durak.dataset.run import DatasetPlan, write_dataset
 from durak.dataset.store import _mismatch, manifest_seed
 from durak.files import FileError
@@ -25,6 +26,41 @@ def test_the_seed_to_resume_with_is_a_recorded_integer_only(
 ) -> None:
     write_manifest(tmp_path, {"seed": recorded}, [])
     assert manifest_seed(tmp_path) == seed
+
+
+def test_a_runs_layout_is_two_whole_numbers_of_at_least_one() -> None:
+    assert Layout.of_run({"games": 10, "shard_games": 3, "seed": 1}) == Layout(10, 3)
+    assert Layout.of_run({"games": 1, "shard_games": 1}) == Layout(1, 1)
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        {},
+        {"games": 10},
+        {"shard_games": 3},
+        {"games": 0, "shard_games": 3},
+        {"games": 10, "shard_games": 0},
+        {"games": True, "shard_games": 3},
+        {"games": 10, "shard_games": True},
+        {"games": "10", "shard_games": 3},
+        {"games": 10.0, "shard_games": 3},
+    ],
+)
+def test_a_run_that_states_no_whole_layout_is_refused(run: dict[str, object]) -> None:
+    with pytest.raises(ValueError) as caught:
+        Layout.of_run(run)
+    assert str(caught.value) == "the run records no games and games per file"
+
+
+def test_the_games_of_a_shard_are_its_slice_and_none_outside() -> None:
+    layout = Layout(10, 3)
+    assert layout.shard_count == 4
+    assert [layout.games_of(k) for k in range(4)] == [
+        range(0, 3), range(3, 6), range(6, 9), range(9, 10)
+    ]  # fmt: skip
+    assert layout.games_of(-1) == layout.games_of(4) == range(0)
+    assert Layout(9, 3).shard_count == 3 and Layout(9, 3).games_of(2) == range(6, 9)
 
 
 def test_no_manifest_is_no_seed(tmp_path: Path) -> None:
