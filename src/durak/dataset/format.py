@@ -275,6 +275,8 @@ def _check_tables(
             meta = pq.read_metadata(pa.BufferReader(data))
             described = json.loads((meta.metadata or {}).get(b"durak", b"null"))
             column = pq.read_table(pa.BufferReader(data), columns=["game"]).column("game")
+            if not pa.types.is_integer(column.type):  # a game is a number, or no game
+                raise ValueError(column.type)
             bounds = pc.min_max(column).as_py()
         except (pa.ArrowException, ValueError, KeyError):
             raise ShardError(path, "is not a Parquet file of a dataset") from None
