@@ -89,6 +89,8 @@ SUITES: dict[str, tuple[str, ...]] = {
         "cli/test_dataset_returns.py",
         "test_dataset_store.py",
         "test_dataset_format.py",
+        "test_dataset_tables.py",
+        "test_dataset_parts.py",
     ),
     # the web's hints and reviews (the browser's and the schema's fuzzing are too slow
     # here; so is test_server.py's hint leak check, below)

@@ -4,13 +4,11 @@ what the run wrote is refused with the line that names it, and nothing else is."
 
 from __future__ import annotations
 
+import errno
 import io
 import json
-import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,16 +17,15 @@ from durak.dataset.format import (
     FORMAT,
     MANIFEST,
     Shard,
-    ShardError,
     read_manifest,
     read_shard,
     shard_paths,
     table_description,
 )
-from durak.dataset.run import DatasetPlan, write_dataset
+from durak.dataset.run import DatasetPlan
 from durak.files import FileError
 from durak.rules import Rules
-from tests.support.extras import require_extra
+from tests.support.dataset_files import Written, copy_of, refusal, write_small
 
 PLAN = DatasetPlan(Rules(), ("random", "greedy"), seed=3, games=5, shard_games=2)
 SUMS = ["a" * 64, "b" * 64]
@@ -114,23 +111,12 @@ def test_the_run_described_in_a_table_drops_the_layout_and_the_games_drop_the_po
 
 
 @pytest.fixture(scope="module")
-def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any], list[Shard]]:
-    """A small dataset (3 shards of 2, 2 and 1 games), its run and its entries."""
-    require_extra("pyarrow")
-    folder = tmp_path_factory.mktemp("written") / "d"
-    shards = write_dataset(PLAN, folder)
-    found = read_manifest(folder)
-    assert found is not None
-    return folder, found.run, shards
-
-
-def copy_of(written: tuple[Path, dict[str, Any], list[Shard]], tmp_path: Path) -> Path:
-    shutil.copytree(written[0], tmp_path / "d")
-    return tmp_path / "d"
+def written(tmp_path_factory: pytest.TempPathFactory) -> Written:
+    return write_small(tmp_path_factory)
 
 
 def test_every_entry_of_a_dataset_as_written_is_borne_out(
-    written: tuple[Path, dict[str, Any], list[Shard]],
+    written: Written,
 ) -> None:
     folder, run, shards = written
     for shard in shards:
@@ -140,14 +126,8 @@ def test_every_entry_of_a_dataset_as_written_is_borne_out(
         ))  # fmt: skip
 
 
-def refusal(folder: Path, run: dict[str, Any], shard: Shard) -> str:
-    with pytest.raises(ShardError) as caught:
-        read_shard(folder, run, shard)
-    return str(caught.value)
-
-
 def test_an_entry_outside_the_layout_is_refused_before_any_file_is_read(
-    written: tuple[Path, dict[str, Any], list[Shard]],
+    written: Written,
 ) -> None:
     folder, run, shards = written
     past = Shard(3, 1, 0, shards[2].sha256)
@@ -164,9 +144,7 @@ def test_an_entry_outside_the_layout_is_refused_before_any_file_is_read(
     )
 
 
-def test_a_missing_or_unreadable_file_is_named(
-    written: tuple[Path, dict[str, Any], list[Shard]], tmp_path: Path
-) -> None:
+def test_a_missing_or_unreadable_file_is_named(written: Written, tmp_path: Path) -> None:
     _, run, shards = written
     copy = copy_of(written, tmp_path)
     games = shard_paths(copy, 0)[1]
@@ -183,7 +161,7 @@ def test_a_missing_or_unreadable_file_is_named(
 
 
 def test_a_file_that_grew_past_a_shards_size_while_read_is_refused(
-    written: tuple[Path, dict[str, Any], list[Shard]], monkeypatch: pytest.MonkeyPatch
+    written: Written, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder, run, shards = written
     monkeypatch.setattr(fmt, "MAX_SHARD_BYTES", 4)
@@ -194,8 +172,36 @@ def test_a_file_that_grew_past_a_shards_size_while_read_is_refused(
     )
 
 
+class _Failing(io.BytesIO):
+    """A file whose read fails as a disk's can."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__()
+        self.error = error
+
+    def read(self, size: int | None = -1) -> bytes:
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (OSError(errno.EIO, "Input/output error"), "Input/output error"),
+        (OSError("the device went away"), "the device went away"),
+    ],
+)
+def test_a_read_that_fails_is_named_with_the_system_s_reason(
+    error: OSError, reason: str, written: Written, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder, run, shards = written
+    monkeypatch.setattr(fmt, "open_source", lambda path, limit: _Failing(error))
+    assert refusal(folder, run, shards[0]) == (
+        f"{shard_paths(folder, 0)[0]}: cannot read: {reason}"
+    )
+
+
 def test_a_file_of_another_digest_is_named(
-    written: tuple[Path, dict[str, Any], list[Shard]],
+    written: Written,
 ) -> None:
     folder, run, shards = written
     for k, path in enumerate(shard_paths(folder, 0)):
@@ -208,7 +214,7 @@ def test_a_file_of_another_digest_is_named(
 
 
 def test_files_that_disagree_with_their_entry_or_their_run_are_named(
-    written: tuple[Path, dict[str, Any], list[Shard]],
+    written: Written,
 ) -> None:
     folder, run, shards = written
     decisions = shard_paths(folder, 0)[0]
@@ -222,9 +228,7 @@ def test_files_that_disagree_with_their_entry_or_their_run_are_named(
     )
 
 
-def test_a_file_that_is_not_parquet_is_named(
-    written: tuple[Path, dict[str, Any], list[Shard]], tmp_path: Path
-) -> None:
+def test_a_file_that_is_not_parquet_is_named(written: Written, tmp_path: Path) -> None:
     _, run, shards = written
     copy = copy_of(written, tmp_path)
     games = shard_paths(copy, 0)[1]
@@ -234,21 +238,8 @@ def test_a_file_that_is_not_parquet_is_named(
     assert refusal(copy, run, entry) == f"{games}: is not a Parquet file of a dataset"
 
 
-def test_files_of_other_games_are_named(
-    written: tuple[Path, dict[str, Any], list[Shard]], tmp_path: Path
-) -> None:
-    # Shard 1's files listed as shard 0's (same games count, same run): the games table
-    # holds games 2 and 3, and the decisions are of those games, not of 0 and 1.
-    _, run, shards = written
-    copy = copy_of(written, tmp_path)
-    for mine, theirs in zip(shard_paths(copy, 0), shard_paths(copy, 1), strict=True):
-        os.replace(theirs, mine)
-    entry = Shard(0, shards[1].games, shards[1].decisions, shards[1].sha256)
-    assert refusal(copy, run, entry) == f"{shard_paths(copy, 0)[0]}: does not hold games 0 to 1"
-
-
 def test_a_file_of_exactly_a_shards_size_is_read(
-    written: tuple[Path, dict[str, Any], list[Shard]], monkeypatch: pytest.MonkeyPatch
+    written: Written, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder, run, shards = written
     monkeypatch.setattr(fmt, "MAX_SHARD_BYTES", 4)
@@ -256,80 +247,4 @@ def test_a_file_of_exactly_a_shards_size_is_read(
     monkeypatch.setattr(fmt, "open_source", full)
     assert refusal(folder, run, shards[0]) == (
         f"{shard_paths(folder, 0)[0]}: does not match the SHA-256 the manifest lists"
-    )
-
-
-def swapped(
-    written: tuple[Path, dict[str, Any], list[Shard]], tmp_path: Path, table: int, into: int
-) -> tuple[Path, Shard]:
-    """A copy whose shard ``into`` has shard ``1 - into``'s file of ``table`` (0: the
-    decisions, 1: the games), and the entry that lists it (its digest and rows)."""
-    _, _, shards = written
-    copy = copy_of(written, tmp_path)
-    other = 1 - into
-    os.replace(shard_paths(copy, other)[table], shard_paths(copy, into)[table])
-    sums = list(shards[into].sha256)
-    sums[table] = shards[other].sha256[table]
-    decisions = shards[other if table == 0 else into].decisions
-    return copy, Shard(into, shards[into].games, decisions, (sums[0], sums[1]))
-
-
-def test_a_games_table_of_other_games_is_named(
-    written: tuple[Path, dict[str, Any], list[Shard]], tmp_path: Path
-) -> None:
-    copy, entry = swapped(written, tmp_path, 1, 0)
-    games = shard_paths(copy, 0)[1]
-    assert refusal(copy, written[1], entry) == f"{games}: does not hold games 0 to 1"
-
-
-def test_decisions_of_earlier_games_are_named(
-    written: tuple[Path, dict[str, Any], list[Shard]], tmp_path: Path
-) -> None:
-    copy, entry = swapped(written, tmp_path, 0, 1)
-    decisions = shard_paths(copy, 1)[0]
-    assert refusal(copy, written[1], entry) == f"{decisions}: does not hold games 2 to 3"
-
-
-@pytest.mark.parametrize("games", [[[0], [1]], [b"0", b"1"], ["0", "1"]], ids=str)
-@pytest.mark.parametrize("slot", [0, 1], ids=["decisions", "games"])
-def test_a_table_whose_games_are_not_numbers_is_no_datasets(
-    games: list[object],
-    slot: int,
-    written: tuple[Path, dict[str, Any], list[Shard]],
-    tmp_path: Path,
-) -> None:
-    # Its description and rows as the entry lists them: only its game column is wrong
-    # (bytes or text once compared with the games' range raised a TypeError).
-    import pyarrow as pa  # noqa: PLC0415 - the fixture requires the extra
-    import pyarrow.parquet as pq  # noqa: PLC0415
-
-    _, run, shards = written
-    copy = copy_of(written, tmp_path)
-    path = shard_paths(copy, 0)[slot]
-    described = json.dumps(table_description(run, ("decisions", "games")[slot])).encode()
-    table = pa.table({"game": games}).replace_schema_metadata({b"durak": described})
-    sink = io.BytesIO()
-    pq.write_table(table, sink)
-    path.write_bytes(sink.getvalue())
-    sums = list(shards[0].sha256)
-    sums[slot] = fmt.digest(sink.getvalue())
-    rows = 2 if slot == 0 else shards[0].decisions
-    entry = Shard(0, 2, rows, (sums[0], sums[1]))
-    assert refusal(copy, run, entry) == f"{path}: is not a Parquet file of a dataset"
-
-
-def test_an_arrow_error_of_any_kind_is_a_file_that_is_no_datasets(
-    written: tuple[Path, dict[str, Any], list[Shard]], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # As a codec this build of pyarrow lacks would fail: not a ValueError.
-    import pyarrow as pa  # noqa: PLC0415 - the fixture requires the extra
-    import pyarrow.parquet as pq  # noqa: PLC0415
-
-    def unsupported(*args: object, **kwargs: object) -> None:
-        raise pa.ArrowNotImplementedError("Support for codec 'lzo' not built")
-
-    folder, run, shards = written
-    monkeypatch.setattr(pq, "read_metadata", unsupported)
-    assert refusal(folder, run, shards[0]) == (
-        f"{shard_paths(folder, 0)[0]}: is not a Parquet file of a dataset"
     )

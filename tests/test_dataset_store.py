@@ -1,19 +1,25 @@
 """The dataset folder's small readers and its writer, in this process (issue 65's mutation
 run of ``durak.dataset``): the seed a resume takes from the manifest, the layout a run's
-record states, the line naming how two runs differ, and ``write_dataset``'s modes, shards
-and backend."""
+record states, the line naming how two runs differ, ``write_dataset``'s modes, shards and
+backend, and the folder a run writes (:class:`~durak.dataset.store.DatasetDir`): the
+shards it keeps or clears, the files it leaves alone, what it refuses, and its lock."""
 
 from __future__ import annotations
 
+import errno
+import os
+import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from durak.dataset.format import Layout, read_manifest, write_manifest
+import durak.dataset.store as store_module
+from durak.dataset.format import GAMES, Layout, Shard, read_manifest, write_manifest
 from durak.dataset.run import DatasetPlan, write_dataset
-from durak.dataset.store import _mismatch, manifest_seed
+from durak.dataset.shards import ShardFiles
+from durak.dataset.store import DatasetDir, Mode, _mismatch, manifest_seed
 from durak.files import FileError
 from durak.rules import Rules
 
@@ -134,3 +140,132 @@ def test_write_dataset_builds_on_the_backend_it_is_given_the_same_bytes(
     assert _bytes(tmp_path / "there") == _bytes(tmp_path / "here")
     again = write_dataset(PLAN, tmp_path / "there", "resume", backend)  # type: ignore[arg-type]
     assert again == here and sorted(backend.handed) == [0, 1, 2]  # nothing left to build
+
+
+# DatasetDir, opened in this process: what it keeps, clears and refuses.
+
+
+@pytest.fixture
+def dataset(tmp_path: Path) -> Path:
+    """PLAN's dataset, written once for the test."""
+    write_dataset(PLAN, tmp_path / "d")
+    return tmp_path / "d"
+
+
+def _parts(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("part-*"))
+
+
+def test_replacing_a_dataset_keeps_none_of_its_shards(dataset: Path) -> None:
+    run = PLAN.description()
+    with DatasetDir(dataset, run, "force") as store:
+        assert store.done == {} and store.notes == []
+        assert _parts(dataset) == []
+        assert read_manifest(dataset).shards == ()  # type: ignore[union-attr]
+
+
+def test_resuming_keeps_the_shards_the_manifest_lists_and_their_files(dataset: Path) -> None:
+    listed = read_manifest(dataset).shards  # type: ignore[union-attr]
+    before = _parts(dataset)
+    with DatasetDir(dataset, PLAN.description(), "resume") as store:
+        assert [store.done[k] for k in sorted(store.done)] == list(listed)
+        assert _parts(dataset) == before and len(before) == 6
+
+
+@pytest.mark.parametrize("mode", ["force", "resume"])
+def test_opening_a_dataset_keeps_files_it_did_not_write(dataset: Path, mode: Mode) -> None:
+    # A dataset card beside the shards, and folders named as a shard or a temporary one.
+    (dataset / "README.md").write_text("a card")
+    (dataset / "part-notes").mkdir()
+    (dataset / GAMES / ".part-00000.parquet.keep").mkdir()
+    with DatasetDir(dataset, PLAN.description(), mode):
+        pass
+    assert (dataset / "README.md").read_text() == "a card"
+    assert (dataset / "part-notes").is_dir()
+    assert (dataset / GAMES / ".part-00000.parquet.keep").is_dir()
+
+
+def test_an_entry_listed_twice_and_once_wrong_is_written_again(dataset: Path) -> None:
+    found = read_manifest(dataset)
+    assert found is not None
+    first = found.shards[0]
+    wrong = Shard(0, first.games, first.decisions + 1, first.sha256)
+    write_manifest(dataset, found.run, [first, wrong, *found.shards[1:]])
+    with DatasetDir(dataset, found.run, "resume") as store:
+        assert store.notes == [
+            f"part-00000.parquet: holds {first.decisions} rows, not the "
+            f"{first.decisions + 1} listed; writing part-00000.parquet again"
+        ]
+        assert sorted(store.done) == [1, 2]
+
+
+def test_a_games_table_folder_that_is_a_file_is_refused(dataset: Path) -> None:
+    shutil.rmtree(dataset / GAMES)
+    (dataset / GAMES).write_text("")
+    with pytest.raises(FileError) as caught:
+        DatasetDir(dataset, PLAN.description(), "force")
+    assert str(caught.value) == f"{dataset / GAMES}: is not a directory; the games table's folder"
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [(OSError(errno.ENOSPC, "No space left on device"), "No space left on device"),
+     (OSError("the disk went away"), "the disk went away")],
+)  # fmt: skip
+def test_a_folder_that_cannot_be_made_is_named_with_the_system_s_reason(
+    error: OSError, reason: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fails(self: Path, *args: object, **kwargs: object) -> None:
+        raise error
+
+    monkeypatch.setattr(Path, "mkdir", fails)
+    with pytest.raises(FileError) as caught:
+        DatasetDir(tmp_path / "d", PLAN.description(), "new")
+    assert str(caught.value) == f"{tmp_path / 'd'}: cannot create it: {reason}"
+
+
+def test_a_folder_it_may_not_write_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As root every folder is writable: what the system answers is what is checked.
+    monkeypatch.setattr(os, "access", lambda path, mode, **kwargs: False)
+    with pytest.raises(FileError) as caught:
+        DatasetDir(tmp_path, PLAN.description(), "new")
+    assert str(caught.value) == f"{tmp_path}: the directory is not writable"
+
+
+def test_without_flock_the_folder_opens_unlocked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "fcntl", None)
+    with DatasetDir(tmp_path / "d", PLAN.description(), "new") as store:
+        assert store.done == {}
+    assert read_manifest(tmp_path / "d") is not None
+
+
+def test_closing_twice_closes_the_lock_once(tmp_path: Path) -> None:
+    store = DatasetDir(tmp_path / "d", PLAN.description(), "new")
+    store.close()
+    store.close()  # as __exit__ after an explicit close
+    with DatasetDir(tmp_path / "d", PLAN.description(), "resume"):
+        pass  # the lock was let go
+
+
+def _files(index: int, size: int) -> ShardFiles:
+    return ShardFiles(index, 1, 1, b"d" * size, b"g" * size)
+
+
+def test_a_shard_file_of_the_most_bytes_allowed_is_written_one_more_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "MAX_SHARD_BYTES", 8)
+    with DatasetDir(tmp_path / "d", PLAN.description(), "new") as store:
+        store.commit(_files(0, 8))
+        assert (tmp_path / "d" / "part-00000.parquet").read_bytes() == b"d" * 8
+        with pytest.raises(FileError) as caught:
+            store.commit(_files(1, 9))
+        path = tmp_path / "d" / "part-00001.parquet"
+        assert str(caught.value) == (
+            f"{path}: would hold 9 bytes, more than the 8 a file may; write fewer --shards games"
+        )
+        assert not path.exists() and sorted(store.done) == [0]

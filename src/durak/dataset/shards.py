@@ -205,9 +205,11 @@ def _decision_table(games: Sequence[GameRows], plan: MatchPlan, schema: pa.Schem
 def _game_row(g: GameRows, plan: MatchPlan) -> dict[str, Any]:
     """The public record of one game, a row of the games table."""
     r, f = g.record, g.record.forfeit
-    forfeit = None if f is None else {"seat": f.seat, "fault": f.fault, "message": f.message}
-    if f is not None and f.action is not None:
-        forfeit = {**(forfeit or {}), "action": f.action}
+    forfeit: dict[str, Any] | None = None
+    if f is not None:  # the action only for an illegal one, as the Forfeit holds it
+        forfeit = {"seat": f.seat, "fault": f.fault, "message": f.message}
+        if f.action is not None:
+            forfeit["action"] = f.action
     return {
         "game": g.game,
         "seed": r.seed,

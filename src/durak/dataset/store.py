@@ -108,10 +108,10 @@ class DatasetDir:
             found = read_manifest(self.path)
             self._check_contents(found, mode)
             self._check_targets()
-            resuming = mode == "resume" and found is not None
-            if found is not None and resuming:
-                self._load(found)
-            self._clear(resuming)
+            resumed = found if mode == "resume" else None
+            if resumed is not None:
+                self._load(resumed)
+            self._clear(resumed is not None)
             self._write_manifest()  # first: a folder with anything of ours has a manifest
             (self.path / GAMES).mkdir(exist_ok=True)
         except BaseException:
