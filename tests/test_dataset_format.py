@@ -160,16 +160,21 @@ def test_a_missing_or_unreadable_file_is_named(written: Written, tmp_path: Path)
     assert refusal(copy, run, shards[0]).startswith(f"{games}: cannot read: ")
 
 
-def test_a_file_that_grew_past_a_shards_size_while_read_is_refused(
-    written: Written, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b"12345", "grew past the 4 bytes a shard may hold"),
+        (b"1234", "does not match the SHA-256 the manifest lists"),  # read whole, then checked
+    ],
+)
+def test_a_file_past_a_shards_size_while_read_is_refused_one_of_it_is_read(
+    data: bytes, reason: str, written: Written, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder, run, shards = written
     monkeypatch.setattr(fmt, "MAX_SHARD_BYTES", 4)
-    grown: Callable[[Path, int], io.BytesIO] = lambda path, limit: io.BytesIO(b"12345")  # noqa: E731
-    monkeypatch.setattr(fmt, "open_source", grown)
-    assert refusal(folder, run, shards[0]) == (
-        f"{shard_paths(folder, 0)[0]}: grew past the 4 bytes a shard may hold"
-    )
+    read: Callable[[Path, int], io.BytesIO] = lambda path, limit: io.BytesIO(data)  # noqa: E731
+    monkeypatch.setattr(fmt, "open_source", read)
+    assert refusal(folder, run, shards[0]) == f"{shard_paths(folder, 0)[0]}: {reason}"
 
 
 class _Failing(io.BytesIO):
@@ -236,15 +241,3 @@ def test_a_file_that_is_not_parquet_is_named(written: Written, tmp_path: Path) -
     sums = (shards[0].sha256[0], fmt.digest(b"not parquet"))
     entry = Shard(0, shards[0].games, shards[0].decisions, sums)
     assert refusal(copy, run, entry) == f"{games}: is not a Parquet file of a dataset"
-
-
-def test_a_file_of_exactly_a_shards_size_is_read(
-    written: Written, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    folder, run, shards = written
-    monkeypatch.setattr(fmt, "MAX_SHARD_BYTES", 4)
-    full: Callable[[Path, int], io.BytesIO] = lambda path, limit: io.BytesIO(b"1234")  # noqa: E731
-    monkeypatch.setattr(fmt, "open_source", full)
-    assert refusal(folder, run, shards[0]) == (
-        f"{shard_paths(folder, 0)[0]}: does not match the SHA-256 the manifest lists"
-    )
