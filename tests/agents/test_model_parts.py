@@ -18,6 +18,7 @@ import pytest
 
 from durak.agents import SpecError, make_agent
 from durak.agents.inference.agent_model import AgentModel
+from durak.agents.inference.belief import InferredGame
 from durak.agents.inference.inferring import Inferring, inference_last, opponent_model
 from durak.agents.inference.opponents import (
     GreedyModel,
@@ -32,7 +33,16 @@ from durak.agents.inference.particles import WorldFilter
 from durak.agents.inference.posterior import ArgmaxGuideModel, Posterior, PosteriorModel
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.agents.specs import params_of
-from durak.rules import Action, GameState, Rules, legal_actions, new_game, observe, step
+from durak.rules import (
+    Action,
+    GameState,
+    Rules,
+    legal_actions,
+    new_game,
+    observe,
+    sample_world,
+    step,
+)
 from tests.support.extras import require_extra
 
 
@@ -274,3 +284,36 @@ def test_without_a_fresh_world_allowing_the_move_the_set_is_drawn_from_after() -
     assert len(f.worlds) == 24
     assert all(observe(w, me) == after for w in f.worlds)
     assert all(x == 1.0 for rows in f.weights.values() for row in rows for x in row)
+
+
+def opponent_move_ending_a_bout(seed: int = 3) -> tuple[int, Any, Action, Any]:
+    """As :func:`opponent_move`, for the first opponent move of a greedy game that ends a
+    bout with cards drawn from the talon (the observer's hand changes with it)."""
+    state = new_game(Rules(), seed)
+    while True:
+        me = 1 - state.turn
+        for action in legal_actions(state):
+            following = step(state, action)
+            if len(following.talon) != len(state.talon):
+                return me, observe(state, me), action, observe(following, me)
+        state = step(state, legal_actions(state)[0])
+
+
+def test_a_fresh_draw_across_a_bouts_end_is_refilled_as_the_observer_saw_it() -> None:
+    me, before, action, after = opponent_move_ending_a_bout()
+    assert after.hand != before.hand  # the observer drew
+    models = [GreedyModel(0.3), GreedyModel(1.0)]
+    f = WorldFilter.start(before, 2, 24, random.Random(0))
+    factors = f.restart(before, action, after, models, 64, lambda q: [0.5, 0.5], random.Random(2))
+    assert factors is not None
+    assert f.worlds and all(observe(w, me) == after for w in f.worlds)
+
+
+def test_an_inferred_game_without_a_belief_samples_as_the_plain_game() -> None:
+    state = choice_state()
+    seen = observe(state, 1 - state.turn)
+    game = InferredGame(Rules())
+    for seed in range(3):
+        assert game.sample_world(seen, random.Random(seed)) == sample_world(
+            seen, random.Random(seed)
+        )
