@@ -85,9 +85,13 @@ mutation: $(STAMP)
 # mutation).  Resumable: verdicts are kept per mutant in .mutants/extra/results.jsonl
 # (.mutants/extra-$(MODULE)/ for the others); ONLY=<text> judges the ids containing it.
 # Not part of `make test`.  Report: docs/verification.md.
+# REACH=mutmut takes which tests reach a function from the mutmut run's stats
+# (.mutants/$(MODULE)/mutmut-stats.json) instead of tracing them: the web's routes run in
+# the server's threads, and its tests cannot run under a profiler (docs/verification.md).
 ONLY ?=
+REACH ?= trace
 mutation-extra: $(STAMP)
-	DURAK_MUTATION_TARGET=$(MODULE) PYTHONPATH=tools $(BIN)/python -m mutation run --only "$(ONLY)"
+	DURAK_MUTATION_TARGET=$(MODULE) PYTHONPATH=tools $(BIN)/python -m mutation run --only "$(ONLY)" --reach $(REACH)
 	DURAK_MUTATION_TARGET=$(MODULE) PYTHONPATH=tools $(BIN)/python -m mutation report
 
 bench: $(STAMP)

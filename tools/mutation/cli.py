@@ -33,12 +33,19 @@ def command_run(args: argparse.Namespace) -> int:
     print(f"{len(todo)} mutants to judge", flush=True)
     if not todo:
         return 0
+    reach = None
+    if args.reach == "mutmut":
+        reach = ROOT / ".mutants" / target.name() / "mutmut-stats.json"
+        if not reach.is_file():
+            print(f"no mutmut stats at {reach}: run make mutation first", file=sys.stderr)
+            return 2
     runner = Runner(ROOT, results.parent)
-    passed, seconds = runner.baseline()
+    passed, seconds = runner.baseline(reach)
     if not passed:
         print("the suites fail without any mutant: fix them first", file=sys.stderr)
         return 1
-    print(f"traced baseline {seconds:.0f} s, {len(runner.durations)} tests, at {runner.commit}")
+    how = "traced" if reach is None else "timed (the reach: mutmut's stats)"
+    print(f"{how} baseline {seconds:.0f} s, {len(runner.durations)} tests, at {runner.commit}")
     with results.open("a", encoding="utf-8") as out:
         for i, m in enumerate(todo, 1):
             verdict, seconds = runner.run(m, args.factor, args.constant)
@@ -115,6 +122,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 default=[],
                 choices=("survived", "timeout", "killed"),
                 help="judge again the mutants with this verdict (repeatable)",
+            )
+            p.add_argument(
+                "--reach",
+                choices=("trace", "mutmut"),
+                default="trace",
+                help="which tests reach a function: traced here, or mutmut's stats of the run",
             )
             p.add_argument("--factor", type=float, default=1.0, help="time limit: factor")
             p.add_argument("--constant", type=float, default=15.0, help="... x tests' time + s")

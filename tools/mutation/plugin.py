@@ -3,7 +3,8 @@ mutated functions (:mod:`mutation.target`) each test reaches, and how long it ta
 
 It records only while ``DURAK_MUTATION_TRACE`` names a file, and writes there at the end
 of the session a JSON object ``{test id: [seconds, [scope, ...]]}``, scopes named as by
-:func:`mutation.trace.scope_name`.
+:func:`mutation.trace.scope_name` (none under ``DURAK_MUTATION_UNTRACED``: the tests are
+only timed).
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
                 if callable(getattr(value, "cache_clear", None)):
                     value.cache_clear()
     began = time.perf_counter()
+    if os.environ.get("DURAK_MUTATION_UNTRACED"):  # timed only: the reach is mutmut's
+        yield
+        _TRACE[item.nodeid] = (time.perf_counter() - began, [])
+        return
     with rules_calls() as seen:
         yield
     scopes = {scope_name(filename, qualname) for filename, qualname in seen}

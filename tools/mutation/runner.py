@@ -71,12 +71,16 @@ class Runner:
         self.reaching: dict[str, set[str]] = {}
         self.at_import: frozenset[str] = frozenset()
 
-    def baseline(self) -> tuple[bool, float]:
-        """Run every suite once, unmutated and traced: whether all passed, and the time."""
+    def baseline(self, reach: Path | None = None) -> tuple[bool, float]:
+        """Run every suite once, unmutated and traced: whether all passed, and the time.
+        With ``reach`` (a ``mutmut-stats.json``), the run is only timed, and which tests
+        reach each function is mutmut's record (:func:`mutmut_reach`)."""
         trace = self.work / "trace.json"
         trace.unlink(missing_ok=True)
         env = {"DURAK_MUTATION_TRACE": str(trace),
                "PYTHONPATH": f"{self.snapshot / 'src'}{os.pathsep}{TOOLS}"}  # fmt: skip
+        if reach is not None:
+            env["DURAK_MUTATION_UNTRACED"] = "1"
         code, seconds = self._pytest(self.files, ["-p", "mutation.plugin"], env, None)
         if code != 0 or not trace.exists():
             return False, seconds
@@ -84,14 +88,22 @@ class Runner:
             self.durations[test] = duration
             for scope in scopes:
                 self.reaching.setdefault(scope, set()).add(test)
+        if reach is not None:
+            self.reaching = {
+                scope: tests & self.durations.keys() for scope, tests in mutmut_reach(reach).items()
+            }
         self.at_import = import_scopes(self.snapshot / "src")
         return True, seconds
 
     def tests_for(self, mutant: Mutant) -> list[str]:
         """The tests that reach the mutant's function, fastest first (all for code run at
-        import: module and class bodies, and the functions they call)."""
+        import: module and class bodies, and the functions they call); a function no test
+        is recorded reaching is judged by those of the function it is nested in, if any
+        (mutmut records only the outer one)."""
         key = mutant.id.rsplit(":", 2)[0]
         at_import = mutant.imported or key in self.at_import
+        while key not in self.reaching and "." in key.partition(":")[2]:
+            key = key.rsplit(".", 1)[0]
         tests = self.durations.keys() if at_import else self.reaching.get(key, set())
         return sorted(tests, key=lambda t: (self.durations[t], t))
 
@@ -147,6 +159,28 @@ class Runner:
             process.wait()
             code = None
         return code, time.monotonic() - began
+
+
+def mutmut_scope(mangled: str) -> str:
+    """The scope, as the mutator names it, of a function as mutmut's stats name it:
+    ``durak.web.hints:Hinter.hint`` for ``durak.web.hints.xǁHinterǁhint``,
+    ``durak.web.hints:hint_seed`` for ``durak.web.hints.x_hint_seed``."""
+    module, _, key = mangled.rpartition(".")
+    if key.startswith("xǁ"):
+        owner, _, function = key[2:].partition("ǁ")
+        return f"{module}:{owner}.{function}"
+    return f"{module}:{key.removeprefix('x_')}"
+
+
+def mutmut_reach(stats: Path) -> dict[str, set[str]]:
+    """For each function's scope, the tests ``stats`` (the ``mutmut-stats.json`` of a
+    ``make mutation`` run) records reaching it.  mutmut counts a call from its code, in
+    any thread, where this pass's profiler sees only the threads it is set in."""
+    data = json.loads(stats.read_text(encoding="utf-8"))
+    reach: dict[str, set[str]] = {}
+    for mangled, tests in data["tests_by_mangled_function_name"].items():
+        reach.setdefault(mutmut_scope(mangled), set()).update(tests)
+    return reach
 
 
 def import_scopes(src: Path) -> frozenset[str]:
