@@ -18,7 +18,7 @@ import pytest
 
 from durak.agents import SpecError, make_agent
 from durak.agents.inference.agent_model import AgentModel
-from durak.agents.inference.belief import InferredGame
+from durak.agents.inference.belief import Belief, InferredGame, is_weighable
 from durak.agents.inference.inferring import Inferring, inference_last, opponent_model
 from durak.agents.inference.opponents import (
     GreedyModel,
@@ -31,6 +31,7 @@ from durak.agents.inference.opponents import (
 )
 from durak.agents.inference.particles import WorldFilter
 from durak.agents.inference.posterior import ArgmaxGuideModel, Posterior, PosteriorModel
+from durak.agents.inference.record import GameLog
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.agents.specs import params_of
 from durak.rules import (
@@ -317,3 +318,65 @@ def test_an_inferred_game_without_a_belief_samples_as_the_plain_game() -> None:
         assert game.sample_world(seen, random.Random(seed)) == sample_world(
             seen, random.Random(seed)
         )
+
+
+def _logged(seed: int = 3) -> tuple[GameLog, GameState]:
+    """Player 0's log of a game two greedy moves in, and the state it has reached."""
+    state = new_game(Rules(), seed)
+    log = GameLog(observe(state, 0))
+    for _ in range(2):
+        mover, action = state.turn, legal_actions(state)[0]
+        state = step(state, action)
+        log.moves.append((mover, action, observe(state, 0)))
+    return log, state
+
+
+def test_a_log_is_weighable_only_closed_at_its_own_latest_observation() -> None:
+    log, state = _logged()
+    assert is_weighable(log, observe(state, 0))
+    assert not is_weighable(None, observe(state, 0))
+    assert not is_weighable(log, observe(state, 0, True))  # an open world: nothing to infer
+    assert not is_weighable(log, log.moves[0][2])  # an earlier observation of its own
+    assert not is_weighable(log, observe(state, 1))  # another player's
+
+
+def test_a_belief_draws_its_own_worlds_for_an_observation_equal_to_its_root() -> None:
+    _, state = _logged()
+    root = observe(state, 1)
+    belief = Belief(root, (state,), (1.0,))
+    copy = attrs.evolve(root)
+    assert copy == root and copy is not root
+    assert all(belief.sample(copy, random.Random(seed)) == state for seed in range(8))
+
+
+@attrs.define
+class _Asked:
+    """An agent that answers with ``answer`` (``None``: the first legal action) and keeps
+    the observations it is asked."""
+
+    answer: Action | None = None
+    name: str = "asked"
+    seen: list[Any] = attrs.Factory(list)
+
+    def act(self, observation: Any, rng: random.Random) -> Action:
+        self.seen.append(observation)
+        return self.answer if self.answer is not None else observation.legal_actions[0]
+
+
+@pytest.mark.parametrize("visibility", [False, True])
+def test_a_rollout_asks_the_agent_with_the_searchers_visibility(visibility: bool) -> None:
+    state = choice_state()
+    agent = _Asked()
+    model = AgentModel(agent, 0.0, 8, random.Random(0), visibility)
+    assert model.rollout(state, random.Random(1)) == legal_actions(state)[0]
+    assert agent.seen == [observe(state, state.turn, visibility)]
+
+
+def test_a_rollout_whose_agent_answers_an_illegal_action_names_the_agent() -> None:
+    state = choice_state()
+    illegal = legal_actions(step(state, legal_actions(state)[0]))[0]
+    assert illegal not in legal_actions(state)
+    model = AgentModel(_Asked(illegal), 0.0, 8, random.Random(0))
+    with pytest.raises(ValueError) as caught:
+        model.rollout(state, random.Random(1))
+    assert str(caught.value) == f"model asked chose {illegal}, not a legal action"
