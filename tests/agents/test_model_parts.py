@@ -380,3 +380,12 @@ def test_a_rollout_whose_agent_answers_an_illegal_action_names_the_agent() -> No
     with pytest.raises(ValueError) as caught:
         model.rollout(state, random.Random(1))
     assert str(caught.value) == f"model asked chose {illegal}, not a legal action"
+
+
+def test_a_belief_samples_any_other_observation_as_the_plain_sampler() -> None:
+    _, state = _logged()
+    belief = Belief(observe(state, 1), (state,), (1.0,))
+    other = observe(state, 0)
+    for seed in range(3):
+        drawn = belief.sample(other, random.Random(seed))
+        assert drawn == sample_world(other, random.Random(seed))
