@@ -389,3 +389,35 @@ def test_a_belief_samples_any_other_observation_as_the_plain_sampler() -> None:
     for seed in range(3):
         drawn = belief.sample(other, random.Random(seed))
         assert drawn == sample_world(other, random.Random(seed))
+
+
+@attrs.frozen
+class OneHot:
+    """A stand-in model sure of the ``k``-th legal action."""
+
+    k: int
+
+    def policy(self, state: GameState, legal: Sequence[Action]) -> list[float]:
+        return [float(i == self.k) for i in range(len(legal))]
+
+    def rollout(self, state: GameState, rng: random.Random) -> Action:
+        return legal_actions(state)[self.k]
+
+    def prime(self, states: Iterable[GameState]) -> None:
+        """Nothing to prime."""
+
+
+def test_the_posteriors_policy_mixes_the_models_by_the_movers_weights() -> None:
+    state = choice_state()
+    mover, other = state.turn, 1 - state.turn
+    models = (OneHot(0), OneHot(1))
+    posterior = PosteriorModel(models, {mover: (0.25, 0.75), other: (0.75, 0.25)})
+    legal = legal_actions(state)
+    assert posterior.policy(state, legal) == [0.25, 0.75] + [0.0] * (len(legal) - 2)
+
+
+def test_a_seat_without_a_posterior_weighs_every_model_alike() -> None:
+    models = (OneHot(0), OneHot(1), OneHot(2), OneHot(3))
+    posterior = PosteriorModel(models, {0: (1.0, 0.0, 0.0, 0.0)})
+    assert posterior.mixture(1) == [(m, 0.25) for m in models]
+    assert posterior.mixture(0) == [(models[0], 1.0)]

@@ -188,8 +188,11 @@ class PosteriorModel:
     weights: Mapping[int, tuple[float, ...]]
 
     def mixture(self, seat: int) -> list[tuple[OpponentModel, float]]:
-        """The models of weight at least :data:`MIN_WEIGHT` for ``seat``, renormalized."""
-        w = self.weights.get(seat) or (1.0 / len(self.models),) * len(self.models)
+        """The models of weight at least :data:`MIN_WEIGHT` for ``seat``, renormalized
+        (every model, of equal weight, for a seat without a posterior)."""
+        w = self.weights.get(seat)
+        if w is None:
+            return [(m, 1.0 / len(self.models)) for m in self.models]
         kept = [(m, x) for m, x in zip(self.models, w, strict=True) if x >= MIN_WEIGHT]
         total = sum(x for _, x in kept)
         return [(m, x / total) for m, x in kept]
