@@ -38,14 +38,20 @@ def logged(seed: int, names: tuple[str, str] = ("human", "greedy")) -> LogEntry:
 def test_every_decision_of_the_seat_is_reviewed_from_its_observations() -> None:
     entry = logged(3)
     spies = SpyFactory([0])
-    reported: list[tuple[int, int]] = []
-    review = review_entry(entry, "spy", progress=lambda d, t: reported.append((d, t)), make=spies)
+    reported: list[tuple[int, int, int]] = []
+
+    def told(done: int, total: int) -> None:  # with how many analyses were made by then
+        reported.append((done, total, len(spies.built[0].analysed)))
+
+    review = review_entry(entry, "spy", progress=told, make=spies)
     game = replay_entry(entry)
     mine = [k for k, m in enumerate(game.movers) if m == 0]
     assert review.seats == (0,) and spies.specs == ["spy"] and spies.rules == [RULES]
     assert [d.step for d in review.decisions] == [k + 1 for k in mine]
     assert [d.played for d in review.decisions] == [game.actions[k] for k in mine]
-    assert reported == [(i + 1, len(mine)) for i in range(len(mine))]
+    # told after each decision, as it is made (not all at the end of the seat's review)
+    made = [sum(not d.forced for d in review.decisions[: i + 1]) for i in range(len(mine))]
+    assert reported == [(i + 1, len(mine), made[i]) for i in range(len(mine))]
     analysed = [d for d in review.decisions if not d.forced]
     assert analysed and any(d.forced for d in review.decisions)
     for d in review.decisions:

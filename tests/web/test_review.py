@@ -386,3 +386,11 @@ def test_a_game_without_its_log_line_is_refused_without_waiting_longer(
     assert refused.value.status == 409
     assert refused.value.message == "the game is not over: a review is of a finished game"
     assert table.waits == waits
+
+
+def test_a_game_logged_unfinished_is_not_reviewed() -> None:
+    # A game its person left is logged as far as it went (Table.log_unfinished).
+    table = LateLog(finished=False, entry="the entry of a game left")
+    with pytest.raises(RequestError) as refused:
+        entry_of(table)
+    assert refused.value.status == 409 and table.waits == []

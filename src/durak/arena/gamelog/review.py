@@ -17,7 +17,7 @@ review.  A forced decision (one legal action) is listed but not analysed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -225,14 +225,14 @@ def _analyst(make: AgentFactory, spec: str, entry: LogEntry) -> object:
     return agent
 
 
-def _seat_decisions(game: Replay, seat: int, agent: object, seed: int) -> list[Decision]:
-    """Every decision of ``seat``, the analyst watching the game from that seat."""
+def _seat_decisions(game: Replay, seat: int, agent: object, seed: int) -> Iterator[Decision]:
+    """Every decision of ``seat``, each as soon as it is analysed (so that progress is
+    told, and a stop heard, after each), the analyst watching the game from that seat."""
     entry, states = game.entry, game.states
     view = entry.open_world
     watcher = agent if isinstance(agent, Watcher) else None
     if watcher is not None:
         watcher.game_started(observe(states[0], seat, view))
-    found: list[Decision] = []
     for k, (action, mover) in enumerate(zip(game.actions, game.movers, strict=True)):
         if mover == seat:
             seen = observe(states[k], seat, view)
@@ -240,10 +240,9 @@ def _seat_decisions(game: Replay, seat: int, agent: object, seed: int) -> list[D
             if len(seen.legal_actions) > 1:
                 rng = random.Random(derive_seed(seed, entry.deal_seed, k + 1))
                 analysis = analyse(agent, seen, rng)
-            found.append(Decision(k + 1, seat, seen, action, analysis))
+            yield Decision(k + 1, seat, seen, action, analysis)
         if watcher is not None:
             watcher.action_taken(mover, action, observe(states[k + 1], seat, view))
     if watcher is not None:
         durak = None if entry.durak is None else entry.seats.index(entry.durak)
         watcher.game_ended(observe(game.final, seat, view), durak)
-    return found
