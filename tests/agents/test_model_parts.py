@@ -30,7 +30,12 @@ from durak.agents.inference.opponents import (
     soften,
 )
 from durak.agents.inference.particles import WorldFilter
-from durak.agents.inference.posterior import ArgmaxGuideModel, Posterior, PosteriorModel
+from durak.agents.inference.posterior import (
+    MIN_WEIGHT,
+    ArgmaxGuideModel,
+    Posterior,
+    PosteriorModel,
+)
 from durak.agents.inference.record import GameLog
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.agents.specs import params_of
@@ -320,11 +325,12 @@ def test_an_inferred_game_without_a_belief_samples_as_the_plain_game() -> None:
         )
 
 
-def _logged(seed: int = 3) -> tuple[GameLog, GameState]:
-    """Player 0's log of a game two greedy moves in, and the state it has reached."""
+def _logged(seed: int = 3, moves: int = 2) -> tuple[GameLog, GameState]:
+    """Player 0's log of a game ``moves`` moves in (each the first legal action), and the
+    state it has reached."""
     state = new_game(Rules(), seed)
     log = GameLog(observe(state, 0))
-    for _ in range(2):
+    for _ in range(moves):
         mover, action = state.turn, legal_actions(state)[0]
         state = step(state, action)
         log.moves.append((mover, action, observe(state, 0)))
@@ -421,3 +427,56 @@ def test_a_seat_without_a_posterior_weighs_every_model_alike() -> None:
     posterior = PosteriorModel(models, {0: (1.0, 0.0, 0.0, 0.0)})
     assert posterior.mixture(1) == [(m, 0.25) for m in models]
     assert posterior.mixture(0) == [(models[0], 1.0)]
+
+
+def test_a_mixture_refuses_weights_that_are_not_one_per_model() -> None:
+    posterior = PosteriorModel((OneHot(0), OneHot(1)), {0: (1.0,), 1: (0.2, 0.3, 0.5)})
+    for seat in (0, 1):
+        with pytest.raises(ValueError):
+            posterior.mixture(seat)
+
+
+def test_a_mixture_keeps_a_model_of_exactly_the_least_weight() -> None:
+    models = (OneHot(0), OneHot(1), OneHot(2))
+    posterior = PosteriorModel(models, {0: (MIN_WEIGHT, 1 - 2 * MIN_WEIGHT, 0.9 * MIN_WEIGHT)})
+    kept = posterior.mixture(0)
+    assert [m for m, _ in kept] == list(models[:2])
+    share = MIN_WEIGHT / (1 - MIN_WEIGHT)
+    assert [w for _, w in kept] == pytest.approx([share, 1 - share])
+
+
+def test_a_posterior_restarts_its_worlds_from_the_observation_before_each_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # No world allows an opponent's move: the filter draws afresh from what the observer
+    # saw just before that move (the start for the first, the previous move's after).
+    log, _ = _logged()
+    befores: list[Any] = []
+
+    def nowhere(self: WorldFilter, mover: int, *args: Any) -> list[float] | None:
+        return [] if mover == self.me else None
+
+    def restart(self: WorldFilter, before: Any, *args: Any) -> list[float]:
+        befores.append(before)
+        return [0.5, 0.5]
+
+    monkeypatch.setattr(WorldFilter, "advance", nowhere)
+    monkeypatch.setattr(WorldFilter, "restart", restart)
+    whole, _ = _logged(moves=6)
+    posterior = Posterior.start(("greedy", "lowest"), log.start, {})
+    models = [GreedyModel(0.3), GreedyModel(1.0)]
+    posterior.update(log, models, random.Random(0))
+    posterior.update(whole, models, random.Random(1))  # only the moves not counted yet
+    expected = [whole.start, *(after for _, _, after in whole.moves)][:-1]
+    theirs = [b for b, (mover, _, _) in zip(expected, whole.moves, strict=True) if mover != 0]
+    assert len(theirs) > 1 and befores == theirs
+    assert posterior.counted == len(whole.moves)
+
+
+def test_an_agent_models_policy_of_a_forced_move_is_certain() -> None:
+    state = new_game(Rules(), 3)
+    while len(legal_actions(state)) != 1:
+        state = step(state, legal_actions(state)[0])
+    model = AgentModel(_Asked(), 0.2, 8, random.Random(0))
+    assert model.view_policy(observe(state, state.turn)) == [1.0]
+    assert model.policy(state, legal_actions(state)) == [1.0]

@@ -147,7 +147,6 @@ class Posterior:
         """Count the moves of ``log`` not counted yet, ``models`` being the candidates of
         :attr:`names` in order: every move steps the game's weighted worlds, and each
         opponent move adds each candidate's log predictive probability of it."""
-        me = log.start.player
         if self.worlds is None:
             self.worlds = WorldFilter.start(log.start, len(self.names), PARTICLES, rng)
         for t in range(self.counted, len(log.moves)):
@@ -156,7 +155,7 @@ class Posterior:
             p = self.worlds.advance(mover, action, after, models, self.weights, rng)
             if p is None:
                 p = self.worlds.restart(before, action, after, models, TRIES, self.weights, rng)
-            if mover == me or not p:
+            if not p:  # the observer's own move: no evidence of a candidate
                 continue
             row = self.loglik[mover]
             possible = [x for c, x in zip(self.names, p, strict=True) if row[c] > -math.inf]
