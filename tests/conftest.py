@@ -98,6 +98,7 @@ SUITES: dict[str, tuple[str, ...]] = {
         "web/test_hints.py",
         "web/test_hint_parts.py",
         "web/test_review.py",
+        "web/test_review_jobs.py",
         "web/test_server.py",
     ),
 }
