@@ -9,6 +9,7 @@ that returns chosen numbers: the sampling law is the definition, not a frequency
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
@@ -456,9 +457,9 @@ def test_a_posterior_restarts_its_worlds_from_the_observation_before_each_move(
     def nowhere(self: WorldFilter, mover: int, *args: Any) -> list[float] | None:
         return [] if mover == self.me else None
 
-    def restart(self: WorldFilter, before: Any, *args: Any) -> list[float]:
-        befores.append(before)
-        return [0.5, 0.5]
+    def restart(self: WorldFilter, before: Any, action: Action, *args: Any) -> list[float]:
+        befores.append((before, action))
+        return [0.5, 0.25]
 
     monkeypatch.setattr(WorldFilter, "advance", nowhere)
     monkeypatch.setattr(WorldFilter, "restart", restart)
@@ -468,9 +469,14 @@ def test_a_posterior_restarts_its_worlds_from_the_observation_before_each_move(
     posterior.update(log, models, random.Random(0))
     posterior.update(whole, models, random.Random(1))  # only the moves not counted yet
     expected = [whole.start, *(after for _, _, after in whole.moves)][:-1]
-    theirs = [b for b, (mover, _, _) in zip(expected, whole.moves, strict=True) if mover != 0]
+    theirs = [(b, a) for b, (q, a, _) in zip(expected, whole.moves, strict=True) if q != 0]
     assert len(theirs) > 1 and befores == theirs
     assert posterior.counted == len(whole.moves)
+    # each of those moves counted with the fresh draw's factors
+    n = len(theirs)
+    assert posterior.loglik[1] == pytest.approx(
+        {"greedy": n * math.log(0.5), "lowest": n * math.log(0.25)}
+    )
 
 
 def test_an_agent_models_policy_of_a_forced_move_is_certain() -> None:
