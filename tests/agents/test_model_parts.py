@@ -483,6 +483,9 @@ def test_an_agent_models_policy_of_a_forced_move_is_certain() -> None:
     state = new_game(Rules(), 3)
     while len(legal_actions(state)) != 1:
         state = step(state, legal_actions(state)[0])
-    model = AgentModel(_Asked(), 0.2, 8, random.Random(0))
+    agent, rng = _Asked(), random.Random(0)
+    model = AgentModel(agent, 0.2, 8, rng)
     assert model.view_policy(observe(state, state.turn)) == [1.0]
     assert model.policy(state, legal_actions(state)) == [1.0]
+    # without asking the agent, or drawing from the model's generator
+    assert agent.seen == [] and rng.getstate() == random.Random(0).getstate()
