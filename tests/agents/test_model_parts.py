@@ -33,6 +33,7 @@ from durak.agents.inference.opponents import (
 from durak.agents.inference.particles import WorldFilter
 from durak.agents.inference.posterior import (
     MIN_WEIGHT,
+    TRIES,
     ArgmaxGuideModel,
     Posterior,
     PosteriorModel,
@@ -452,13 +453,13 @@ def test_a_posterior_restarts_its_worlds_from_the_observation_before_each_move(
     # No world allows an opponent's move: the filter draws afresh from what the observer
     # saw just before that move (the start for the first, the previous move's after).
     log, _ = _logged()
-    befores: list[Any] = []
+    calls: list[tuple[Any, ...]] = []
 
     def nowhere(self: WorldFilter, mover: int, *args: Any) -> list[float] | None:
         return [] if mover == self.me else None
 
-    def restart(self: WorldFilter, before: Any, action: Action, *args: Any) -> list[float]:
-        befores.append((before, action))
+    def restart(self: WorldFilter, *args: Any) -> list[float]:
+        calls.append(args)
         return [0.5, 0.25]
 
     monkeypatch.setattr(WorldFilter, "advance", nowhere)
@@ -466,11 +467,16 @@ def test_a_posterior_restarts_its_worlds_from_the_observation_before_each_move(
     whole, _ = _logged(moves=6)
     posterior = Posterior.start(("greedy", "lowest"), log.start, {})
     models = [GreedyModel(0.3), GreedyModel(1.0)]
-    posterior.update(log, models, random.Random(0))
-    posterior.update(whole, models, random.Random(1))  # only the moves not counted yet
-    expected = [whole.start, *(after for _, _, after in whole.moves)][:-1]
-    theirs = [(b, a) for b, (q, a, _) in zip(expected, whole.moves, strict=True) if q != 0]
-    assert len(theirs) > 1 and befores == theirs
+    rngs = [random.Random(0), random.Random(1)]
+    posterior.update(log, models, rngs[0])
+    posterior.update(whole, models, rngs[1])  # only the moves not counted yet
+    befores = [whole.start, *(after for _, _, after in whole.moves)][:-1]
+    theirs = [
+        (before, action, after, models, TRIES, posterior.weights, rngs[t >= len(log.moves)])
+        for t, (before, (q, action, after)) in enumerate(zip(befores, whole.moves, strict=True))
+        if q != 0
+    ]
+    assert theirs[0][0] is whole.start and len(theirs) > 1 and calls == theirs
     assert posterior.counted == len(whole.moves)
     # each of those moves counted with the fresh draw's factors
     n = len(theirs)
