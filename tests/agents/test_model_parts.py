@@ -19,7 +19,7 @@ import pytest
 
 from durak.agents import SpecError, make_agent
 from durak.agents.inference.agent_model import AgentModel
-from durak.agents.inference.belief import Belief, InferredGame, is_weighable
+from durak.agents.inference.belief import Belief, InferredGame, _candidate, is_weighable
 from durak.agents.inference.inferring import Inferring, inference_last, opponent_model
 from durak.agents.inference.opponents import (
     GreedyModel,
@@ -38,7 +38,7 @@ from durak.agents.inference.posterior import (
     Posterior,
     PosteriorModel,
 )
-from durak.agents.inference.record import GameLog
+from durak.agents.inference.record import GameLog, PublicRecord
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.agents.specs import params_of
 from durak.rules import (
@@ -495,3 +495,17 @@ def test_an_agent_models_policy_of_a_forced_move_is_certain() -> None:
     assert model.policy(state, legal_actions(state)) == [1.0]
     # without asking the agent, or drawing from the model's generator
     assert agent.seen == [] and rng.getstate() == random.Random(0).getstate()
+
+
+@pytest.mark.parametrize("replayed", ["nothing", "another world"])
+def test_a_drawn_past_that_does_not_replay_to_its_world_is_an_inference_error(
+    replayed: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log, state = _logged(moves=4)
+    record = PublicRecord.of(log)
+    other = new_game(Rules(), 4)
+    monkeypatch.setattr(
+        PublicRecord, "replay", lambda self, start: None if replayed == "nothing" else (other, [])
+    )
+    with pytest.raises(RuntimeError, match=r"^inference: the replayed past does not lead"):
+        _candidate(record, state, GreedyModel(0.3), random.Random(0))
