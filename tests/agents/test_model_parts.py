@@ -51,6 +51,7 @@ from durak.rules import (
     sample_world,
     step,
 )
+from durak.testing.worlds import rebuild
 from tests.support.extras import require_extra
 
 
@@ -497,15 +498,21 @@ def test_an_agent_models_policy_of_a_forced_move_is_certain() -> None:
     assert agent.seen == [] and rng.getstate() == random.Random(0).getstate()
 
 
-@pytest.mark.parametrize("replayed", ["nothing", "another world"])
+@pytest.mark.parametrize("replayed", ["nothing", "other hands", "another talon"])
 def test_a_drawn_past_that_does_not_replay_to_its_world_is_an_inference_error(
     replayed: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log, state = _logged(moves=4)
     record = PublicRecord.of(log)
-    other = new_game(Rules(), 4)
+    hands = state.hand_masks
+    others = {
+        "other hands": rebuild(state, hand_masks=(hands[1], hands[0], *hands[2:])),
+        "another talon": rebuild(state, talon=tuple(reversed(state.talon))),
+    }
+    assert all(o != state for o in others.values())
+    final = others.get(replayed)
     monkeypatch.setattr(
-        PublicRecord, "replay", lambda self, start: None if replayed == "nothing" else (other, [])
+        PublicRecord, "replay", lambda self, start: None if final is None else (final, [])
     )
     with pytest.raises(RuntimeError, match=r"^inference: the replayed past does not lead"):
         _candidate(record, state, GreedyModel(0.3), random.Random(0))
