@@ -19,7 +19,13 @@ import pytest
 
 from durak.agents import SpecError, make_agent
 from durak.agents.inference.agent_model import AgentModel
-from durak.agents.inference.belief import Belief, InferredGame, _candidate, is_weighable
+from durak.agents.inference.belief import (
+    Belief,
+    InferredGame,
+    _candidate,
+    is_weighable,
+    weigh_worlds,
+)
 from durak.agents.inference.inferring import Inferring, inference_last, opponent_model
 from durak.agents.inference.opponents import (
     GreedyModel,
@@ -516,3 +522,31 @@ def test_a_drawn_past_that_does_not_replay_to_its_world_is_an_inference_error(
     )
     with pytest.raises(RuntimeError, match=r"^inference: the replayed past does not lead"):
         _candidate(record, state, GreedyModel(0.3), random.Random(0))
+
+
+@attrs.define
+class _Priming:
+    """A stand-in model, uniform, that records the states it is primed with and then asked."""
+
+    primed: list[list[GameState]] = attrs.field(factory=list)
+    asked: list[tuple[GameState, bool]] = attrs.field(factory=list)
+
+    def policy(self, state: GameState, legal: Sequence[Action]) -> list[float]:
+        self.asked.append((state, bool(self.primed)))
+        return [1 / len(legal)] * len(legal)
+
+    def rollout(self, state: GameState, rng: random.Random) -> Action:
+        return legal_actions(state)[0]
+
+    def prime(self, states: Iterable[GameState]) -> None:
+        self.primed.append(list(states))
+
+
+def test_weighing_worlds_primes_the_model_with_every_state_it_then_asks() -> None:
+    log, _ = _logged(moves=6)
+    model = _Priming()
+    belief = weigh_worlds(log, model, 4, random.Random(0))
+    assert len(belief.worlds) == 4
+    (batch,) = model.primed
+    assert batch and [state for state, _ in model.asked] == batch
+    assert all(after_priming for _, after_priming in model.asked)
