@@ -21,6 +21,7 @@ from durak.agents import SpecError, make_agent
 from durak.agents.inference.agent_model import AgentModel
 from durak.agents.inference.belief import (
     Belief,
+    DealChain,
     InferredGame,
     _candidate,
     is_weighable,
@@ -550,3 +551,51 @@ def test_weighing_worlds_primes_the_model_with_every_state_it_then_asks() -> Non
     (batch,) = model.primed
     assert batch and [state for state, _ in model.asked] == batch
     assert all(after_priming for _, after_priming in model.asked)
+
+
+def _seat_log(me: int, players: int, moves: int, seed: int = 5) -> GameLog:
+    """Player ``me``'s log of a game ``moves`` moves in (each the first legal action)."""
+    state = new_game(Rules(players=players), seed)
+    log = GameLog(observe(state, me))
+    for _ in range(moves):
+        mover, action = state.turn, legal_actions(state)[0]
+        state = step(state, action)
+        log.moves.append((mover, action, observe(state, me)))
+    return log
+
+
+@pytest.mark.parametrize(("me", "players"), [(0, 2), (1, 2), (2, 3), (0, 3)])
+def test_a_deal_chains_own_cards_deal_its_start_whoever_observes(me: int, players: int) -> None:
+    log = _seat_log(me, players, 12)
+    record = PublicRecord.of(log)
+    rng = random.Random(me)
+    past = record.past(sample_world(log.latest, rng), rng)
+    chain = DealChain.of(record, past)
+    assert any(q != me for q, x in chain.cells if x == -1)  # an opponent's start cards
+    assert chain._deal(list(chain.cards)) == past
+
+
+def test_a_posterior_refuses_factors_that_are_not_one_per_candidate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Even when the one factor given is 0 (a move no candidate makes is skipped).
+    log, _ = _logged(moves=4)
+    monkeypatch.setattr(WorldFilter, "advance", lambda self, mover, *args: [0.0])
+    posterior = Posterior.start(("greedy", "lowest"), log.start, {})
+    with pytest.raises(ValueError):
+        posterior.update(log, [GreedyModel(0.3)], random.Random(0))
+
+
+@pytest.mark.parametrize(("me", "players"), [(0, 2), (1, 2), (2, 3)])
+def test_a_deal_chains_sources_are_the_opponents_start_cards_and_draws(
+    me: int, players: int
+) -> None:
+    log = _seat_log(me, players, 12)
+    record = PublicRecord.of(log)
+    rng = random.Random(me)
+    chain = DealChain.of(record, record.past(sample_world(log.latest, rng), rng))
+    drawn = sum(count for r in record.refills for _, count in r.draws)
+    assert drawn and any(x >= drawn for _, x in chain.cells)  # cards still to draw, too
+    starts = [c for c in chain.cells if c[1] == -1]
+    draws = [c for c in chain.cells if 0 <= c[1] < drawn]
+    assert chain.cells[: chain.sources] == (*starts, *draws)
