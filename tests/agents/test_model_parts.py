@@ -599,3 +599,72 @@ def test_a_deal_chains_sources_are_the_opponents_start_cards_and_draws(
     starts = [c for c in chain.cells if c[1] == -1]
     draws = [c for c in chain.cells if 0 <= c[1] < drawn]
     assert chain.cells[: chain.sources] == (*starts, *draws)
+
+
+def test_a_move_no_possible_candidate_makes_is_skipped_and_the_later_ones_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # greedy is ruled out already; the first opponent move only greedy would make.
+    log, _ = _logged(moves=6)
+    factors = iter([[0.5, 0.0]] + [[0.5, 0.25]] * len(log.moves))
+
+    def advance(self: WorldFilter, mover: int, *args: Any) -> list[float]:
+        return [] if mover == self.me else next(factors)
+
+    monkeypatch.setattr(WorldFilter, "advance", advance)
+    carried = {1: {"greedy": -math.inf, "lowest": 0.0}}  # by seat offset from the observer
+    posterior = Posterior.start(("greedy", "lowest"), log.start, carried)
+    posterior.update(log, [GreedyModel(0.3), GreedyModel(1.0)], random.Random(0))
+    theirs = sum(mover != 0 for mover, _, _ in log.moves)
+    assert theirs > 1
+    assert posterior.loglik[1]["greedy"] == -math.inf
+    assert posterior.loglik[1]["lowest"] == pytest.approx((theirs - 1) * math.log(0.25))
+
+
+def _chain() -> tuple[DealChain, GameState]:
+    log = _seat_log(0, 2, 12)
+    record = PublicRecord.of(log)
+    rng = random.Random(0)
+    past = record.past(sample_world(log.latest, rng), rng)
+    return DealChain.of(record, past), past
+
+
+@pytest.mark.parametrize("cut", ["no source", "one cell"])
+def test_a_deal_chain_with_nothing_to_swap_stays_at_its_world(cut: str) -> None:
+    chain, past = _chain()
+    if cut == "no source":
+        stuck = attrs.evolve(chain, sources=0)
+    else:
+        stuck = attrs.evolve(chain, cells=chain.cells[:1], cards=chain.cards[:1], sources=1)
+    assert stuck.run(GreedyModel(0.3), 1.0, past, 3, random.Random(0)) == [past] * 3
+
+
+class _Picks(random.Random):
+    """A generator whose ``randrange`` returns the numbers given, in order."""
+
+    def __init__(self, picks: Sequence[int]) -> None:
+        super().__init__(0)
+        self.picks = list(picks)
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:
+        return self.picks.pop(0)
+
+
+@pytest.mark.parametrize(("i", "k", "other"), [(1, 0, 0), (1, 1, 2), (0, 0, 1)])
+def test_a_deal_chain_proposes_to_swap_a_source_with_another_cell(
+    i: int, k: int, other: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chain, past = _chain()
+    assert chain.sources > 1 and len(chain.cells) > 2
+    proposed: list[list[int]] = []
+
+    def undealable(self: DealChain, cards: list[int]) -> None:
+        proposed.append(list(cards))
+
+    monkeypatch.setattr(DealChain, "_deal", undealable)
+    # a proposal that cannot be dealt is refused, even from a world of weight 0
+    for weight in (1.0, 0.0):
+        assert chain.run(GreedyModel(0.3), weight, past, 1, _Picks([i, k])) == [past]
+    swapped = list(chain.cards)
+    swapped[i], swapped[other] = swapped[other], swapped[i]
+    assert proposed == [swapped, swapped]

@@ -158,10 +158,10 @@ class Posterior:
             if not p:  # the observer's own move: no evidence of a candidate
                 continue
             row = self.loglik[mover]
-            possible = [x for c, x in zip(self.names, p, strict=True) if row[c] > -math.inf]
-            if not any(x > 0 for x in possible):
+            factors = list(zip(self.names, p, strict=True))
+            if not any(x > 0 for c, x in factors if row[c] > -math.inf):
                 continue  # a move no possible candidate makes
-            for c, x in zip(self.names, p, strict=True):
+            for c, x in factors:
                 row[c] += math.log(x) if x > 0 else -math.inf
         self.counted = len(log.moves)
 
