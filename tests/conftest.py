@@ -55,8 +55,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 #: Each mutation run's suites (folders or files under ``tests/``), by the run's name
-#: (``make mutation MODULE=...``); each must also be listed in ``[tool.mutmut]``'s
-#: ``pytest_add_cli_args_test_selection``.
+#: (``make mutation MODULE=...``): the one place that chooses a run's tests (mutmut's
+#: selection is every test, and never changes, so a suite added here resets no run).
 SUITES: dict[str, tuple[str, ...]] = {
     "rules": ("rules",),
     "search": ("search",),

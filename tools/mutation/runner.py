@@ -1,11 +1,12 @@
 """The run: the suites against one mutant at a time, in a snapshot of the repository.
 
-A mutant is judged by the rules suites of ``[tool.mutmut]``'s
-``pytest_add_cli_args_test_selection`` (``DURAK_MUTATION_MODULE=rules`` deselects the
-search suites and the heavy cases, ``tests/conftest.py``), with ``-x`` and the ``mutation``
-hypothesis profile, against a snapshot of ``src`` and ``tests`` taken when the run starts:
-only the tests that reach the mutant's function, fastest first, stopped after their time in
-the traced baseline run (which the tracing at least doubles) plus 15 s.
+A mutant is judged by its run's suites (``[tool.mutmut]``'s
+``pytest_add_cli_args_test_selection`` is every test, of which ``DURAK_MUTATION_MODULE``
+keeps the run's suites without the heavy cases, ``tests/conftest.py``), with ``-x`` and
+the ``mutation`` hypothesis profile, against a snapshot of ``src`` and ``tests`` taken
+when the run starts: only the tests that reach the mutant's function, fastest first,
+stopped after their time in the traced baseline run (which the tracing at least doubles)
+plus 15 s.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ TOOLS = Path(__file__).resolve().parents[1]
 
 
 def suites(root: Path = ROOT) -> list[str]:
-    """The test files of ``[tool.mutmut]``'s ``pytest_add_cli_args_test_selection``."""
+    """``[tool.mutmut]``'s ``pytest_add_cli_args_test_selection``: what the runs collect,
+    of which ``tests/conftest.py`` keeps each run's suites."""
     config = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
     selection: list[str] = config["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
     return selection
@@ -47,7 +49,7 @@ class Runner:
       root: the repository.
       work: the run's folder: the snapshot and the baseline's trace.
       snapshot: the copy of ``src``, ``tests`` and ``pyproject.toml`` the tests run in.
-      files: the suites (:func:`suites`).
+      files: what the baseline collects (:func:`suites`).
       commit: the commit judged, ``+dirty`` when ``src`` or ``tests`` had changes.
       durations: each test's time in the baseline (empty before :meth:`baseline`).
       reaching: for each function's scope, the tests that reach it.
