@@ -129,6 +129,20 @@ HEAVY_CASES = frozenset(
 )
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under ``DURAK_MUTATION_MODULE``, never collect (nor import) a file or folder of
+    ``tests/`` outside the run's suites: mutmut's selection is every test, and some test
+    modules read files that a run's copy of the project lacks."""
+    suites = SUITES.get(os.environ.get("DURAK_MUTATION_MODULE", ""))
+    if suites is None or not collection_path.is_relative_to(TESTS):
+        return None
+    for suite in suites:
+        path = TESTS / suite
+        if collection_path.is_relative_to(path) or path.is_relative_to(collection_path):
+            return None
+    return True
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under ``DURAK_MUTATION_MODULE``, keep only that module's suites (:data:`SUITES`)
     without the heavy cases."""
