@@ -82,6 +82,7 @@ SUITES: dict[str, tuple[str, ...]] = {
         "agents/test_opponent_auto.py",
         "agents/test_respond.py",
         "agents/test_model_parts.py",
+        "agents/test_inferring_parts.py",
     ),
     "dataset": (
         "cli/test_dataset.py",

@@ -17,6 +17,7 @@ from typing import Any, cast
 import attrs
 import pytest
 
+import durak.agents.inference.belief as belief_module
 from durak.agents import SpecError, make_agent
 from durak.agents.inference.agent_model import AgentModel
 from durak.agents.inference.belief import (
@@ -27,7 +28,11 @@ from durak.agents.inference.belief import (
     is_weighable,
     weigh_worlds,
 )
-from durak.agents.inference.inferring import Inferring, inference_last, opponent_model
+from durak.agents.inference.inferring import (
+    Inferring,
+    inference_last,
+    opponent_model,
+)
 from durak.agents.inference.opponents import (
     GreedyModel,
     GuideModel,
@@ -60,6 +65,7 @@ from durak.rules import (
 )
 from durak.testing.worlds import rebuild
 from tests.support.extras import require_extra
+from tests.support.played_logs import played_log
 
 
 class Drawn(random.Random):
@@ -335,29 +341,21 @@ def test_an_inferred_game_without_a_belief_samples_as_the_plain_game() -> None:
         )
 
 
-def _logged(seed: int = 3, moves: int = 2) -> tuple[GameLog, GameState]:
-    """Player 0's log of a game ``moves`` moves in (each the first legal action), and the
-    state it has reached."""
-    state = new_game(Rules(), seed)
-    log = GameLog(observe(state, 0))
-    for _ in range(moves):
-        mover, action = state.turn, legal_actions(state)[0]
-        state = step(state, action)
-        log.moves.append((mover, action, observe(state, 0)))
-    return log, state
-
-
 def test_a_log_is_weighable_only_closed_at_its_own_latest_observation() -> None:
-    log, state = _logged()
+    log, state = played_log()
     assert is_weighable(log, observe(state, 0))
     assert not is_weighable(None, observe(state, 0))
     assert not is_weighable(log, observe(state, 0, True))  # an open world: nothing to infer
     assert not is_weighable(log, log.moves[0][2])  # an earlier observation of its own
     assert not is_weighable(log, observe(state, 1))  # another player's
+    opened, state = played_log(open_world=True)
+    assert not is_weighable(opened, observe(state, 0, True))  # a log of an open world
+    mixed = GameLog(observe(new_game(Rules(), 3), 1), log.moves)  # started at seat 1
+    assert not is_weighable(mixed, mixed.latest)
 
 
 def test_a_belief_draws_its_own_worlds_for_an_observation_equal_to_its_root() -> None:
-    _, state = _logged()
+    _, state = played_log()
     root = observe(state, 1)
     belief = Belief(root, (state,), (1.0,))
     copy = attrs.evolve(root)
@@ -399,7 +397,7 @@ def test_a_rollout_whose_agent_answers_an_illegal_action_names_the_agent() -> No
 
 
 def test_a_belief_samples_any_other_observation_as_the_plain_sampler() -> None:
-    _, state = _logged()
+    _, state = played_log()
     belief = Belief(observe(state, 1), (state,), (1.0,))
     other = observe(state, 0)
     for seed in range(3):
@@ -460,7 +458,7 @@ def test_a_posterior_restarts_its_worlds_from_the_observation_before_each_move(
 ) -> None:
     # No world allows an opponent's move: the filter draws afresh from what the observer
     # saw just before that move (the start for the first, the previous move's after).
-    log, _ = _logged()
+    log, _ = played_log()
     calls: list[tuple[Any, ...]] = []
 
     def nowhere(self: WorldFilter, mover: int, *args: Any) -> list[float] | None:
@@ -472,7 +470,7 @@ def test_a_posterior_restarts_its_worlds_from_the_observation_before_each_move(
 
     monkeypatch.setattr(WorldFilter, "advance", nowhere)
     monkeypatch.setattr(WorldFilter, "restart", restart)
-    whole, _ = _logged(moves=6)
+    whole, _ = played_log(moves=6)
     posterior = Posterior.start(("greedy", "lowest"), log.start, {})
     models = [GreedyModel(0.3), GreedyModel(1.0)]
     rngs = [random.Random(0), random.Random(1)]
@@ -509,7 +507,7 @@ def test_an_agent_models_policy_of_a_forced_move_is_certain() -> None:
 def test_a_drawn_past_that_does_not_replay_to_its_world_is_an_inference_error(
     replayed: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    log, state = _logged(moves=4)
+    log, state = played_log(moves=4)
     record = PublicRecord.of(log)
     hands = state.hand_masks
     others = {
@@ -544,7 +542,7 @@ class _Priming:
 
 
 def test_weighing_worlds_primes_the_model_with_every_state_it_then_asks() -> None:
-    log, _ = _logged(moves=6)
+    log, _ = played_log(moves=6)
     model = _Priming()
     belief = weigh_worlds(log, model, 4, random.Random(0))
     assert len(belief.worlds) == 4
@@ -553,15 +551,9 @@ def test_weighing_worlds_primes_the_model_with_every_state_it_then_asks() -> Non
     assert all(after_priming for _, after_priming in model.asked)
 
 
-def _seat_log(me: int, players: int, moves: int, seed: int = 5) -> GameLog:
-    """Player ``me``'s log of a game ``moves`` moves in (each the first legal action)."""
-    state = new_game(Rules(players=players), seed)
-    log = GameLog(observe(state, me))
-    for _ in range(moves):
-        mover, action = state.turn, legal_actions(state)[0]
-        state = step(state, action)
-        log.moves.append((mover, action, observe(state, me)))
-    return log
+def _seat_log(me: int, players: int, moves: int) -> GameLog:
+    """Player ``me``'s log of a game ``moves`` moves in, on the deal of seed 5."""
+    return played_log(5, moves, me, players)[0]
 
 
 @pytest.mark.parametrize(("me", "players"), [(0, 2), (1, 2), (2, 3), (0, 3)])
@@ -579,7 +571,7 @@ def test_a_posterior_refuses_factors_that_are_not_one_per_candidate(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Even when the one factor given is 0 (a move no candidate makes is skipped).
-    log, _ = _logged(moves=4)
+    log, _ = played_log(moves=4)
     monkeypatch.setattr(WorldFilter, "advance", lambda self, mover, *args: [0.0])
     posterior = Posterior.start(("greedy", "lowest"), log.start, {})
     with pytest.raises(ValueError):
@@ -605,7 +597,7 @@ def test_a_move_no_possible_candidate_makes_is_skipped_and_the_later_ones_counte
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # greedy is ruled out already; the first opponent move only greedy would make.
-    log, _ = _logged(moves=6)
+    log, _ = played_log(moves=6)
     factors = iter([[0.5, 0.0]] + [[0.5, 0.25]] * len(log.moves))
 
     def advance(self: WorldFilter, mover: int, *args: Any) -> list[float]:
@@ -668,3 +660,14 @@ def test_a_deal_chain_proposes_to_swap_a_source_with_another_cell(
     swapped = list(chain.cards)
     swapped[i], swapped[other] = swapped[other], swapped[i]
     assert proposed == [swapped, swapped]
+
+
+@pytest.mark.parametrize("weight", [0.0, 1.0])
+def test_a_deal_chain_at_weight_0_moves_to_any_deal_but_refuses_one_of_weight_0_otherwise(
+    weight: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A chain started on an impossible world wanders until it finds a possible one.
+    chain, past = _chain()
+    monkeypatch.setattr(belief_module, "likelihood", lambda model, choices: 0.0)
+    worlds = chain.run(GreedyModel(0.3), weight, past, 20, random.Random(0))
+    assert (worlds[-1] != past) == (weight == 0.0)

@@ -11,6 +11,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
+from typing import TypeGuard
 
 import attrs
 
@@ -222,7 +223,7 @@ class InferredGame(DurakGame):
         return self.belief.sample(observation, rng)
 
 
-def is_weighable(log: GameLog | None, observation: Observation) -> bool:
+def is_weighable(log: GameLog | None, observation: Observation) -> TypeGuard[GameLog]:
     """Whether ``log`` is a closed-world record ending at ``observation`` (else no
     inference is done)."""
     return (

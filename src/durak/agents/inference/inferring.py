@@ -268,7 +268,7 @@ class Inferring:
         if self.infer == "none":
             return None
         log = self.logs.get(observation.player)
-        if log is None or not is_weighable(log, observation):
+        if not is_weighable(log, observation):
             return None
         model = self.model(self.infer, cache, rng, observation)
         return weigh_worlds(log, model, self.candidates, rng, steps=self.chain)
@@ -280,8 +280,8 @@ class Inferring:
             self.logs[observation.player] = GameLog(observation)
         if self.auto():
             names = self.candidate_names(observation)
-            carried = self.carried if self.carry else {}
-            self.posteriors[observation.player] = Posterior.start(names, observation, carried)
+            # ``carried`` stays empty without ``carry``: the prior.
+            self.posteriors[observation.player] = Posterior.start(names, observation, self.carried)
 
     def action_taken(self, player: int, action: Action, observation: Observation) -> None:
         """Add the action to this seat's log."""

@@ -60,16 +60,13 @@ class OpponentModel(Protocol):
     def policy(self, state: GameState, legal: Sequence[Action]) -> Sequence[float]:
         """One probability per action of ``legal`` (the legal actions of ``state``),
         summing to 1."""
-        ...
 
     def rollout(self, state: GameState, rng: random.Random) -> Action:
         """A legal action of the player to move, drawn from :meth:`policy` with ``rng``."""
-        ...
 
     def prime(self, states: Iterable[GameState]) -> None:
         """Prepare :meth:`policy` for these states at once (a batch of network calls), or
         nothing."""
-        ...
 
 
 def most_likely(model: OpponentModel, state: GameState, legal: Sequence[Action]) -> Action:

@@ -1,0 +1,118 @@
+"""The lifecycle of an inferring agent (:class:`~durak.agents.inference.inferring.Inferring`):
+what it builds for which option, what it keeps during a game and drops after, and when it
+weighs worlds; and a guide model's priming (issue 65: survivors of the mutation runs)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import cast
+
+import pytest
+
+import durak.agents.inference.inferring as inferring_module
+from durak.agents import make_agent
+from durak.agents.guides import Guidance, Guide
+from durak.agents.inference.inferring import CANDIDATES, Inferring
+from durak.agents.inference.opponents import GuideModel
+from durak.rules import Observation, observe
+from tests.support.played_logs import played_log
+
+
+def _inferring(spec: str) -> Inferring:
+    return cast(Inferring, make_agent(spec))
+
+
+@pytest.mark.parametrize("infer", ["greedy", "auto"])
+def test_the_candidates_are_built_for_auto_alone(infer: str) -> None:
+    agent = _inferring(f"mcts:limit=5,infer={infer}")
+    assert set(agent.candidates_built) == (set(CANDIDATES) if infer == "auto" else set())
+    assert len(agent.auto_guide) == (infer == "auto")
+
+
+def test_auto_shares_the_network_the_search_already_loaded() -> None:
+    agent = _inferring("ismcts:limit=5,prior=dmc,opponent=auto")
+    (guide,) = agent.auto_guide
+    assert guide is agent.guides["dmc"]
+
+
+def test_auto_goes_without_the_network_where_no_dmc_guide_is_registered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(inferring_module, "guide_names", lambda: {})
+    agent = _inferring("mcts:limit=5,infer=auto")
+    assert agent.auto_guide == [] and set(agent.candidates_built) == set(CANDIDATES)
+
+
+@pytest.mark.parametrize(
+    ("spec", "logs", "posteriors"),
+    [
+        ("mcts:limit=5", False, False),
+        ("mcts:limit=5,infer=greedy", True, False),
+        ("mcts:limit=5,infer=auto", True, True),
+        ("ismcts:limit=5,opponent=auto", True, True),
+    ],
+)
+def test_a_game_keeps_a_log_with_inference_and_posteriors_with_auto_until_it_ends(
+    spec: str, logs: bool, posteriors: bool
+) -> None:
+    agent = _inferring(spec)
+    log, _ = played_log()
+    agent.game_started(log.start)
+    assert set(agent.logs) == ({0} if logs else set())
+    assert set(agent.posteriors) == ({0} if posteriors else set())
+    agent.game_ended(log.start, None)
+    assert agent.logs == {} and agent.posteriors == {}
+
+
+def test_a_seat_that_never_started_ends_without_a_trace() -> None:
+    agent = _inferring("mcts:limit=5,infer=auto,carry=true")
+    log, _ = played_log()
+    agent.game_ended(log.start, None)
+    assert agent.carried == {} and agent.logs == {} and agent.posteriors == {}
+
+
+def _heard(agent: Inferring, moves: int = 6) -> Observation:
+    """Start a game of seat 0 and tell the agent its moves; the latest observation."""
+    log, _ = played_log(moves=moves)
+    agent.game_started(log.start)
+    for mover, action, observation in log.moves:
+        agent.action_taken(mover, action, observation)
+    return log.latest
+
+
+def test_an_agent_without_auto_is_sure_of_no_opponent() -> None:
+    agent = _inferring("mcts:limit=5,infer=greedy")
+    assert agent.sure_opponent(_heard(agent), random.Random(0)) is None
+
+
+def test_worlds_are_weighed_only_at_the_logs_latest_observation() -> None:
+    agent = _inferring("mcts:limit=5,infer=greedy,candidates=4")
+    latest = _heard(agent)
+    assert agent.belief(latest, random.Random(0), {}) is not None
+    earlier = agent.logs[0].moves[0][2]
+    assert agent.belief(earlier, random.Random(0), {}) is None
+
+
+def test_worlds_are_not_weighed_without_infer_though_auto_keeps_a_log() -> None:
+    agent = _inferring("ismcts:limit=5,opponent=auto")
+    latest = _heard(agent)
+    assert agent.logs[0].latest == latest
+    assert agent.belief(latest, random.Random(0), {}) is None
+
+
+class _Zeros:
+    """A guide scoring every legal action 0."""
+
+    def action_values(self, observation: Observation) -> list[float]:
+        return [0.0] * len(observation.legal_actions)
+
+    def action_values_many(self, observations: Sequence[Observation]) -> list[list[float]]:
+        return [self.action_values(o) for o in observations]
+
+
+def test_a_guide_model_primes_its_guidance_with_the_movers_views() -> None:
+    _, state = played_log(moves=4)
+    guidance = Guidance(cast(Guide, _Zeros()), 1.0)
+    GuideModel(guidance).prime([state])
+    assert list(guidance.cache) == [observe(state, state.turn)]
