@@ -83,6 +83,7 @@ SUITES: dict[str, tuple[str, ...]] = {
         "agents/test_respond.py",
         "agents/test_model_parts.py",
         "agents/test_inferring_parts.py",
+        "agents/test_particles_parts.py",
     ),
     "dataset": (
         "cli/test_dataset.py",

@@ -13,8 +13,9 @@ import pytest
 import durak.agents.inference.inferring as inferring_module
 from durak.agents import make_agent
 from durak.agents.guides import Guidance, Guide
-from durak.agents.inference.inferring import CANDIDATES, Inferring
+from durak.agents.inference.inferring import Inferring
 from durak.agents.inference.opponents import GuideModel
+from durak.agents.inference.posterior import CANDIDATES
 from durak.rules import Observation, observe
 from tests.support.played_logs import played_log
 

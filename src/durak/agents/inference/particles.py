@@ -90,27 +90,22 @@ def refill(
     me, n = seen.player, seen.rules.players
     hidden = seen.hidden_cards().mask
     table = table_mask(before.table)
-    masks = list(after.hand_masks)
-    masks[me] = seen.hand.mask
-    pool = hidden
+    masks, pool = [], hidden
     for p in range(n):
-        if p != me:
-            known = seen.known_cards(p).mask
-            # A kept card the observer now places elsewhere (one it drew itself) is
-            # replaced, as the other drawn cards are, by a uniform unknown card.
-            kept = after.hand_masks[p] & (before.hand_masks[p] | table) & hidden
-            masks[p] = kept | known
-            pool &= ~kept
+        # A kept card the observer now places elsewhere (one it drew itself) is replaced,
+        # as the other drawn cards are, by a uniform unknown card.  The observer's own
+        # cards are never hidden: it keeps its hand, and draws none.
+        kept = after.hand_masks[p] & (before.hand_masks[p] | table) & hidden
+        masks.append(kept | seen.known_cards(p).mask)
+        pool &= ~kept
     cards = list(bit_indices(pool))
     rng.shuffle(cards)
     for p in range(n):
-        if p != me:
-            need = seen.hand_sizes[p] - masks[p].bit_count()
-            if not 0 <= need <= len(cards):
-                return None
-            for c in cards[:need]:
-                masks[p] |= 1 << c
-            cards = cards[need:]
+        # A negative need (more cards kept than held) cannot fit ``seen``: refused below.
+        need = seen.hand_sizes[p] - masks[p].bit_count()
+        for c in cards[:need]:
+            masks[p] |= 1 << c
+        cards = cards[need:]
     trump = seen.face_up_trump
     talon = tuple(CARDS[c] for c in cards) + (() if trump is None else (trump,))
     world = attrs.evolve(after, hand_masks=tuple(masks), talon=talon)
@@ -247,12 +242,7 @@ class WorldFilter:
             factors.append(mass / total if total > 0 else 0.0)
             for i, x in enumerate(probs):
                 row[i] *= x
-        for q, rows in self.weights.items():
-            if q != mover:
-                for row in rows:
-                    for i, legal in enumerate(legals):
-                        if action not in legal:
-                            row[i] = 0.0
+        # The worlds where the move is illegal are dropped: every seat's weights on them go.
         self._step(live, action, after, posterior, rng)
         return factors
 
@@ -297,9 +287,9 @@ class WorldFilter:
         kept, worlds = [], []
         for i in live:
             before = self.worlds[i]
-            world: GameState | None = step_unchecked(before, action)
-            if world is not None and len(world.talon) != len(before.talon):
-                world = refill(before, world, after, rng)
+            stepped = step_unchecked(before, action)
+            drew = len(stepped.talon) != len(before.talon)
+            world = refill(before, stepped, after, rng) if drew else stepped
             if world is not None:
                 kept.append(i)
                 worlds.append(world)
