@@ -15,7 +15,7 @@ from durak.agents import make_agent
 from durak.agents.guides import Guidance, Guide
 from durak.agents.inference.inferring import Inferring
 from durak.agents.inference.opponents import GuideModel
-from durak.agents.inference.posterior import CANDIDATES
+from durak.agents.inference.posterior import CANDIDATES, ArgmaxGuideModel
 from durak.rules import Observation, observe
 from tests.support.played_logs import played_log
 
@@ -112,8 +112,10 @@ class _Zeros:
         return [self.action_values(o) for o in observations]
 
 
-def test_a_guide_model_primes_its_guidance_with_the_movers_views() -> None:
+@pytest.mark.parametrize("kind", ["softmax", "argmax"])
+def test_a_guide_model_primes_its_guidance_with_the_movers_views(kind: str) -> None:
     _, state = played_log(moves=4)
     guidance = Guidance(cast(Guide, _Zeros()), 1.0)
-    GuideModel(guidance).prime([state])
+    model = GuideModel(guidance) if kind == "softmax" else ArgmaxGuideModel(guidance, 0.1)
+    model.prime([state])
     assert list(guidance.cache) == [observe(state, state.turn)]
