@@ -4,6 +4,7 @@ weighs worlds; and a guide model's priming (issue 65: survivors of the mutation 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import cast
@@ -13,9 +14,9 @@ import pytest
 import durak.agents.inference.inferring as inferring_module
 from durak.agents import make_agent
 from durak.agents.guides import Guidance, Guide
-from durak.agents.inference.inferring import Inferring
+from durak.agents.inference.inferring import SURE, Inferring
 from durak.agents.inference.opponents import GuideModel
-from durak.agents.inference.posterior import CANDIDATES, ArgmaxGuideModel
+from durak.agents.inference.posterior import CANDIDATES, ArgmaxGuideModel, PosteriorModel
 from durak.rules import Observation, observe
 from tests.support.played_logs import played_log
 
@@ -119,3 +120,21 @@ def test_a_guide_model_primes_its_guidance_with_the_movers_views(kind: str) -> N
     model = GuideModel(guidance) if kind == "softmax" else ArgmaxGuideModel(guidance, 0.1)
     model.prime([state])
     assert list(guidance.cache) == [observe(state, state.turn)]
+
+
+@pytest.mark.parametrize(("infer", "loaded"), [("greedy", False), ("dmc", True), ("mix", True)])
+def test_a_guided_model_loads_the_network_at_construction(infer: str, loaded: bool) -> None:
+    agent = _inferring(f"mcts:limit=5,infer={infer}")
+    assert ("dmc" in agent.guides) == loaded
+
+
+@pytest.mark.parametrize(("top", "sure"), [(SURE, "lowest"), (math.nextafter(SURE, 0), None)])
+def test_an_opponent_is_sure_from_exactly_sure_on(
+    top: float, sure: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent = _inferring("mcts:limit=5,infer=auto")
+    latest = _heard(agent)
+    row = (1 - top, top, 0.0, 0.0)
+    monkeypatch.setattr(Inferring, "auto_model", lambda self, *args: PosteriorModel((), {1: row}))
+    assert agent.posteriors[0].names[1] == "lowest"
+    assert agent.sure_opponent(latest, random.Random(0)) == sure
