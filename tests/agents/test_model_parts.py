@@ -671,3 +671,64 @@ def test_a_deal_chain_at_weight_0_moves_to_any_deal_but_refuses_one_of_weight_0_
     monkeypatch.setattr(belief_module, "likelihood", lambda model, choices: 0.0)
     worlds = chain.run(GreedyModel(0.3), weight, past, 20, random.Random(0))
     assert (worlds[-1] != past) == (weight == 0.0)
+
+
+def test_a_candidate_that_would_not_make_a_move_others_make_is_ruled_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log, _ = played_log(moves=6)
+    factors = iter([[0.5, 0.0]] + [[0.5, 0.25]] * len(log.moves))
+
+    def advance(self: WorldFilter, mover: int, *args: Any) -> list[float]:
+        return [] if mover == self.me else next(factors)
+
+    monkeypatch.setattr(WorldFilter, "advance", advance)
+    posterior = Posterior.start(("greedy", "lowest"), log.start, {})
+    posterior.update(log, [GreedyModel(0.3), GreedyModel(1.0)], random.Random(0))
+    theirs = sum(mover != 0 for mover, _, _ in log.moves)
+    assert posterior.loglik[1]["greedy"] == pytest.approx(theirs * math.log(0.5))
+    assert posterior.loglik[1]["lowest"] == -math.inf
+    assert posterior.weights(1) == (1.0, 0.0)
+
+
+def test_a_posterior_weighs_candidates_far_apart_or_ruled_out() -> None:
+    loglik = {1: {"a": -2000.0, "b": 0.0, "c": -math.inf, "d": math.log(0.5)}}
+    weights = Posterior(("a", "b", "c", "d"), loglik).weights(1)
+    assert weights == pytest.approx((0.0, 1 / 1.5, 0.0, 0.5 / 1.5))
+
+
+class _Primed:
+    """A stand-in model recording what it primes."""
+
+    def __init__(self) -> None:
+        self.primed: list[list[GameState]] = []
+
+    def policy(self, state: GameState, legal: Sequence[Action]) -> list[float]:
+        raise AssertionError("not asked")
+
+    def rollout(self, state: GameState, rng: random.Random) -> Action:
+        raise AssertionError("not asked")
+
+    def prime(self, states: Iterable[GameState]) -> None:
+        self.primed.append(list(states))
+
+
+def test_a_mixture_primes_every_model_with_the_same_states() -> None:
+    _, state = played_log(moves=4)
+    first, second = _Primed(), _Primed()
+    PosteriorModel((first, second), {}).prime(iter([state]))
+    assert first.primed == second.primed == [[state]]
+
+
+def test_a_game_without_trumps_has_a_past_that_leads_to_the_world() -> None:
+    state = new_game(Rules(trumps=False), 4)
+    log = GameLog(observe(state, 0))
+    while len(state.talon) > 4 or not log.moves:
+        mover, action = state.turn, legal_actions(state)[0]
+        state = step(state, action)
+        log.moves.append((mover, action, observe(state, 0)))
+    record, rng = PublicRecord.of(log), random.Random(0)
+    assert record.refills and state.trump_card is None
+    world = sample_world(log.latest, rng)
+    replayed = record.replay(record.past(world, rng))
+    assert replayed is not None and observe(replayed[0], 0) == log.latest
