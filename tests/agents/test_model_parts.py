@@ -54,6 +54,7 @@ from durak.agents.inference.record import GameLog, PublicRecord
 from durak.agents.searchers.ismcts import IsmctsAgent
 from durak.agents.specs import params_of
 from durak.rules import (
+    CARDS,
     Action,
     GameState,
     Rules,
@@ -732,3 +733,29 @@ def test_a_game_without_trumps_has_a_past_that_leads_to_the_world() -> None:
     world = sample_world(log.latest, rng)
     replayed = record.replay(record.past(world, rng))
     assert replayed is not None and observe(replayed[0], 0) == log.latest
+
+
+def test_a_world_with_cards_the_record_cannot_place_is_an_inference_error() -> None:
+    log = _seat_log(0, 2, 16)
+    record, rng = PublicRecord.of(log), random.Random(0)
+    world = sample_world(log.latest, rng)
+    hidden = world.hand_masks[1] & ~world.knowledge.exposed.mask & ~record.seen
+    card = CARDS[hidden.bit_length() - 1]
+    short = rebuild(
+        world,
+        hand_masks=(world.hand_masks[0], world.hand_masks[1] & ~(1 << card.index)),
+        talon=(card, *world.talon),
+    )
+    with pytest.raises(RuntimeError, match=r"^inference: \d+ cards for \d+ places of 1$"):
+        record.past(short, rng)
+
+
+def test_a_card_played_before_any_place_could_hold_it_is_an_inference_error() -> None:
+    log = _seat_log(0, 2, 16)
+    record, rng = PublicRecord.of(log), random.Random(0)
+    assert any(who == 1 for r in record.refills for who, _ in r.draws)  # 1 drew later
+    world = sample_world(log.latest, rng)
+    # every card of player 1 told to have been played before its first draw
+    early = attrs.evolve(record, first_play=dict.fromkeys(range(len(CARDS)), -1))
+    with pytest.raises(RuntimeError, match=r"^inference: card .+ has no place in 1's past$"):
+        early.past(world, rng)
