@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 import pytest
 
+import durak.agents.inference.record as record_module
 import durak.search
 from durak.agents import make_agent
 from durak.agents.inference.belief import Belief, DealChain, weigh_worlds
@@ -322,3 +323,28 @@ def test_the_searches_draw_their_worlds_from_the_weighed_candidates(
     agent.act(log.latest, random.Random(1))
     assert 1 <= len(set(drawn)) <= 3
     assert all(observe(w, 0) == log.latest for w in drawn)
+
+
+class _Fixed(random.Random):
+    """A generator whose ``random()`` is always 0.75 (its other draws are its seed's)."""
+
+    def random(self) -> float:
+        return 0.75
+
+
+def test_a_past_is_accepted_by_its_restricted_trumps_weight_over_the_largest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # In this world player 1's start holds one restricted trump: a try is accepted when
+    # 0.75 (the uniform) times the largest weight is below the weight of 1.
+    rules, deck, moves = line(2, 6, 6)
+    log = log_of(rules, deck, moves, 0)
+    later = PublicRecord.of(GameLog(log.moves[2][2], log.moves[3:]))
+    world = sample_world(log.latest, random.Random(0))
+    monkeypatch.setattr(record_module, "MAX_TRIES", 50)
+    monkeypatch.setattr(record_module, "_start_weights", lambda o, q: [1, 2, 2, 2])
+    start, _ = later._sources(1, world, _Fixed(0))
+    assert (start & later.start.knowledge.from_talon.mask).bit_count() == 1
+    monkeypatch.setattr(record_module, "_start_weights", lambda o, q: [2, 1, 1, 1])
+    with pytest.raises(RuntimeError, match=r"^inference: no past of player 1 accepted in 50"):
+        later._sources(1, world, _Fixed(0))
