@@ -759,3 +759,17 @@ def test_a_card_played_before_any_place_could_hold_it_is_an_inference_error() ->
     early = attrs.evolve(record, first_play=dict.fromkeys(range(len(CARDS)), -1))
     with pytest.raises(RuntimeError, match=r"^inference: card .+ has no place in 1's past$"):
         early.past(world, rng)
+
+
+def test_a_log_whose_draws_do_not_add_up_is_an_inference_error() -> None:
+    log = _seat_log(0, 2, 40)
+    sizes = [log.start.talon_size] + [after.talon_size for _, _, after in log.moves]
+    drew = [t for t in range(len(log.moves)) if sizes[t + 1] < sizes[t]]
+    assert len(drew) > 1
+    first, later = drew[0], drew[1]
+    mover, action, _ = log.moves[first]
+    # the talon shrinks by two refills' draws while the hands grow by one's
+    after = attrs.evolve(log.moves[first][2], talon_size=log.moves[later][2].talon_size)
+    skipped = GameLog(log.start, [*log.moves[:first], (mover, action, after)])
+    with pytest.raises(RuntimeError, match=rf"^inference: the draws after action {first} do"):
+        PublicRecord.of(skipped)
