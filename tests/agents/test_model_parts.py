@@ -693,7 +693,8 @@ def test_a_candidate_that_would_not_make_a_move_others_make_is_ruled_out(
 
 
 def test_a_posterior_weighs_candidates_far_apart_or_ruled_out() -> None:
-    loglik = {1: {"a": -2000.0, "b": 0.0, "c": -math.inf, "d": math.log(0.5)}}
+    # far below 0 too: exp(-800 - 800) is 0 in floats, exp(-800 + 800) is 1
+    loglik = {1: {"a": -2800.0, "b": -800.0, "c": -math.inf, "d": math.log(0.5) - 800}}
     weights = Posterior(("a", "b", "c", "d"), loglik).weights(1)
     assert weights == pytest.approx((0.0, 1 / 1.5, 0.0, 0.5 / 1.5))
 
