@@ -13,6 +13,7 @@ of independent chains, each started from one unweighted candidate, pass the same
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import Counter
 from statistics import NormalDist
@@ -348,3 +349,16 @@ def test_a_past_is_accepted_by_its_restricted_trumps_weight_over_the_largest(
     monkeypatch.setattr(record_module, "_start_weights", lambda o, q: [2, 1, 1, 1])
     with pytest.raises(RuntimeError, match=r"^inference: no past of player 1 accepted in 50"):
         later._sources(1, world, _Fixed(0))
+
+
+def test_a_starts_weights_sum_its_origins_and_without_them_count_the_hands() -> None:
+    # sum_j origins[j] * C(j, k) per k; without origins every hand of u unknown cards
+    # counts once: C(u, k) of them hold k restricted trumps.
+    rules, deck, moves = line(2, 6, 6)
+    log = log_of(rules, deck, moves, 0)
+    start = GameLog(log.moves[2][2], log.moves[3:]).start
+    assert start.knowledge.origins[1] == (0, 1)
+    u = start.unknown_count(1)
+    assert record_module._start_weights(start, 1) == [1, 1, 0, 0][: u + 1]
+    bare = attrs.evolve(start, knowledge=attrs.evolve(start.knowledge, origins=()))
+    assert record_module._start_weights(bare, 1) == [math.comb(u, k) for k in range(u + 1)]

@@ -723,14 +723,9 @@ def test_a_mixture_primes_every_model_with_the_same_states() -> None:
 
 
 def test_a_game_without_trumps_has_a_past_that_leads_to_the_world() -> None:
-    state = new_game(Rules(trumps=False), 4)
-    log = GameLog(observe(state, 0))
-    while len(state.talon) > 4 or not log.moves:
-        mover, action = state.turn, legal_actions(state)[0]
-        state = step(state, action)
-        log.moves.append((mover, action, observe(state, 0)))
+    log = _to_the_last_draw(Rules(trumps=False), 4)
     record, rng = PublicRecord.of(log), random.Random(0)
-    assert record.refills and state.trump_card is None
+    assert record.refills and log.start.trump_card is None
     world = sample_world(log.latest, rng)
     replayed = record.replay(record.past(world, rng))
     assert replayed is not None and observe(replayed[0], 0) == log.latest
@@ -774,3 +769,32 @@ def test_a_log_whose_draws_do_not_add_up_is_an_inference_error() -> None:
     skipped = GameLog(log.start, [*log.moves[:first], (mover, action, after)])
     with pytest.raises(RuntimeError, match=rf"^inference: the draws after action {first} do"):
         PublicRecord.of(skipped)
+
+
+def _to_the_last_draw(rules: Rules, seed: int) -> GameLog:
+    """Player 0's log of a game played with the first legal action up to the refill that
+    empties the talon."""
+    state = new_game(rules, seed)
+    log = GameLog(observe(state, 0))
+    while state.talon or not log.moves:
+        mover, action = state.turn, legal_actions(state)[0]
+        state = step(state, action)
+        log.moves.append((mover, action, observe(state, 0)))
+    return log
+
+
+@pytest.mark.parametrize(("seed", "drawer"), [(2, 1), (8, 1), (1, 0)])
+def test_the_face_up_trump_card_goes_last_to_whoever_drew_it(seed: int, drawer: int) -> None:
+    log = _to_the_last_draw(Rules(), seed)
+    record = PublicRecord.of(log)
+    assert record.refills[-1].trump_to == drawer
+    assert all(r.trump_to is None for r in record.refills[:-1])
+    for s in range(6):
+        rng = random.Random(s)
+        past = record.past(sample_world(log.latest, rng), rng)
+        assert past.talon[-1] == log.start.trump_card
+
+
+def test_a_game_without_trumps_has_no_trump_card_to_draw() -> None:
+    record = PublicRecord.of(_to_the_last_draw(Rules(trumps=False), 4))
+    assert record.refills and all(r.trump_to is None for r in record.refills)
