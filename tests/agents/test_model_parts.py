@@ -594,10 +594,12 @@ def test_a_deal_chains_sources_are_the_opponents_start_cards_and_draws(
     assert chain.cells[: chain.sources] == (*starts, *draws)
 
 
-def test_a_move_no_possible_candidate_makes_is_skipped_and_the_later_ones_counted(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # greedy is ruled out already; the first opponent move only greedy would make.
+def _scripted(
+    carried: dict[int, dict[str, float]], monkeypatch: pytest.MonkeyPatch
+) -> tuple[Posterior, int]:
+    """A posterior over greedy and lowest (``carried`` by seat offset) updated by six moves
+    whose factors are scripted: 0.5 and 0 for the first opponent move, then 0.5 and 0.25;
+    and how many opponent moves there were."""
     log, _ = played_log(moves=6)
     factors = iter([[0.5, 0.0]] + [[0.5, 0.25]] * len(log.moves))
 
@@ -605,10 +607,17 @@ def test_a_move_no_possible_candidate_makes_is_skipped_and_the_later_ones_counte
         return [] if mover == self.me else next(factors)
 
     monkeypatch.setattr(WorldFilter, "advance", advance)
-    carried = {1: {"greedy": -math.inf, "lowest": 0.0}}  # by seat offset from the observer
     posterior = Posterior.start(("greedy", "lowest"), log.start, carried)
     posterior.update(log, [GreedyModel(0.3), GreedyModel(1.0)], random.Random(0))
-    theirs = sum(mover != 0 for mover, _, _ in log.moves)
+    return posterior, sum(mover != 0 for mover, _, _ in log.moves)
+
+
+def test_a_move_no_possible_candidate_makes_is_skipped_and_the_later_ones_counted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # greedy is ruled out already; the first opponent move only greedy would make.
+    carried = {1: {"greedy": -math.inf, "lowest": 0.0}}
+    posterior, theirs = _scripted(carried, monkeypatch)
     assert theirs > 1
     assert posterior.loglik[1]["greedy"] == -math.inf
     assert posterior.loglik[1]["lowest"] == pytest.approx((theirs - 1) * math.log(0.25))
@@ -677,16 +686,7 @@ def test_a_deal_chain_at_weight_0_moves_to_any_deal_but_refuses_one_of_weight_0_
 def test_a_candidate_that_would_not_make_a_move_others_make_is_ruled_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    log, _ = played_log(moves=6)
-    factors = iter([[0.5, 0.0]] + [[0.5, 0.25]] * len(log.moves))
-
-    def advance(self: WorldFilter, mover: int, *args: Any) -> list[float]:
-        return [] if mover == self.me else next(factors)
-
-    monkeypatch.setattr(WorldFilter, "advance", advance)
-    posterior = Posterior.start(("greedy", "lowest"), log.start, {})
-    posterior.update(log, [GreedyModel(0.3), GreedyModel(1.0)], random.Random(0))
-    theirs = sum(mover != 0 for mover, _, _ in log.moves)
+    posterior, theirs = _scripted({}, monkeypatch)
     assert posterior.loglik[1]["greedy"] == pytest.approx(theirs * math.log(0.5))
     assert posterior.loglik[1]["lowest"] == -math.inf
     assert posterior.weights(1) == (1.0, 0.0)
