@@ -14,10 +14,12 @@ import pytest
 import durak.agents.inference.inferring as inferring_module
 from durak.agents import make_agent
 from durak.agents.guides import Guidance, Guide
+from durak.agents.inference.agent_model import AgentModel
 from durak.agents.inference.inferring import SURE, Inferring
 from durak.agents.inference.opponents import GuideModel
 from durak.agents.inference.posterior import CANDIDATES, ArgmaxGuideModel, PosteriorModel
-from durak.rules import Observation, observe
+from durak.agents.optional import MissingAgentExtraError
+from durak.rules import Observation, Rules, Visibility, new_game, observe
 from tests.support.played_logs import played_log
 
 
@@ -44,6 +46,37 @@ def test_auto_goes_without_the_network_where_no_dmc_guide_is_registered(
     monkeypatch.setattr(inferring_module, "guide_names", lambda: {})
     agent = _inferring("mcts:limit=5,infer=auto")
     assert agent.auto_guide == [] and set(agent.candidates_built) == set(CANDIDATES)
+
+
+def test_auto_goes_without_the_network_where_its_extra_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def missing(name: str) -> Guide:
+        raise MissingAgentExtraError(f"{name} needs torch")
+
+    monkeypatch.setattr(inferring_module, "make_guide", missing)
+    agent = _inferring("mcts:limit=5,infer=auto")
+    assert agent.auto_guide == [] and set(agent.candidates_built) == set(CANDIDATES)
+    assert agent.candidate_names(observe(new_game(Rules(), 1), 0)) == CANDIDATES
+
+
+@pytest.mark.parametrize("visibility", [False, True, "full"])
+def test_auto_mixes_the_candidates_with_the_agents_settings(visibility: Visibility) -> None:
+    agent = _inferring("mcts:limit=5,infer=auto,epsilon=0.2,draws=3,model_temperature=0.5")
+    observation = observe(new_game(Rules(), 1), 0, visibility)
+    cache: dict[Observation, Sequence[float]] = {}
+    rng = random.Random(0)
+    model = agent.auto_model(observation, cache, rng)
+    assert agent.candidate_names(observation) == (*CANDIDATES, "dmc")
+    *scripted, dmc = model.models
+    assert scripted == [
+        AgentModel(agent.candidates_built[name], 0.2, 3, rng, visibility) for name in CANDIDATES
+    ]
+    assert all(cast(AgentModel, m).rng is rng for m in scripted)
+    # the network's scores go in the decision's cache, shared with the search
+    assert dmc == ArgmaxGuideModel(Guidance(agent.auto_guide[0], 0.5, cache), 0.2)
+    assert dmc.guidance.cache is cache
+    assert model.weights == {}  # no game started: the prior
 
 
 @pytest.mark.parametrize(

@@ -238,6 +238,12 @@ def test_a_posterior_is_carried_by_seat_offset_to_a_new_seat() -> None:
         2: rows[0],
         1: rows[2],
     }
+    # at 2: the player two seats on is at 1, one on at 0
+    first = observe(new_game(Rules(players=3), 1), 2)
+    assert Posterior.start(("greedy", "lowest"), first, carried).loglik == {
+        1: rows[0],
+        0: rows[2],
+    }
 
 
 def test_the_named_models_are_built_from_their_parts() -> None:

@@ -42,25 +42,40 @@ from durak.testing.games import play_random_game
 from durak.testing.invariants import check_cards
 
 
-def _refills(players: int, me: int, seed: int) -> Iterator[tuple[GameState, Action, Observation]]:
+def _refills(
+    players: int, me: int, seed: int, visibility: Visibility = False
+) -> Iterator[tuple[GameState, Action, Observation]]:
     """At each action of a random game that drew from the talon: a world the observer
-    ``me`` could have believed before it, the action, and what the observer saw after."""
+    ``me`` could have believed before it, the action, and what the observer saw after
+    (each observation of ``visibility``)."""
     states, actions = play_random_game(Rules(players=players), seed)
     rng = random.Random(seed)
     for real, action, real_after in zip(states, actions, states[1:], strict=False):
         if len(real_after.talon) == len(real.talon):
             continue
-        before = sample_world(observe(real, me), rng)
-        yield before, action, observe(real_after, me)
+        before = sample_world(observe(real, me, visibility), rng)
+        yield before, action, observe(real_after, me, visibility)
 
 
-@pytest.mark.parametrize(("players", "me", "seed"), [(2, 0, 1), (2, 1, 2), (3, 2, 3), (4, 1, 4)])
+@pytest.mark.parametrize(
+    ("players", "me", "seed", "visibility"),
+    [
+        (2, 0, 1, False),
+        (2, 1, 2, False),
+        (3, 2, 3, False),
+        (4, 1, 4, False),
+        # the open worlds: every hand seen, and with "full" the talon's order too
+        (3, 1, 3, True),
+        (2, 0, 1, "full"),
+        (3, 1, 3, "full"),
+    ],
+)
 def test_a_refill_fits_what_the_observer_saw_and_holds_every_card_once(
-    players: int, me: int, seed: int
+    players: int, me: int, seed: int, visibility: Visibility
 ) -> None:
     rng = random.Random(seed)
     emptied = 0
-    for before, action, seen in _refills(players, me, seed):
+    for before, action, seen in _refills(players, me, seed, visibility):
         after = step(before, action)
         world = refill(before, after, seen, rng)
         assert world is not None
@@ -184,9 +199,12 @@ class _ViewSpy(AgentModel):
         return super().view_policy(view)
 
 
-def test_an_agents_model_reads_the_movers_view_shared_by_the_call() -> None:
+@pytest.mark.parametrize("visibility", [False, True, "full"])
+def test_an_agents_model_reads_the_movers_view_shared_by_the_call(
+    visibility: Visibility,
+) -> None:
     state, legal = _choice()
-    spy = _ViewSpy(make_agent("greedy"), 0.1, 1, random.Random(0))
+    spy = _ViewSpy(make_agent("greedy"), 0.1, 1, random.Random(0), visibility)
     key = (id(state), spy.visibility)
     shared = observe(state, state.turn, spy.visibility)
     views = {key: shared}
@@ -195,6 +213,12 @@ def test_an_agents_model_reads_the_movers_view_shared_by_the_call() -> None:
     fresh: dict[tuple[int, Visibility], Observation] = {}
     _probabilities([state], [legal], legal[0], spy, fresh)
     assert fresh == {key: shared}
+
+
+def test_a_moves_probabilities_need_a_legal_list_per_world() -> None:
+    state, legal = _choice()
+    with pytest.raises(ValueError, match="zip"):
+        _probabilities([state, state], [legal], legal[0], _Counting(), {})
 
 
 def test_weights_are_normalized_or_uniform_when_they_sum_to_0() -> None:
@@ -374,6 +398,26 @@ def test_degenerate_worlds_are_resampled_systematically_and_reweighed_by_importa
     for q, rs in rows.items():
         expected = [[_normalized(r)[j] / m[j] / 4 for j in chosen] for r in rs]
         assert f.weights[q] == [pytest.approx(e) for e in expected]
+
+
+def test_the_proposal_is_the_defensive_mixture_multiplied_over_the_opponents() -> None:
+    # Hesterberg's defensive mixture, per opponent: half the posterior's mixture of the
+    # candidates' normalized weights, half their plain mean; the product over opponents,
+    # normalized.
+    _, _, _, ws = _attack()
+    rows = {
+        1: [[3.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]],
+        2: [[1.0, 2.0, 3.0, 4.0], [4.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]],
+    }
+    post = {1: [0.7, 0.2, 0.1], 2: [0.1, 0.3, 0.6]}
+    f = WorldFilter(0, 4, 3, ws[:4], rows)
+    expected = [1.0] * 4
+    for q, rs in rows.items():
+        shares = [post[q][c] / 2 + 1 / (2 * len(rs)) for c in range(len(rs))]
+        for i in range(4):
+            expected[i] *= sum(a * b[i] for a, b in zip(shares, map(_normalized, rs), strict=True))
+    total = sum(expected)
+    assert f.proposal(post.__getitem__) == pytest.approx([x / total for x in expected])
 
 
 class _At(random.Random):

@@ -85,8 +85,9 @@ def refill(
     """``after`` (``before`` stepped by an action that drew from the talon) with each
     opponent's newly drawn unknown cards drawn again from the cards ``seen`` (the
     observer's observation of the real state after the action) cannot place, and the rest
-    of the talon shuffled; a card an opponent kept that ``seen`` places elsewhere is
-    replaced the same way.  ``None`` if the result does not fit ``seen``."""
+    of the talon shuffled (unless ``seen`` shows its order); a card an opponent kept that
+    ``seen`` places elsewhere is replaced the same way.  ``None`` if the result does not
+    fit ``seen``."""
     me, n = seen.player, seen.rules.players
     hidden = seen.hidden_cards().mask
     table = table_mask(before.table)
@@ -106,8 +107,10 @@ def refill(
         for c in cards[:need]:
             masks[p] |= 1 << c
         cards = cards[need:]
-    trump = seen.face_up_trump
-    talon = tuple(CARDS[c] for c in cards) + (() if trump is None else (trump,))
+    talon = seen.talon_order  # full information: the talon is seen in order
+    if talon is None:
+        trump = seen.face_up_trump
+        talon = tuple(CARDS[c] for c in cards) + (() if trump is None else (trump,))
     world = attrs.evolve(after, hand_masks=tuple(masks), talon=talon)
     return world if observe(world, me, seen.visibility) == seen else None
 
