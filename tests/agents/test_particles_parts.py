@@ -400,15 +400,19 @@ def test_degenerate_worlds_are_resampled_systematically_and_reweighed_by_importa
         assert f.weights[q] == [pytest.approx(e) for e in expected]
 
 
-def test_the_proposal_is_the_defensive_mixture_multiplied_over_the_opponents() -> None:
+@pytest.mark.parametrize("opponents", [(1,), (1, 2)])
+def test_the_proposal_is_the_defensive_mixture_multiplied_over_the_opponents(
+    opponents: tuple[int, ...],
+) -> None:
     # Hesterberg's defensive mixture, per opponent: half the posterior's mixture of the
     # candidates' normalized weights, half their plain mean; the product over opponents,
     # normalized.
     _, _, _, ws = _attack()
-    rows = {
+    every = {
         1: [[3.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]],
         2: [[1.0, 2.0, 3.0, 4.0], [4.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]],
     }
+    rows = {q: every[q] for q in opponents}
     post = {1: [0.7, 0.2, 0.1], 2: [0.1, 0.3, 0.6]}
     f = WorldFilter(0, 4, 3, ws[:4], rows)
     expected = [1.0] * 4
@@ -451,6 +455,23 @@ def test_a_uniform_landing_on_a_cumulative_weight_draws_that_world() -> None:
     f = WorldFilter(0, 4, 1, ws[:2], {1: [[1.0, 1.0]], 2: [[1.0, 1.0]]})
     f._resample_if_degenerate(_even, _At(0.0))  # draws at 0, 1/4, 1/2 and 3/4
     assert _ids(f.worlds, ws) == [0, 0, 0, 1]
+
+
+def test_systematic_draws_walk_the_cumulative_weights_to_the_last_world(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, _, _, ws = _attack()
+    monkeypatch.setattr(WorldFilter, "proposal", lambda self, posterior: [0.7, 0.1, 0.1, 0.1])
+    f = WorldFilter(0, 4, 1, ws[:4], {1: [[1.0] * 4], 2: [[1.0] * 4]})
+    f._resample_if_degenerate(_even, _At(0.96))  # draws at 0.24, 0.49, 0.74 and 0.99
+    assert _ids(f.worlds, ws) == [0, 0, 1, 3]
+
+
+def test_more_than_twice_its_size_of_worlds_are_resampled() -> None:
+    _, _, _, ws = _attack()
+    f = WorldFilter(0, 2, 1, ws[:5], {1: [[1.0] * 5], 2: [[1.0] * 5]})
+    f._resample_if_degenerate(_even, _At(0.0))  # draws at 0 and 1/2
+    assert _ids(f.worlds, ws) == [0, 2]
 
 
 def test_resampling_never_draws_past_the_last_world(monkeypatch: pytest.MonkeyPatch) -> None:
