@@ -678,6 +678,15 @@ def test_a_deal_chain_proposes_to_swap_a_source_with_another_cell(
     assert proposed == [swapped, swapped]
 
 
+def test_a_deal_chain_of_two_cells_proposes_to_swap_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    chain, past = _chain()
+    two = attrs.evolve(chain, cells=chain.cells[:2], cards=chain.cards[:2], sources=1)
+    proposed: list[list[int]] = []
+    monkeypatch.setattr(DealChain, "_deal", lambda self, cards: proposed.append(list(cards)))
+    assert two.run(GreedyModel(0.3), 1.0, past, 1, _Picks([0, 0])) == [past]
+    assert proposed == [[chain.cards[1], chain.cards[0]]]
+
+
 @pytest.mark.parametrize("weight", [0.0, 1.0])
 def test_a_deal_chain_at_weight_0_moves_to_any_deal_but_refuses_one_of_weight_0_otherwise(
     weight: float, monkeypatch: pytest.MonkeyPatch
