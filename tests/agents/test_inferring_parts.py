@@ -16,7 +16,7 @@ from durak.agents import make_agent
 from durak.agents.guides import Guidance, Guide
 from durak.agents.inference.agent_model import AgentModel
 from durak.agents.inference.inferring import SURE, Inferring
-from durak.agents.inference.opponents import GuideModel
+from durak.agents.inference.opponents import GreedyModel, GuideModel, MixModel
 from durak.agents.inference.posterior import CANDIDATES, ArgmaxGuideModel, PosteriorModel
 from durak.agents.optional import MissingAgentExtraError
 from durak.rules import Observation, Rules, Visibility, new_game, observe
@@ -77,6 +77,34 @@ def test_auto_mixes_the_candidates_with_the_agents_settings(visibility: Visibili
     assert dmc == ArgmaxGuideModel(Guidance(agent.auto_guide[0], 0.5, cache), 0.2)
     assert dmc.guidance.cache is cache
     assert model.weights == {}  # no game started: the prior
+
+
+@pytest.mark.parametrize("visibility", [False, True, "full"])
+def test_an_agent_spec_model_is_seeded_from_the_decisions_generator(
+    visibility: Visibility,
+) -> None:
+    agent = _inferring("mcts:limit=5,infer=lowest,epsilon=0.2,draws=3")
+    observation = observe(new_game(Rules(), 1), 0, visibility)
+    rng, twin = random.Random(5), random.Random(5)
+    model = agent.model("lowest", {}, rng, observation)
+    seed = twin.getrandbits(64)
+    assert rng.getstate() == twin.getstate()  # 64 bits drawn, no more
+    assert isinstance(model, AgentModel)
+    assert model == AgentModel(agent.agents["lowest"], 0.2, 3, model.rng, visibility)
+    assert model.rng.getstate() == random.Random(seed).getstate()
+
+
+@pytest.mark.parametrize("kind", ["dmc", "mix"])
+def test_a_guided_model_shares_the_decisions_score_cache(kind: str) -> None:
+    agent = _inferring(f"mcts:limit=5,infer={kind},model_temperature=0.5,mix=0.25")
+    observation = observe(new_game(Rules(), 1), 0)
+    cache: dict[Observation, Sequence[float]] = {}
+    model = agent.model(kind, cache, random.Random(0), observation)
+    guided = model if kind == "dmc" else cast(MixModel, model).first
+    guidance = cast(GuideModel, guided).guidance
+    assert guidance == Guidance(agent.guides["dmc"], 0.5, cache) and guidance.cache is cache
+    if kind == "mix":
+        assert model == MixModel(guided, GreedyModel(0.1), 0.25)
 
 
 @pytest.mark.parametrize(

@@ -598,6 +598,8 @@ def test_a_deal_chains_sources_are_the_opponents_start_cards_and_draws(
     starts = [c for c in chain.cells if c[1] == -1]
     draws = [c for c in chain.cells if 0 <= c[1] < drawn]
     assert chain.cells[: chain.sources] == (*starts, *draws)
+    # a cell is (player, -1) in an opponent's start hand, else (-1, talon position)
+    assert all(q == -1 if x >= 0 else q not in (-1, me) for q, x in chain.cells)
 
 
 def _scripted(
