@@ -157,6 +157,22 @@ def test_worlds_are_weighed_only_at_the_logs_latest_observation() -> None:
     assert agent.belief(earlier, random.Random(0), {}) is None
 
 
+def test_worlds_are_weighed_with_the_agents_candidates_and_chain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    agent = _inferring("mcts:limit=5,infer=greedy,candidates=4,chain=3,epsilon=0.2")
+    latest = _heard(agent)
+    asked: list[tuple[object, ...]] = []
+
+    def weigh(*args: object, **kwargs: object) -> None:
+        asked.append((*args, kwargs))
+
+    monkeypatch.setattr(inferring_module, "weigh_worlds", weigh)
+    rng = random.Random(0)
+    agent.belief(latest, rng, {})
+    assert asked == [(agent.logs[0], GreedyModel(0.2), 4, rng, {"steps": 3})]
+
+
 def test_worlds_are_not_weighed_without_infer_though_auto_keeps_a_log() -> None:
     agent = _inferring("ismcts:limit=5,opponent=auto")
     latest = _heard(agent)

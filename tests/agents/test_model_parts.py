@@ -58,6 +58,7 @@ from durak.rules import (
     Action,
     GameState,
     Rules,
+    Visibility,
     legal_actions,
     new_game,
     observe,
@@ -400,6 +401,48 @@ def test_a_rollout_whose_agent_answers_an_illegal_action_names_the_agent() -> No
     model = AgentModel(_Asked(illegal), 0.0, 8, random.Random(0))
     with pytest.raises(ValueError) as caught:
         model.rollout(state, random.Random(1))
+    assert str(caught.value) == f"model asked chose {illegal}, not a legal action"
+
+
+@attrs.define
+class _Drawing(_Asked):
+    """An :class:`_Asked` that answers the legal action its generator's ``randrange``
+    picks, and keeps the generators' states."""
+
+    states: list[Any] = attrs.Factory(list)
+
+    def act(self, observation: Any, rng: random.Random) -> Action:
+        self.seen.append(observation)
+        self.states.append(rng.getstate())
+        return cast(Action, observation.legal_actions[rng.randrange(2)])
+
+
+@pytest.mark.parametrize("visibility", [False, True, "full"])
+def test_an_agent_models_policy_counts_the_agents_answers_on_fresh_seeds(
+    visibility: Visibility,
+) -> None:
+    # an agent stating no policy: its policy is the share of its answers over ``draws``
+    # calls, each with a generator seeded by 64 bits of the model's
+    state = choice_state()
+    legal = legal_actions(state)
+    agent = _Drawing()
+    model = AgentModel(agent, 0.0, 16, random.Random(7), visibility)
+    policy = model.policy(state, legal)
+    twin = random.Random(7)
+    seeds = [random.Random(twin.getrandbits(64)) for _ in range(16)]
+    assert agent.states == [r.getstate() for r in seeds]
+    picks = [r.randrange(2) for r in seeds]
+    assert policy == [picks.count(0) / 16, picks.count(1) / 16] + [0.0] * (len(legal) - 2)
+    assert 0 < policy[0] < 1
+    assert agent.seen == [observe(state, state.turn, visibility)] * 16
+
+
+def test_an_agent_models_policy_whose_agent_answers_an_illegal_action_names_it() -> None:
+    state = choice_state()
+    illegal = legal_actions(step(state, legal_actions(state)[0]))[0]
+    model = AgentModel(_Asked(illegal), 0.0, 8, random.Random(0))
+    with pytest.raises(ValueError) as caught:
+        model.policy(state, legal_actions(state))
     assert str(caught.value) == f"model asked chose {illegal}, not a legal action"
 
 
