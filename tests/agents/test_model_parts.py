@@ -362,6 +362,24 @@ def test_a_log_is_weighable_only_closed_at_its_own_latest_observation() -> None:
     assert not is_weighable(mixed, mixed.latest)
 
 
+@pytest.mark.parametrize(
+    ("weights", "x", "drawn"),
+    [
+        ((1.0, 2.0, 0.0), 0.0, 0),
+        ((1.0, 2.0, 0.0), 1 / 3, 1),
+        ((1.0, 2.0, 0.0), math.nextafter(1.0, 0.0), 1),  # never a world of weight 0
+        ((0.0, 0.0, 0.0), math.nextafter(1.0, 0.0), 2),  # none weighs: uniform
+        ((0.1, 0.2, 0.3), math.nextafter(1.0, 0.0), 2),  # a sum that is not a float's
+    ],
+)
+def test_a_belief_draws_a_world_in_proportion_to_its_weight(
+    weights: tuple[float, ...], x: float, drawn: int
+) -> None:
+    _, state = played_log()
+    belief = Belief(observe(state, 1), (state,) * 3, weights)
+    assert belief.draw(Drawn(x)) == drawn
+
+
 def test_a_belief_draws_its_own_worlds_for_an_observation_equal_to_its_root() -> None:
     _, state = played_log()
     root = observe(state, 1)
@@ -570,7 +588,7 @@ def test_a_drawn_past_that_does_not_replay_to_its_world_is_an_inference_error(
         PublicRecord, "replay", lambda self, start: None if final is None else (final, [])
     )
     with pytest.raises(RuntimeError, match=r"^inference: the replayed past does not lead"):
-        _candidate(record, state, GreedyModel(0.3), random.Random(0))
+        _candidate(record, state, random.Random(0))
 
 
 @attrs.define

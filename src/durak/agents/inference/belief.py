@@ -67,11 +67,12 @@ class Belief:
     def draw(self, rng: random.Random) -> int:
         """The index of a world drawn in proportion to its weight."""
         c = self.cumulative
-        return min(bisect_right(c, rng.random() * c[-1]), len(c) - 1)
+        # c[-1] > 0 and random() < 1, so the product stays below c[-1] in floats too
+        return bisect_right(c, rng.random() * c[-1])
 
 
 def _candidate(
-    record: PublicRecord, world: GameState, model: OpponentModel, rng: random.Random
+    record: PublicRecord, world: GameState, rng: random.Random
 ) -> tuple[GameState, list[Choice]]:
     """A past of ``world`` drawn uniformly (see the record), and the opponents' choices in
     it."""
@@ -93,7 +94,7 @@ def weigh_worlds(
     record = PublicRecord.of(log)
     root = log.latest
     worlds = [sample_world(root, rng) for _ in range(candidates)]
-    trails = [_candidate(record, world, model, rng) for world in worlds]
+    trails = [_candidate(record, world, rng) for world in worlds]
     model.prime(state for _, choices in trails for state, _, _ in choices)
     weights = tuple(likelihood(model, choices) for _, choices in trails)
     belief = Belief(root, tuple(worlds), weights)
