@@ -370,6 +370,7 @@ def test_a_log_is_weighable_only_closed_at_its_own_latest_observation() -> None:
         ((1.0, 2.0, 0.0), math.nextafter(1.0, 0.0), 1),  # never a world of weight 0
         ((0.0, 0.0, 0.0), math.nextafter(1.0, 0.0), 2),  # none weighs: uniform
         ((0.1, 0.2, 0.3), math.nextafter(1.0, 0.0), 2),  # a sum that is not a float's
+        ((0.1, 0.2, 0.3), 0.6, 2),  # weights summing to less than 1 are not uniform
     ],
 )
 def test_a_belief_draws_a_world_in_proportion_to_its_weight(
@@ -609,6 +610,16 @@ class _Priming:
         self.primed.append(list(states))
 
 
+def test_a_chained_belief_is_its_walks_worlds_behind_the_logs_latest_observation() -> None:
+    log = _seat_log(0, 2, 12)
+    assert DealChain.applies(PublicRecord.of(log))
+    belief = weigh_worlds(log, GreedyModel(0.3), 2, random.Random(0), steps=5)
+    assert belief.root == log.latest and belief.weights == (1.0,) * 5
+    assert all(observe(w, 0) == log.latest for w in belief.worlds)
+    drawn = {belief.sample(log.latest, random.Random(s)) for s in range(20)}
+    assert drawn <= set(belief.worlds)
+
+
 def test_weighing_worlds_primes_the_model_with_every_state_it_then_asks() -> None:
     log, _ = played_log(moves=6)
     model = _Priming()
@@ -622,6 +633,23 @@ def test_weighing_worlds_primes_the_model_with_every_state_it_then_asks() -> Non
 def _seat_log(me: int, players: int, moves: int) -> GameLog:
     """Player ``me``'s log of a game ``moves`` moves in, on the deal of seed 5."""
     return played_log(5, moves, me, players)[0]
+
+
+@pytest.mark.parametrize(("me", "players"), [(0, 2), (1, 3)])
+def test_a_replay_chooses_at_the_opponents_moves_with_a_choice_alone(me: int, players: int) -> None:
+    # the replay of the true deal: its choices are the opponents' moves that had an
+    # alternative, each with the state, the legal actions and the index of the move
+    log = _seat_log(me, players, 30)
+    state = new_game(Rules(players=players), 5)
+    expected = []
+    for mover, action, _ in log.moves:
+        legal = legal_actions(state)
+        if mover != me and len(legal) > 1:
+            expected.append((state, legal, legal.index(action)))
+        state = step(state, action)
+    forced = sum(mover != me for mover, _, _ in log.moves) - len(expected)
+    assert expected and forced > 0
+    assert PublicRecord.of(log).replay(new_game(Rules(players=players), 5)) == (state, expected)
 
 
 @pytest.mark.parametrize(("me", "players"), [(0, 2), (1, 2), (2, 3), (0, 3)])
