@@ -6,14 +6,17 @@ it reaches)."""
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import pytest
 
-from tests.conftest import HEAVY_CASES, SUITES, TESTS
+from tests.conftest import HEAVY_CASES, SUITES, TESTS, fastest_first, recorded_durations
 
 
 def _tests_of(path: Path) -> set[str]:
@@ -60,3 +63,22 @@ def test_a_run_imports_its_suites_alone_of_every_test(run: str) -> None:
     suites = {f"tests/{suite}" for suite in SUITES[run]}
     assert files and all(any(f.startswith(s) for s in suites) for f in files), files
     assert all(any(f.startswith(s) for f in files) for s in suites), suites
+
+
+@dataclass
+class _Item:
+    nodeid: str
+
+
+def test_a_runs_tests_go_fastest_first_by_mutmuts_record(tmp_path: Path) -> None:
+    stats = tmp_path / "mutmut-stats.json"
+    assert recorded_durations(stats) == {}  # no record yet: the order collected
+    slow, fast, new = _Item("tests/a.py::test_slow"), _Item("tests/a.py::test_fast"), _Item("b")
+    record = {"tests/a.py::test_slow": 9.0, "tests/a.py::test_fast": 2.5, "tests/gone.py::x": 1.0}
+    stats.write_text(json.dumps({"stats_time": 3.0, "duration_by_test": record}), "utf-8")
+    durations = recorded_durations(stats)
+    assert durations == record
+    items = cast(list[pytest.Item], [slow, fast, new])
+    # the test without a record first, then by duration
+    ordered = [item.nodeid for item in fastest_first(items, durations)]
+    assert ordered == [new.nodeid, fast.nodeid, slow.nodeid]
