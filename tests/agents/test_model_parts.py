@@ -837,6 +837,41 @@ def test_a_game_without_trumps_has_a_past_that_leads_to_the_world() -> None:
     assert replayed is not None and observe(replayed[0], 0) == log.latest
 
 
+class NoAcceptanceDraw(random.Random):
+    """A generator for a past with no restricted trump to weigh: its ``random()`` (the
+    acceptance draw) fails the test."""
+
+    def random(self) -> float:
+        raise AssertionError("an acceptance draw for a past with no restricted trump")
+
+    def getrandbits(self, k: int) -> int:
+        # defined here too, so that randrange keeps drawing bits rather than random()
+        return super().getrandbits(k)
+
+
+def test_a_past_with_no_restricted_trump_is_taken_at_its_first_draw() -> None:
+    # every such past has the same weight, so none is refused and no draw is spent on it
+    log = _to_the_last_draw(Rules(trumps=False), 4)
+    record = PublicRecord.of(log)
+    assert not log.start.knowledge.from_talon
+    world = sample_world(log.latest, random.Random(0))
+    replayed = record.replay(record.past(world, NoAcceptanceDraw(0)))
+    assert replayed is not None and observe(replayed[0], 0) == log.latest
+
+
+@pytest.mark.parametrize("seed", [0, 9])  # at seed 0 both players draw, at 9 player 1 alone
+def test_a_record_whose_only_refill_gives_an_opponent_the_trump_card_has_a_past(
+    seed: int,
+) -> None:
+    log = _to_the_last_draw(Rules(suits=2, lowest_rank=11, hand_size=3), seed)
+    record = PublicRecord.of(log)
+    assert [r.trump_to for r in record.refills] == [1]
+    for s in range(4):
+        rng = random.Random(s)
+        replayed = record.replay(record.past(sample_world(log.latest, rng), rng))
+        assert replayed is not None and observe(replayed[0], 0) == log.latest
+
+
 def test_a_world_with_cards_the_record_cannot_place_is_an_inference_error() -> None:
     log = _seat_log(0, 2, 16)
     record, rng = PublicRecord.of(log), random.Random(0)
