@@ -8,7 +8,7 @@ import re
 import pytest
 
 from durak.rules import CARDS, Card, CardSet, Rank, RulesError, Suit
-from durak.rules.cards import beats
+from durak.rules.cards import beats, bit_indices
 
 
 def c(text: str) -> Card:
@@ -281,3 +281,14 @@ def test_distinct_card_sets_hash_apart() -> None:
     sets = [CardSet()] + [CardSet.of(str(card)) for card in CARDS]
     sets += [CardSet.of("6H", "7H"), CardSet.of("6H", "8H")]
     assert len({hash(s) for s in sets}) == len(sets)
+
+
+@pytest.mark.parametrize("mask", [0, 1, 0b1011, (1 << 52) - 1])
+def test_bit_indices_are_the_set_bits_in_ascending_order(mask: int) -> None:
+    assert bit_indices(mask) == [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+@pytest.mark.parametrize("mask", [-1, -2, -(1 << 52)])
+def test_bit_indices_of_a_negative_mask_is_a_rules_error_not_an_endless_loop(mask: int) -> None:
+    with pytest.raises(RulesError, match=rf"^bit_indices needs a mask of at least 0, got {mask}$"):
+        bit_indices(mask)

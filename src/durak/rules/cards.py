@@ -196,7 +196,10 @@ def _bits(mask: int) -> Iterator[int]:
 
 
 def bit_indices(mask: int) -> list[int]:
-    """The set bit positions of ``mask`` as an ascending list."""
+    """The set bit positions of ``mask`` as an ascending list; a negative ``mask`` (its bits
+    never end) raises :class:`RulesError`."""
+    if mask < 0:  # the loop below would never end, and grow its list until memory runs out
+        raise RulesError(f"bit_indices needs a mask of at least 0, got {mask}")
     out = []
     while mask:
         low = mask & -mask
