@@ -65,6 +65,7 @@ from durak.rules import (
     sample_world,
     step,
 )
+from durak.rules.state import table_mask
 from durak.testing.worlds import rebuild
 from tests.support.extras import require_extra
 from tests.support.played_logs import played_log
@@ -870,6 +871,32 @@ def test_a_record_whose_only_refill_gives_an_opponent_the_trump_card_has_a_past(
         rng = random.Random(s)
         replayed = record.replay(record.past(sample_world(log.latest, rng), rng))
         assert replayed is not None and observe(replayed[0], 0) == log.latest
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_record_begun_with_cards_on_the_table_has_pasts_that_lead_to_its_world(
+    seed: int,
+) -> None:
+    # the start's table cards are seen: a defender who takes them did not hold them
+    # among the unknown cards of its start hand
+    state, rng = new_game(Rules(), seed), random.Random(seed)
+    moves = []
+    while state.talon:
+        mover, action = state.turn, rng.choice(legal_actions(state))
+        state = step(state, action)
+        moves.append((mover, action, observe(state, 0)))
+    taken = 0
+    for s in range(1, len(moves)):
+        start = moves[s - 1][2]
+        if not start.table:
+            continue
+        later = GameLog(start, moves[s:])
+        record, r = PublicRecord.of(later), random.Random(s)
+        replayed = record.replay(record.past(sample_world(later.latest, r), r))
+        assert replayed is not None and observe(replayed[0], 0) == later.latest
+        ended = next(o for _, _, o in later.moves if not o.table)  # the bout's end
+        taken += bool(table_mask(start.table) & ended.known_cards(1).mask)
+    assert taken  # records whose start's table player 1 takes
 
 
 def test_a_world_with_cards_the_record_cannot_place_is_an_inference_error() -> None:
